@@ -1,0 +1,288 @@
+"""The three batch forms and the one routine that runs an operation over any of them.
+
+* strided: one array of shape (batch, rows, cols) (vectors: (batch, n));
+* pointer list: a list or tuple of 2-D arrays (1-D for vectors) of equal shapes;
+* variable size: a list or tuple of arrays of different shapes, or a packed :class:`VBatch`.
+
+:func:`run_batched` validates the operands' forms, groups matrices of equal shapes and calls the
+strided backend once per group (a loop over distinct shapes, never over matrices), then puts the
+results back in the caller's form and order. See docs/design.md.
+"""
+from dataclasses import dataclass
+
+import numpy
+
+from . import _dispatch
+
+__all__ = ["VBatch", "Operand", "run_batched"]
+
+
+class VBatch:
+    """A variable-size batch packed in one flat array (MAGMA's vbatched layout, row-major).
+
+    Matrix k is ``data[offsets[k] : offsets[k] + rows[k] * cols[k]].reshape(rows[k], cols[k])``.
+    A batch of vectors has ``cols == 1`` everywhere and ``is_vector=True``.
+
+    Attributes:
+        data: flat array (NumPy or CuPy) holding all matrices, C order each.
+        rows, cols, offsets: int64 NumPy arrays of shape (batch,): host-side sizes, so grouping
+            by size needs no device synchronization (GPU kernels get device copies on demand).
+        is_vector: True for a batch of vectors.
+    """
+
+    def __init__(self, data, rows, cols, offsets=None, is_vector=False):
+        rows = numpy.asarray(rows, dtype=numpy.int64).reshape(-1)
+        cols = numpy.asarray(cols, dtype=numpy.int64).reshape(-1)
+        if rows.shape != cols.shape:
+            raise ValueError(f"rows and cols: expected equal lengths, got {rows.size} and {cols.size}")
+        if (rows < 0).any() or (cols < 0).any():
+            raise ValueError("rows and cols: sizes must be >= 0")
+        sizes = rows * cols
+        if offsets is None:
+            offsets = numpy.concatenate(([0], numpy.cumsum(sizes)[:-1])).astype(numpy.int64)
+        offsets = numpy.asarray(offsets, dtype=numpy.int64).reshape(-1)
+        if offsets.shape != rows.shape:
+            raise ValueError(f"offsets: expected {rows.size} entries, got {offsets.size}")
+        if getattr(data, "ndim", None) != 1:
+            raise ValueError(f"data: expected a flat 1-D array, got {type(data).__name__} "
+                             f"with shape {getattr(data, 'shape', None)}")
+        if rows.size and ((offsets < 0).any() or (offsets + sizes).max() > data.shape[0]):
+            raise ValueError(f"offsets: matrices run past the end of data (size {data.shape[0]})")
+        self.data, self.rows, self.cols, self.offsets = data, rows, cols, offsets
+        self.is_vector = bool(is_vector)
+
+    @classmethod
+    def from_list(cls, arrays):
+        """Pack a list of 2-D arrays (or 1-D vectors), all of one array module and dtype."""
+        arrays = list(arrays)
+        if not arrays:
+            raise ValueError("arrays: expected at least one matrix to pack")
+        xp = _dispatch.array_module(arrays[0])
+        is_vector = arrays[0].ndim == 1
+        shapes = numpy.array([(a.shape[0], 1) if is_vector else a.shape for a in arrays], dtype=numpy.int64)
+        data = xp.concatenate([xp.ravel(a) for a in arrays])
+        return cls(data, shapes[:, 0], shapes[:, 1], is_vector=is_vector)
+
+    def __len__(self):
+        return self.rows.size
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def shapes(self):
+        """Per-matrix shapes, int64 array (batch, 2) (or (batch, 1) for vectors)."""
+        return self.rows[:, None] if self.is_vector else numpy.stack([self.rows, self.cols], axis=1)
+
+    def __getitem__(self, k):
+        start = self.offsets[k]
+        block = self.data[start:start + self.rows[k] * self.cols[k]]
+        return block if self.is_vector else block.reshape(int(self.rows[k]), int(self.cols[k]))
+
+    def to_list(self):
+        """The matrices as a list of views into ``data``."""
+        return [self[k] for k in range(len(self))]
+
+    def gather(self, indices, shape):
+        """Matrices ``indices`` (all of ``shape``) as one strided (g, *shape) array (a copy)."""
+        xp = _dispatch.array_module(self.data)
+        size = int(numpy.prod(shape))
+        flat = self.offsets[indices][:, None] + numpy.arange(size)
+        return self.data[xp.asarray(flat)].reshape((len(indices),) + tuple(shape))
+
+    def __repr__(self):
+        kind = "vectors" if self.is_vector else "matrices"
+        return f"VBatch({len(self)} {kind}, dtype={self.dtype}, max rows={self.rows.max(initial=0)})"
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One batched argument of an operation.
+
+    name: the argument name used in error messages; value: what the caller passed;
+    core_ndim: 2 for matrices, 1 for vectors; overwrite: the backend may write into it.
+    """
+    name: str
+    value: object
+    core_ndim: int = 2
+    overwrite: bool = False
+
+
+def _form(op):
+    value = op.value
+    if isinstance(value, VBatch):
+        return "vbatch"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if hasattr(value, "ndim") and hasattr(value, "dtype"):
+        return "strided"
+    raise TypeError(f"{op.name}: expected a NumPy/CuPy array, a list/tuple of arrays or a "
+                    f"linalg.VBatch, got {type(value).__name__}")
+
+
+def _per_matrix_shapes(op, form):
+    """(batch, core_ndim) int64 array of each matrix's shape, after the form's own checks."""
+    v, what = op.value, "(batch, rows, cols)" if op.core_ndim == 2 else "(batch, n)"
+    if form == "strided":
+        if v.ndim != op.core_ndim + 1:
+            hint = "; use a[None] for a single one" if v.ndim == op.core_ndim else ""
+            raise ValueError(f"{op.name}: expected a {what} array, got shape {v.shape}{hint}")
+        return numpy.broadcast_to(numpy.array(v.shape[1:], dtype=numpy.int64), (v.shape[0], op.core_ndim))
+    if form == "vbatch":
+        if v.is_vector != (op.core_ndim == 1):
+            expected = "vectors" if op.core_ndim == 1 else "matrices"
+            raise ValueError(f"{op.name}: expected a VBatch of {expected}")
+        return v.shapes
+    for k, item in enumerate(v):
+        if not (hasattr(item, "ndim") and hasattr(item, "dtype")):
+            raise TypeError(f"{op.name}[{k}]: expected a NumPy/CuPy array, got {type(item).__name__}")
+        if item.ndim != op.core_ndim:
+            raise ValueError(f"{op.name}[{k}]: expected a {op.core_ndim}-D array, got shape {item.shape}")
+    return numpy.array([item.shape for item in v], dtype=numpy.int64).reshape(len(v), op.core_ndim)
+
+
+def _array_module_of(ops, form):
+    first = ops[0].value
+    sample = first.data if form == "vbatch" else (first[0] if form == "list" and len(first) else first)
+    xp = _dispatch.array_module(sample) if form != "list" or len(first) else numpy
+    for op in ops:
+        items = [op.value.data] if form == "vbatch" else (op.value if form == "list" else [op.value])
+        for item in items:
+            if _dispatch.array_module(item) is not xp:
+                raise TypeError(f"{op.name}: mixes NumPy and CuPy arrays; pass all operands on one device")
+    return xp
+
+
+def _dtype_of(op, form):
+    if form == "list":
+        return numpy.result_type(*[item.dtype for item in op.value]) if len(op.value) else numpy.dtype(numpy.float64)
+    return op.value.dtype
+
+
+def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
+    """Run ``compute`` over operands given in any batch form.
+
+    Args:
+        ops: list of :class:`Operand` (None values are dropped), all in the same batch form.
+        check_shapes: ``f(shapes)`` with ``shapes[name]`` an int64 (batch, core_ndim) array of the
+            per-matrix shapes; raises ValueError naming the argument (and batch item) on mismatch.
+        compute: ``f(xp, **arrays) -> (outputs, info)``: ``arrays`` are C-contiguous strided
+            batches of the compute dtype (batch >= 1, no zero dimension), ``outputs`` a tuple of
+            strided arrays (batch, ...) and ``info`` an int32 (batch,) array or None.
+        dtype_policy: ``f(**dtypes_by_name) -> dtype`` (``_validate.compute_dtype``).
+        empty_result: ``f(xp, dtype, batch, shapes) -> outputs`` for a batch that is empty or has
+            a zero dimension (no backend call).
+
+    Returns:
+        ``(outputs, info, form)``: outputs in the caller's form (arrays, lists or VBatches), info
+        int32 (batch,) in the caller's array module or None.
+    """
+    ops = [op for op in ops if op.value is not None]
+    forms = {op.name: _form(op) for op in ops}
+    form = forms[ops[0].name]
+    for name, f in forms.items():
+        if f != form:
+            raise TypeError(f"{name}: batch form '{f}' differs from {ops[0].name}'s '{form}'; "
+                            "pass all operands as arrays, as lists, or as VBatch")
+    shapes = {op.name: _per_matrix_shapes(op, form) for op in ops}
+    counts = {name: s.shape[0] for name, s in shapes.items()}
+    if len(set(counts.values())) > 1:
+        raise ValueError(f"batch counts differ: {counts}")
+    check_shapes(shapes)
+    xp = _array_module_of(ops, form)
+    dtype = dtype_policy(**{op.name: numpy.empty(0, _dtype_of(op, form)) for op in ops})
+    batch = next(iter(counts.values()))
+    if form == "strided":
+        return _run_strided(ops, shapes, compute, empty_result, xp, dtype, batch) + ("strided",)
+    groups = _group_by_shape(shapes, batch)
+    return _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form) + (form,)
+
+
+def _is_empty(shapes, batch):
+    return batch == 0 or any(s.size and (s == 0).any() for s in shapes.values())
+
+
+def _run_strided(ops, shapes, compute, empty_result, xp, dtype, batch):
+    if _is_empty(shapes, batch):
+        core = {op.name: numpy.array(op.value.shape[1:], dtype=numpy.int64) for op in ops}
+        return empty_result(xp, dtype, batch, core), xp.zeros(batch, dtype=numpy.int32)
+    arrays = {op.name: xp.array(op.value, dtype=dtype, order="C", copy=not op.overwrite) for op in ops}
+    return compute(xp, **arrays)
+
+
+def _group_by_shape(shapes, batch):
+    """Indices of matrices with identical shapes of every operand: {shape key: int array}."""
+    if batch == 0:
+        return {}
+    keys = numpy.concatenate([s for s in shapes.values()], axis=1)
+    unique, inverse = numpy.unique(keys, axis=0, return_inverse=True)
+    order = numpy.argsort(inverse.reshape(-1), kind="stable")
+    bounds = numpy.searchsorted(inverse.reshape(-1)[order], numpy.arange(len(unique) + 1))
+    return {tuple(unique[g]): order[bounds[g]:bounds[g + 1]] for g in range(len(unique))}
+
+
+def _gather(op, form, indices, shape, xp, dtype):
+    if form == "vbatch":
+        return xp.ascontiguousarray(op.value.gather(indices, shape).astype(dtype, copy=False))
+    return xp.stack([xp.asarray(op.value[k], dtype=dtype) for k in indices.tolist()])
+
+
+def _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form):
+    """Run each group of equal shapes as one strided batch, then scatter back in input order."""
+    results = []              # (indices, outputs) per group
+    device_info = []          # (indices, info) per group that reports info
+    for indices in groups.values():
+        group_shapes = {name: s[indices[0]] for name, s in shapes.items()}
+        if _is_empty({n: s[None] for n, s in group_shapes.items()}, len(indices)):
+            outputs, ginfo = empty_result(xp, dtype, len(indices), group_shapes), None
+        else:
+            arrays = {op.name: _gather(op, form, indices, tuple(group_shapes[op.name]), xp, dtype) for op in ops}
+            outputs, ginfo = compute(xp, **arrays)
+        results.append((indices, outputs))
+        if ginfo is not None:
+            device_info.append((indices, ginfo))
+    info = _scatter_info(device_info, batch, xp)
+    if not results:   # an empty list or VBatch: same number of (empty) outputs as a real call
+        outputs = empty_result(xp, dtype, 0, {name: numpy.zeros(s.shape[1], numpy.int64)
+                                              for name, s in shapes.items()})
+        if form == "vbatch":
+            return tuple(VBatch(xp.zeros(0, dtype=o.dtype), [], [], is_vector=o.ndim == 2)
+                         for o in outputs), info
+        return tuple([] for _ in outputs), info
+    n_out = len(results[0][1])
+    if form == "vbatch":
+        return tuple(_pack_output(results, i, batch, xp) for i in range(n_out)), info
+    per_item = [[None] * batch for _ in range(n_out)]
+    for indices, outputs in results:
+        for slot, out in zip(per_item, outputs):
+            for j, k in enumerate(indices.tolist()):   # building a list needs one object per matrix
+                slot[k] = out[j]
+    return tuple(per_item), info
+
+
+def _scatter_info(device_info, batch, xp):
+    if not device_info:
+        return None if batch else xp.zeros(0, dtype=numpy.int32)
+    info = xp.zeros(batch, dtype=numpy.int32)
+    for indices, ginfo in device_info:
+        info[xp.asarray(indices)] = ginfo
+    return info
+
+
+def _pack_output(results, i, batch, xp):
+    """Output i of every group packed into one VBatch, with one scatter per group."""
+    is_vector = results[0][1][i].ndim == 2
+    rows = numpy.zeros(batch, dtype=numpy.int64)
+    cols = numpy.ones(batch, dtype=numpy.int64)
+    for indices, outputs in results:
+        rows[indices] = outputs[i].shape[1]
+        if not is_vector:
+            cols[indices] = outputs[i].shape[2]
+    packed = VBatch(xp.empty(int((rows * cols).sum()), dtype=results[0][1][i].dtype), rows, cols,
+                    is_vector=is_vector)
+    for indices, outputs in results:
+        size = int(rows[indices[0]] * cols[indices[0]])
+        flat = packed.offsets[indices][:, None] + numpy.arange(size)
+        packed.data[xp.asarray(flat)] = outputs[i].reshape(len(indices), size)
+    return packed

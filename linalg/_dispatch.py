@@ -1,0 +1,28 @@
+"""The one place that chooses between the CPU (NumPy) and GPU (CuPy) backends."""
+import importlib
+import sys
+
+import numpy
+
+__all__ = ["array_module", "is_cupy_array", "backend"]
+
+
+def is_cupy_array(x):
+    """True if ``x`` is a CuPy array; never imports CuPy itself."""
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(x, cupy.ndarray)
+
+
+def array_module(x):
+    """``cupy`` for CuPy arrays, else ``numpy``."""
+    return sys.modules["cupy"] if is_cupy_array(x) else numpy
+
+
+def backend(xp, family):
+    """The backend module implementing ``family`` (e.g. "cholesky") for array module ``xp``.
+
+    CPU: ``linalg._cpu.<family>``; GPU: ``linalg._cuda.<family>`` (imported lazily so that
+    ``import linalg`` works without CuPy or a GPU).
+    """
+    package = "linalg._cpu" if xp is numpy else "linalg._cuda"
+    return importlib.import_module(f"{package}.{family}")

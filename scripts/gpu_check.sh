@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Everything the GPU machine checks, in one call (the device tool's budget favours few, full calls):
+#   1. GPU tests (pytest -m gpu), 2. compute-sanitizer memcheck on a small run of every kernel,
+#   3. linalg benchmarks (ours vs vendor, same run), 4. hydro benchmark.
+# Results go to $OUT (or ./out/gpu_check when OUT is unset).
+# On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
+# where .whl holds pytest and its dependencies as wheels (the device image has no pytest).
+#   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-out/gpu_check}"; mkdir -p "$OUT"
+PARTS="${GPU_CHECK_PARTS:-tests sanitizer bench hydro}"
+export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+if [ -d .whl ] && ! python3 -c "import pytest" 2>/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl \
+        && export PYTHONPATH="$PYTHONPATH:/tmp/site"
+fi
+QUICK=${GPU_CHECK_QUICK:+--quick}
+status=0
+{
+    date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    python3 -c "import cupy, numpy, sys; print('python', sys.version.split()[0], 'cupy', cupy.__version__, 'numpy', numpy.__version__, 'CUDA runtime', cupy.cuda.runtime.runtimeGetVersion())"
+    python3 -c "import torch; print('torch', torch.__version__)" 2>/dev/null
+} | tee "$OUT/environment.txt"
+for part in $PARTS; do
+    echo "=== $part ($(date -u +%T)) ==="
+    case $part in
+        tests) timeout 420 python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        sanitizer) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
+                       python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
+        bench) timeout 540 python3 scripts/bench_linalg.py $QUICK --output "$OUT" 2>&1 | tail -80 || status=1 ;;
+        hydro) timeout 400 python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
+        *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro)"; status=2 ;;
+    esac
+done
+exit $status

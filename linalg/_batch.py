@@ -39,7 +39,7 @@ class VBatch:
             raise ValueError("rows and cols: sizes must be >= 0")
         sizes = rows * cols
         if offsets is None:
-            offsets = numpy.concatenate(([0], numpy.cumsum(sizes)[:-1])).astype(numpy.int64)
+            offsets = numpy.cumsum(sizes) - sizes
         offsets = numpy.asarray(offsets, dtype=numpy.int64).reshape(-1)
         if offsets.shape != rows.shape:
             raise ValueError(f"offsets: expected {rows.size} entries, got {offsets.size}")

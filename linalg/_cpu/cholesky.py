@@ -1,56 +1,150 @@
-"""CPU Cholesky family on strided (batch, n, n) batches.
+"""CPU Cholesky family on strided (batch, n, n) batches: potrf, potrs, posv, potri, poti.
 
-Strategy: NumPy's stacked LAPACK where it exists and is fast (numpy.linalg.cholesky loops over
-the batch in C), with failed matrices detected and isolated so one bad matrix never spoils the
-batch; our own column-vectorized code where NumPy has no batched routine.
+Strategy: NumPy's stacked LAPACK for the factorization (numpy.linalg.cholesky loops over the
+batch in C and reads only the lower triangle, LAPACK potrf('L')), with failed matrices isolated
+so one bad matrix never spoils the batch; the solves and inverses are the blocked, batch-
+vectorized triangular kernels of ``linalg._cpu.triangular`` (stacked matmul + small inverted
+diagonal blocks), run over cache-sized chunks of the batch.
 """
 import numpy
 
-__all__ = ["potrf"]
+from .triangular import (as_lower_problem, ct, diag_info, hermitian_from, inverse_chunked,
+                         solve_chunked, with_identity)
 
+__all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
-def _lower_hermitian(a, lower):
-    """The matrices with the referenced triangle mirrored (so LAPACK's other triangle is unread)."""
-    tri = numpy.tril(a) if lower else numpy.triu(a)
-    diag = numpy.einsum("kii->ki", a).real
-    full = tri + numpy.conj(numpy.swapaxes(tri, 1, 2))
-    idx = numpy.arange(a.shape[1])
-    full[:, idx, idx] = diag
-    return full
+# Operands the functions of this module never write into (the public layer need not copy them).
+READS_ONLY = {"potrf": ("a",), "potrs": ("l",), "posv": ("a",), "potri": ("l",), "poti": ("a",)}
 
 
 def potrf(a, lower=True):
-    """Cholesky factor of each matrix; returns (factor, info) as docs/design.md states."""
-    full = _lower_hermitian(a, lower)
+    """Cholesky factor of each matrix; returns (factor, info) as docs/design.md states.
+
+    Only the ``lower`` (else upper) triangle is read: for upper, A = U^H U and the lower triangle
+    of A^H = conj(A^T) holds the same numbers, so U = chol(A^H)^H.
+    """
+    src = a if lower else ct(a)
     info = numpy.zeros(a.shape[0], dtype=numpy.int32)
     try:
-        factor = numpy.linalg.cholesky(full)
+        factor = numpy.linalg.cholesky(src)
     except numpy.linalg.LinAlgError:
-        factor = numpy.zeros_like(full)
-        good = _find_failures(full, info)
-        if good.any():
-            factor[good] = numpy.linalg.cholesky(full[good])
+        factor = _isolated_cholesky(src, info)
     if not lower:
-        factor = numpy.conj(numpy.swapaxes(factor, 1, 2))
+        factor = ct(factor)
     return numpy.ascontiguousarray(factor), info
 
 
-def _find_failures(full, info):
-    """Set info (LAPACK meaning) for the matrices that are not positive definite.
+def _isolated_cholesky(src, info):
+    """Factor the matrices that LAPACK can factor; set ``info`` for the others (factor zero).
 
-    A right-looking factorization vectorized over the batch: column j of every matrix at once.
-    Returns the mask of matrices that succeeded.
+    Certain failures (non-positive or non-finite diagonal, non-finite lower triangle) are screened
+    first; the remaining ones are found by bisection over the stacked call (O(failures x log batch)
+    calls). Their info is the failing column of a batch-vectorized right-looking factorization.
     """
-    work = full.copy()
-    n = work.shape[1]
-    failed = numpy.zeros(work.shape[0], dtype=bool)
-    for j in range(n):
-        d = work[:, j, j].real
-        newly = ~failed & ~(d > 0)          # NaN fails this test too, as in LAPACK
-        info[newly] = j + 1
-        failed |= newly
-        pivot = numpy.sqrt(numpy.where(failed, 1.0, d))
-        col = work[:, j + 1:, j] / pivot[:, None]
-        work[:, j + 1:, j + 1:] -= col[:, :, None] * numpy.conj(col[:, None, :])
-        work[:, j + 1:, j] = col
-    return ~failed
+    batch, n = src.shape[0], src.shape[1]
+    diag = numpy.diagonal(src, axis1=1, axis2=2).real
+    lower_finite = numpy.isfinite(numpy.tril(src)).reshape(batch, -1).all(axis=1)
+    failed = ~((diag > 0).all(axis=1) & lower_finite)
+    work = numpy.array(src)
+    work[failed] = numpy.eye(n, dtype=src.dtype)
+    factor = numpy.empty_like(work)
+    _bisect(work, factor, failed, 0, batch)
+    factor[failed] = 0
+    bad = numpy.flatnonzero(failed)
+    info[bad] = _failing_column(numpy.array(src[bad]))
+    return factor
+
+
+def _bisect(work, factor, failed, lo, hi):
+    try:
+        factor[lo:hi] = numpy.linalg.cholesky(work[lo:hi])
+    except numpy.linalg.LinAlgError:
+        if hi - lo == 1:
+            failed[lo] = True
+            return
+        mid = (lo + hi) // 2
+        _bisect(work, factor, failed, lo, mid)
+        _bisect(work, factor, failed, mid, hi)
+
+
+def _failing_column(work):
+    """1-based first column whose pivot is not positive (NaN fails too), vectorized over the batch.
+
+    Reads the lower triangle. A matrix that LAPACK rejected but this recomputation accepts
+    (rounding at the edge of definiteness) is reported at its smallest pivot.
+    """
+    batch, n = work.shape[0], work.shape[1]
+    info = numpy.zeros(batch, dtype=numpy.int32)
+    smallest = numpy.full(batch, numpy.inf)
+    where_smallest = numpy.full(batch, n, dtype=numpy.int32)
+    failed = numpy.zeros(batch, dtype=bool)
+    with numpy.errstate(all="ignore"):
+        for j in range(n):
+            d = work[:, j, j].real
+            newly = ~failed & ~(d > 0)
+            info[newly] = j + 1
+            failed |= newly
+            better = d < smallest
+            smallest[better], where_smallest[better] = d[better], j + 1
+            pivot = numpy.sqrt(numpy.where(failed, 1.0, d))
+            col = work[:, j + 1:, j] / pivot[:, None]
+            work[:, j + 1:, j + 1:] -= col[:, :, None] * numpy.conj(col[:, None, :])
+            work[:, j + 1:, j] = col
+    info[~failed] = where_smallest[~failed]
+    return info
+
+
+def _solve_with_factor(factor, b, lower, info=None):
+    """X with A X = B, A = L L^H (lower) or U^H U (upper); ``b`` overwritten.
+
+    With ``info`` None, it is computed from the factor's diagonal (potrs); matrices whose info is
+    nonzero are solved with the identity (their result is not used).
+    """
+    if info is None:
+        info = diag_info(factor)
+    factor = with_identity(factor, info)
+    first, second = ("N", "C") if lower else ("C", "N")
+    with numpy.errstate(all="ignore"):
+        for trans in (first, second):
+            t, rhs = as_lower_problem(factor, "left", lower, trans)
+            solve_chunked(t, rhs, b)
+    return b, info
+
+
+def potrs(l, b, lower=True):
+    """Solve A X = B from the Cholesky factor ``l``; returns (X, info) (info: bad factor diagonal)."""
+    return _solve_with_factor(l, b, lower)
+
+
+def posv(a, b, lower=True):
+    """Factor and solve; returns (X, info) with potrf's info."""
+    factor, info = potrf(a, lower)
+    return _solve_with_factor(factor, b, lower, info)
+
+
+def _inverse_from_factor(factor, lower, info=None):
+    """A^-1 = L^-H L^-1 (lower) or U^-1 U^-H (upper), returned full Hermitian, chunked.
+
+    ``info`` as in :func:`_solve_with_factor`.
+    """
+    if info is None:
+        info = diag_info(factor)
+    factor = with_identity(factor, info)
+    out = numpy.empty_like(factor)
+
+    def finish(s, linv):
+        hermitian_from(ct(linv) @ linv, True, out=out[s])
+    with numpy.errstate(all="ignore"):          # U^-1 = (L^-1)^H with L = U^H
+        inverse_chunked(factor if lower else ct(factor), finish=finish)
+    return out, info
+
+
+def potri(l, lower=True):
+    """Inverse of A = L L^H (or U^H U) from the factor; returns (A^-1 full Hermitian, info)."""
+    return _inverse_from_factor(l, lower)
+
+
+def poti(a, lower=True):
+    """Inverse of each Hermitian positive definite matrix (factor + invert); returns (inv, info)."""
+    factor, info = potrf(a, lower)
+    return _inverse_from_factor(factor, lower, info)

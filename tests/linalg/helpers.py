@@ -68,3 +68,90 @@ def scaled_residual(residual, scale, n, dtype):
 def to_numpy(x):
     get = getattr(x, "get", None)
     return get() if callable(get) else numpy.asarray(x)
+
+
+def lapack_gebrd(a):
+    """LAPACK ?gebrd on one 2-D matrix through SciPy's cython_lapack (SciPy has no Python wrapper).
+
+    Returns (a, d, e, tauq, taup) with ``a`` in the caller's row-major orientation. Test-only:
+    it reaches the Fortran routine through ctypes, so SciPy is needed (a test dependency).
+    """
+    import ctypes
+    from scipy.linalg import cython_lapack
+
+    a = numpy.asarray(a)
+    prefix = {"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}[a.dtype.name]
+    routine = _lapack_function(cython_lapack, prefix + "gebrd")
+    m, n = a.shape
+    k = min(m, n)
+    real = numpy.empty(0, a.dtype).real.dtype
+    af = numpy.asfortranarray(a.copy())
+    d, e = numpy.zeros(max(k, 1), real), numpy.zeros(max(k, 1), real)
+    tauq, taup = numpy.zeros(max(k, 1), a.dtype), numpy.zeros(max(k, 1), a.dtype)
+    lwork = max(1, (m + n) * 64)
+    work = numpy.zeros(lwork, a.dtype)
+    ints = [ctypes.c_int(v) for v in (m, n, max(1, m), lwork, 0)]
+    routine(ctypes.byref(ints[0]), ctypes.byref(ints[1]), af.ctypes.data, ctypes.byref(ints[2]),
+            d.ctypes.data, e.ctypes.data, tauq.ctypes.data, taup.ctypes.data, work.ctypes.data,
+            ctypes.byref(ints[3]), ctypes.byref(ints[4]))
+    assert ints[4].value == 0, f"{prefix}gebrd info={ints[4].value}"
+    return numpy.ascontiguousarray(af), d[:k], e[:max(k - 1, 0)], tauq[:k], taup[:k]
+
+
+def _lapack_function(module, name):
+    import ctypes
+    capsule = module.__pyx_capi__[name]
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    pointer = get_pointer(capsule, get_name(capsule))
+    return ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * 11))(pointer)
+
+
+# ---- triangular / Cholesky helpers (tests/linalg/test_triangular.py, test_decomp_cholesky.py) ----
+
+# (n, batch) pairs that sampled parametrizations cycle through: every awkward size, batch 1000
+# only at small n, plus the empty cases.
+SIZE_BATCH_CYCLE = ((1, 1000), (2, 3), (3, 1000), (7, 3), (15, 1), (16, 3), (17, 3), (31, 1),
+                    (33, 3), (100, 1), (7, 1000), (17, 0), (0, 3))
+
+
+def cycle_sizes(params):
+    """Attach an (n, batch) pair from SIZE_BATCH_CYCLE to each parameter tuple, in turn."""
+    return [tuple(p) + SIZE_BATCH_CYCLE[i % len(SIZE_BATCH_CYCLE)] for i, p in enumerate(params)]
+
+
+def triangle_of(a, lower, unit_diagonal=False):
+    """The referenced triangle of each matrix (other triangle zero, unit diagonal set if asked)."""
+    t = numpy.tril(a) if lower else numpy.triu(a)
+    if unit_diagonal and a.shape[-1]:
+        idx = numpy.arange(a.shape[-1])
+        t[..., idx, idx] = 1
+    return t
+
+
+def op_of(a, trans):
+    """op(A) for trans 'N', 'T' or 'C'."""
+    return a if trans == "N" else (numpy.swapaxes(a, -1, -2) if trans == "T" else ct(a))
+
+
+def with_garbage(a, lower, value=numpy.nan):
+    """A copy with the unreferenced triangle overwritten (NaN by default): it must never be read."""
+    a = a.copy()
+    n = a.shape[-1]
+    mask = numpy.triu(numpy.ones((n, n), bool), 1) if lower else numpy.tril(numpy.ones((n, n), bool), -1)
+    a[..., mask] = value
+    return a
+
+
+def solve_residual(a, x, b, dtype):
+    """LAPACK's solve residual: max ||A X - B|| / (n ||A|| ||X|| eps) over the batch (A square)."""
+    n = a.shape[-1]
+    return scaled_residual(a @ x - b, fro(a) * fro(x), n, dtype)
+
+
+def inverse_residual(a, ainv, dtype):
+    """LAPACK's inverse residual: max ||I - A A^-1|| / (n ||A|| ||A^-1|| eps) over the batch."""
+    n = a.shape[-1]
+    return scaled_residual(numpy.eye(n) - a @ ainv, fro(a) * fro(ainv), n, dtype)

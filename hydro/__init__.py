@@ -1,0 +1,1 @@
+"""hydro: high-order Lagrangian hydrodynamics (BLAST / Laghos method) on linalg."""

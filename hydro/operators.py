@@ -1,0 +1,150 @@
+"""Mass and force operators of the Lagrangian method, on batches of zones through ``linalg``.
+
+Shapes: Z zones, ND H1 dofs per zone, NE L2 dofs per zone, NQ quadrature points, n local H1
+dofs. Vector H1 fields are stored component-major: (dim, n). Zone-local vector H1 vectors are
+(Z, dim * ND) with row c * ND + i for component c of local dof i.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import linalg
+
+
+def scatter_add(xp, index, values, size):
+    """sum_k values[k] into out[index[k]] -> out (size,). Deterministic on the CPU (bincount)."""
+    return xp.bincount(index.ravel(), weights=values.ravel(), minlength=size)
+
+
+def gather_vector(field, dof_map):
+    """Zone-local copy (Z, dim*ND) of a vector H1 field (dim, n) through ``dof_map`` (Z, ND)."""
+    Z = dof_map.shape[0]
+    return field[:, dof_map].transpose(1, 0, 2).reshape(Z, -1)
+
+
+def _sparse(xp):
+    if xp is np:
+        import scipy.sparse as sp
+        return sp
+    import cupyx.scipy.sparse as sp  # GPU path
+    return sp
+
+
+class KinematicMass:
+    """The scalar H1 mass matrix M_ij = sum_q rho0 |J0| w_q w_i(q) w_j(q), assembled (CSR).
+
+    Constant in time (Lagrangian mass conservation); applied to each velocity component.
+    ``shared`` sums partial results over MPI ranks (identity in serial).
+    """
+
+    def __init__(self, xp, B, rho0DetJ0w, dof_map, n, shared):
+        # Per-zone blocks (Z, ND, ND) = B^T diag(m_q) B, from host NumPy arrays (setup only).
+        blocks = np.einsum("qi,zq,qj->zij", B, rho0DetJ0w, B)
+        nd = B.shape[1]
+        rows = np.repeat(dof_map, nd, axis=1).ravel()
+        cols = np.tile(dof_map, (1, nd)).ravel()
+        import scipy.sparse as sps
+        csr = sps.coo_matrix((blocks.ravel(), (rows, cols)), shape=(n, n)).tocsr()
+        csr.sum_duplicates()
+        self.xp, self.shared = xp, shared
+        self.matrix = csr if xp is np else _sparse(xp).csr_matrix(csr)
+        # Jacobi preconditioner: the diagonal of the globally assembled matrix.
+        self.diag = shared.sum(xp.asarray(csr.diagonal()))
+        self.n = n
+
+    def mult(self, x):
+        """y = M x for x (n,) or (k, n) (rows are separate fields), shared dofs summed."""
+        y = (self.matrix @ x.T).T if x.ndim == 2 else self.matrix @ x
+        return self.shared.sum(y)
+
+
+def pcg(apply, b, diag, dot, rel_tol, max_iter, xp):
+    """Jacobi-preconditioned CG for SPD ``apply``, started from x = 0 (MFEM CGSolver's steps).
+
+    Stops when (r, D^{-1} r) <= rel_tol^2 (b, D^{-1} b). ``dot`` is the global dot product (it
+    counts every shared dof once). Returns (x, iterations).
+    """
+    x = xp.zeros_like(b)
+    r = b.copy()
+    z = r / diag
+    d = z.copy()
+    nom = dot(d, r)
+    r0 = nom * rel_tol * rel_tol
+    if nom <= r0:
+        return x, 0
+    z = apply(d)
+    den = dot(z, d)
+    it = 0
+    for it in range(1, max_iter + 1):
+        alpha = nom / den
+        x += alpha * d
+        r -= alpha * z
+        z = r / diag
+        betanom = dot(r, z)
+        if betanom <= r0:
+            return x, it
+        if it == max_iter:
+            break
+        beta = betanom / nom
+        d = z + beta * d
+        z = apply(d)
+        den = dot(d, z)
+        nom = betanom
+    return x, it
+
+
+class EnergyMass:
+    """Block-diagonal L2 mass M_E (one dense SPD block per zone), inverted once at setup.
+
+    blocks (Z, NE, NE) = B^T diag(rho0 |J0| w) B; the inverses come from batched Cholesky
+    (``linalg.poti``) and are applied with batched GEMV.
+    """
+
+    def __init__(self, xp, B, rho0DetJ0w):
+        blocks = np.einsum("qi,zq,qj->zij", B, rho0DetJ0w, B)
+        self.blocks = xp.asarray(blocks)
+        self.inverse = linalg.poti(self.blocks, lower=True)
+
+    def solve(self, rhs):
+        """M_E^{-1} rhs for rhs (Z, NE) -> (Z, NE)."""
+        return linalg.gemv(self.inverse, rhs)
+
+
+class ForceOperator:
+    """Corner-force matrices F_z = A_z B^T (Z, dim*ND, NE) rebuilt from the quadrature stress.
+
+    (A_z)_{(c,i),q} = sum_g stressJinvT_z(q)[c, g] dw_i/dxi_g(q) and B_{jq} = phi_j(q) (L2 basis).
+    """
+
+    def __init__(self, xp, h1_G, l2_B):
+        self.xp = xp
+        self.G = xp.asarray(h1_G)          # (dim, NQ, ND)
+        self.GT = xp.ascontiguousarray(self.G.transpose(0, 2, 1))  # (dim, ND, NQ)
+        self.Bt = xp.asarray(l2_B)         # (NQ, NE): B^T
+        self.F = None
+
+    def assemble(self, stressJinvT):
+        """Build F from stressJinvT (Z, NQ, dim, dim) -> F (Z, dim*ND, NE)."""
+        xp = self.xp
+        Z, NQ, dim, _ = stressJinvT.shape
+        ND = self.G.shape[2]
+        # A[z, c, i, q] = sum_g stressJinvT[z, q, c, g] G[g, q, i]: dim fused multiply-adds over
+        # all zones and points at once (the g loop is over the reference dimension only).
+        sT = stressJinvT.transpose(0, 2, 3, 1)            # (Z, c, g, NQ)
+        A = xp.zeros((Z, dim, ND, NQ), dtype=stressJinvT.dtype)
+        for g in range(dim):
+            A += sT[:, :, None, g, :] * self.GT[g]
+        A = A.reshape(1, Z * dim * ND, NQ)
+        # One GEMM with the shared basis table: the batch of zones is folded into the rows.
+        F = linalg.gemm(A, self.Bt[None])
+        self.F = F.reshape(Z, dim * ND, -1)
+        return self.F
+
+    def mult_one(self):
+        """F . 1 per zone: (Z, dim*ND)."""
+        ones = self.xp.ones(self.F.shape[::2], dtype=self.F.dtype)
+        return linalg.gemv(self.F, ones)
+
+    def mult_transpose(self, vz):
+        """F^T v per zone for zone-local velocities vz (Z, dim*ND): (Z, NE)."""
+        return linalg.gemv(self.F, vz, trans="T")

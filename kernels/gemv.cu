@@ -1,0 +1,120 @@
+// gemv.cu: batched GEMV, y_k = alpha * op(A_k) x_k + beta * y_k, real float/double.
+//
+// Layout: C-contiguous strided batches (docs/design.md): A (batch, m, n) row-major, x and y
+// (batch, len) contiguous; beta == 0 means y is not read (BLAS).
+//
+// Kernels (launcher: linalg/_cuda/blas.py, gemv; parameters from linalg/_tuning.py):
+//   gemv_n_flat<T, VEC, UNROLL>   y = A x. The rows of the whole batch are one contiguous list
+//       of batch*m rows of length n, so the kernel walks them flat: TX threads per row (run-time
+//       power of two), 32/TX rows per warp, UNROLL row groups in flight per thread. Loads are
+//       VEC-wide and aligned by the padding technique of seed 003/004 §6: a row starting at an
+//       unaligned element is read from the aligned address below it and the elements outside the
+//       row are masked (multiplied by nothing), so 9- or 27-wide rows still use 16-byte loads.
+//   gemv_n_team<T, VEC, UNROLL>   y = A x, one team per matrix (below; the tuner picks it or flat).
+//   gemv_t_team<T, VEC, UNROLL>   y = A^T x. One team of `team` threads per matrix
+//       (team_gemv_t of gemv.cuh), teams loop over the batch with a grid stride.
+#include "common.cuh"
+#include "gemv.cuh"
+
+template <typename T, int VEC, int UNROLL>
+__global__ void gemv_n_flat(index_t rows, int m, int n, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ x, T beta, T* __restrict__ y, int tx) {
+    const int lane = threadIdx.x & 31;
+    const int gpw = 32 / tx;                 // row groups per warp
+    const int g = lane / tx, gx = lane % tx;
+    const unsigned gmask = (tx == 32) ? 0xffffffffu : (((1u << tx) - 1u) << (g * tx));
+    const index_t total = rows * n;   // chunk offsets below are 32-bit: chunk_rows * n < 2^31
+    const int pad = VEC > 1 ? 1 : 0;
+    const int iters = ((n + VEC - 1) / VEC + pad + tx - 1) / tx;
+    const index_t chunk_rows = (index_t)gpw * UNROLL;
+    const index_t nchunks = (rows + chunk_rows - 1) / chunk_rows;
+    const index_t warp = ((index_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const index_t nwarps = (index_t)gridDim.x * blockDim.x / 32;
+
+    for (index_t c = warp; c < nchunks; c += nwarps) {
+        // Chunk-relative 32-bit offsets: rows r0 + u*gpw + g start at element s0 + rel[u].
+        const index_t r0 = c * chunk_rows;
+        const index_t s0 = (r0 * n) / VEC * VEC;            // aligned base of the chunk
+        const T* Ab = A + s0;
+        const int rem = (int)(total - s0 < 0x7fffffff ? total - s0 : 0x7fffffff);
+        T acc[UNROLL];
+        int rel[UNROLL];
+        const T* xr[UNROLL];
+        const index_t k0 = r0 / m;                         // one 64-bit division per chunk
+        const int rr0 = (int)(r0 - k0 * m);
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const int rr = rr0 + u * gpw + g;              // row relative to matrix k0
+            const index_t r = r0 + (index_t)u * gpw + g;
+            acc[u] = T(0);
+            rel[u] = (int)(r * n - s0);
+            xr[u] = r < rows ? x + (k0 + rr / m) * n : nullptr;
+        }
+        for (int it = 0; it < iters; ++it) {
+            T a[UNROLL][VEC];
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const int vi = rel[u] / VEC + gx + it * tx;
+                if (xr[u] != nullptr && vi * VEC < rel[u] + n) {
+                    load_vec_tail<T, VEC>(Ab + vi * VEC, rem - vi * VEC, a[u]);
+                } else {
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) a[u][v] = T(0);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                const int vi = rel[u] / VEC + gx + it * tx;
+                if (xr[u] != nullptr && vi * VEC < rel[u] + n) {
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) {
+                        const int j = vi * VEC + v - rel[u];
+                        if (j >= 0 && j < n) acc[u] += a[u][v] * __ldg(xr[u] + j);
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            T s = acc[u];
+            for (int off = tx / 2; off > 0; off >>= 1) s += __shfl_xor_sync(gmask, s, off, 32);
+            index_t r = r0 + (index_t)u * gpw + g;
+            if (gx == 0 && r < rows) y[r] = alpha * s + (beta == T(0) ? T(0) : beta * y[r]);
+        }
+    }
+}
+
+template <typename T, int VEC, int UNROLL>
+__global__ void gemv_t_team(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ x, T beta, T* __restrict__ y, int team) {
+    extern __shared__ __align__(16) unsigned char gemv_smem[];
+    const Team tm = make_team(team);
+    T* red = reinterpret_cast<T*>(gemv_smem) + (index_t)tm.index * team * VEC;
+    const int per_block = blockDim.x / team;
+    const index_t mn = (index_t)m * n;
+    for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
+         k += (index_t)gridDim.x * per_block) {
+        T* yk = y + k * n;
+        team_gemv_t<T, VEC, UNROLL>(tm, m, n, A + k * mn, n, x + k * m, red, [&](int j, T s) {
+            yk[j] = alpha * s + (beta == T(0) ? T(0) : beta * yk[j]);
+        });
+    }
+}
+
+// gemv_n_team<T, VEC, UNROLL>   y = A x with one team per matrix (team_gemv_n of gemv.cuh):
+//   TX = pow2(ceil(n / VEC)) threads per row, TY = team / TX rows at a time. No per-row index
+//   arithmetic and x read once per UNROLL rows; needs lda = n to be a multiple of VEC.
+template <typename T, int VEC, int UNROLL>
+__global__ void gemv_n_team(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ x, T beta, T* __restrict__ y, int team) {
+    const Team tm = make_team(team);
+    const int per_block = blockDim.x / team;
+    const index_t mn = (index_t)m * n;
+    for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
+         k += (index_t)gridDim.x * per_block) {
+        T* yk = y + k * m;
+        team_gemv_n<T, VEC, UNROLL>(tm, m, n, A + k * mn, n, x + k * n, [&](int i, T s) {
+            yk[i] = alpha * s + (beta == T(0) ? T(0) : beta * yk[i]);
+        });
+    }
+}

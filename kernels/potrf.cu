@@ -1,0 +1,186 @@
+// potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel.
+//
+// Operation:  chol_small<T, NMAX> runs, on each matrix of a strided batch, the phases selected by
+//             `ops` (a bit mask, in this order):
+//               CHOL_POTRF (1): A = L L^T            (row per thread, right-looking, one barrier a step)
+//               CHOL_TRTRI (2): X = L^-1             (column per thread, forward substitution)
+//               CHOL_LAUUM (4): S = X^T X, full      (row per thread)
+//             potrf = 1, trtri = 2, lauum = 4, potri = 2|4, poti = 1|2|4 (the KBLAS "Table 2"
+//             fusions: the matrix is read once and written once whatever the chain).
+// Layout:     row-major; matrix k starts at A + k*stride, entry (i, j) at A[k*stride + i*lda + j]
+//             (lda/stride let the launcher run on sub-blocks of a larger matrix in place).
+//             The kernel works on the lower form: an upper input is transposed into shared memory
+//             (U = L^T, so upper potrf/trtri/lauum/potri/poti become the lower ones) and a
+//             triangular result is transposed back on the way out. Only the referenced triangle
+//             is read; triangular results get a zero other triangle; symmetric results are full.
+// Threads:    a group of NMAX threads per matrix (thread r owns row r / column r, in registers),
+//             `blockDim.x / NMAX` matrices per block, a grid-stride loop over the batch. Loops over
+//             the matrix order are runtime loops with an unrolled NMAX-wide body (predicated), so
+//             code size and NVRTC time grow as NMAX, not NMAX^2. NMAX <= 32 keeps a group
+//             inside one warp (__syncwarp); NMAX = 64 uses __syncthreads.
+// Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
+// info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
+//             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
+// Template:   T = float | double; NMAX in {8, 16, 32, 64}; the matrix order n <= NMAX is runtime.
+// Launcher:   linalg/_cuda/cholesky.py (potrf, potri, poti), linalg/_cuda/triangular.py (trtri, lauum).
+#include "common.cuh"
+
+#define CHOL_POTRF 1
+#define CHOL_TRTRI 2
+#define CHOL_LAUUM 4
+
+// Shared tile of one matrix: NMAX rows of NMAX + 1 (odd stride: row and column reads are free of
+// bank conflicts), plus one element so that consecutive tiles start on different banks.
+template <int NMAX>
+__host__ __device__ constexpr int chol_ld() { return NMAX + 1; }
+template <int NMAX>
+__host__ __device__ constexpr int chol_tile() { return NMAX * (NMAX + 1) + 1; }
+
+template <int NMAX>
+__device__ __forceinline__ void group_sync() {
+    if (NMAX <= 32) __syncwarp(); else __syncthreads();
+}
+
+// Right-looking Cholesky of the lower matrix in s; thread r owns row r in registers, column j
+// is published in shared memory at the end of step j - 1 (one barrier a step).
+// Returns the LAPACK info (same value in every thread of the group).
+template <typename T, int NMAX>
+__device__ int chol_potrf_phase(T* s, int n, int r) {
+    constexpr int LD = chol_ld<NMAX>();
+    T row[NMAX];
+#pragma unroll
+    for (int k = 0; k < NMAX; ++k) row[k] = (k < n) ? s[r * LD + k] : T(0);
+    int fail = 0;
+#pragma unroll 1
+    for (int j = 0; j < n; ++j) {
+        group_sync<NMAX>();                       // column j is published
+        const T d = s[j * LD + j];
+        if (!(d > T(0)) && fail == 0) fail = j + 1;
+        const T ri = rsqrt(d);
+        const T rs = d * ri;
+        const T lrj = (r == j) ? rs : s[r * LD + j] * ri;
+        const T c = lrj * ri;                     // a_rj / d: a_rk -= c * a_kj
+        // Entries k >= n of row are scratch (never stored): only k against j is tested, so no
+        // per-k predicate stays live across the runtime loop.
+        T* next = s + r * LD + j + 1;             // publish column j + 1 (nobody reads it now)
+        const bool more = j + 1 < n;
+#pragma unroll
+        for (int k = 0; k < NMAX; ++k) {
+            if (k > j) row[k] -= c * s[k * LD + j];
+            if (k == j) row[k] = lrj;
+            if (k == j + 1 && more) *next = row[k];
+        }
+    }
+    group_sync<NMAX>();                           // everyone is done reading the columns
+#pragma unroll
+    for (int k = 0; k < NMAX; ++k)
+        if (k < n) s[r * LD + k] = (k <= r) ? row[k] : T(0);
+    group_sync<NMAX>();
+    return fail;
+}
+
+// Inverse of the lower triangular matrix in s (upper part zero); thread c computes column c of
+// X = L^-1 by right-looking substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i): the
+// updates of a step are independent (no dependent FMA chain). The next entry to divide is handed
+// over through the free upper triangle (row c, column i + 1 > c), which no other thread reads.
+// Returns the LAPACK trtri info.
+template <typename T, int NMAX>
+__device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
+    constexpr int LD = chol_ld<NMAX>();
+    T x[NMAX];
+#pragma unroll
+    for (int k = 0; k < NMAX; ++k) x[k] = T(0);
+    int fail = 0;
+#pragma unroll 1
+    for (int i = 0; i < n; ++i) {
+        const T d = unit ? T(1) : s[i * LD + i];
+        if (!unit && !is_finite_nonzero(d) && fail == 0) fail = i + 1;
+        const T b = (i < c) ? T(0) : (i == c ? T(1) : s[c * LD + i]);
+        const T xi = b / d;
+        T* next = s + c * LD + i + 1;
+        const bool hand = i + 1 < n && i + 1 > c;
+#pragma unroll
+        for (int k = 0; k < NMAX; ++k) {
+            if (k == i) x[k] = xi;
+            if (k > i) {                          // entries k >= n are scratch
+                x[k] -= s[k * LD + i] * xi;
+                if (k == i + 1 && hand) *next = x[k];
+            }
+        }
+    }
+    group_sync<NMAX>();                           // everyone is done reading L
+#pragma unroll
+    for (int k = 0; k < NMAX; ++k)
+        if (k < n) s[k * LD + c] = x[k];          // column c; zero above the diagonal
+    group_sync<NMAX>();
+    return fail;
+}
+
+// S = M^T M for the lower triangular M in s (upper part zero); thread i computes row i, full.
+template <typename T, int NMAX>
+__device__ void chol_lauum_phase(T* s, int n, int i) {
+    constexpr int LD = chol_ld<NMAX>();
+    T acc[NMAX];
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j) acc[j] = T(0);
+#pragma unroll 1
+    for (int k = 0; k < n; ++k) {
+        const T a = s[k * LD + i];
+#pragma unroll
+        for (int j = 0; j < NMAX; ++j) acc[j] += a * s[k * LD + j];
+    }
+    group_sync<NMAX>();
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j)
+        if (j < n) s[i * LD + j] = acc[j];
+    group_sync<NMAX>();
+}
+
+template <typename T, int NMAX>
+__global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
+                           int ops, int lower, int unit, int* __restrict__ info) {
+    constexpr int LD = chol_ld<NMAX>();
+    extern __shared__ __align__(16) unsigned char chol_smem[];
+    const int per_block = blockDim.x / NMAX;
+    const int m = threadIdx.x / NMAX;             // matrix slot in the block
+    const int r = threadIdx.x % NMAX;             // row / column owned by this thread
+    T* s = reinterpret_cast<T*>(chol_smem) + m * chol_tile<NMAX>();
+    const bool symmetric_out = (ops & CHOL_LAUUM) != 0;
+
+    for (index_t base = (index_t)blockIdx.x * per_block; base < batch;
+         base += (index_t)gridDim.x * per_block) {
+        const index_t k = base + m;
+        const bool active = k < batch;
+        T* a = A + (active ? k : 0) * stride;
+        // Load the referenced triangle in lower form (the other triangle becomes zero): thread r
+        // reads column r of each row, all loads in flight before the first shared store.
+        {
+            T v[NMAX];
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i) {
+                const bool ref = active && i < n && r < n && (lower ? (r <= i) : (r >= i));
+                v[i] = ref ? a[i * lda + r] : T(0);
+            }
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i)
+                if (i < n && r < n) { if (lower) s[i * LD + r] = v[i]; else s[r * LD + i] = v[i]; }
+        }
+        group_sync<NMAX>();
+        int fail = 0;
+        if (ops & CHOL_POTRF) fail = chol_potrf_phase<T, NMAX>(s, n, r);
+        if (ops & CHOL_TRTRI) {
+            const int tfail = chol_trtri_phase<T, NMAX>(s, n, r, (ops & CHOL_POTRF) ? false : unit != 0);
+            if (!(ops & CHOL_POTRF)) fail = tfail;
+        }
+        if (ops & CHOL_LAUUM) chol_lauum_phase<T, NMAX>(s, n, r);
+        if (active) {
+            if (r < n) {
+#pragma unroll
+                for (int i = 0; i < NMAX; ++i)
+                    if (i < n) a[i * lda + r] = (lower || symmetric_out) ? s[i * LD + r] : s[r * LD + i];
+            }
+            if (r == 0 && info != nullptr) info[k] = fail;
+        }
+        group_sync<NMAX>();                       // the tile is reused by the next matrix
+    }
+}

@@ -1,0 +1,55 @@
+"""CPU SYRK on strided batches: one stacked product, then the computed triangle mirrored.
+
+C = alpha A A^T + beta C (trans='N', A is (batch, n, k)) or alpha A^T A + beta C (trans='T',
+A is (batch, k, n)); symmetric, not Hermitian, for complex dtypes, as in BLAS. Only the ``lower``
+(or upper) triangle of C is read; the result is returned full (docs/design.md, "Which triangle").
+"""
+import numpy
+
+from .blas import blas_single_thread, split_batch
+
+__all__ = ["syrk", "mirror"]
+
+
+def mirror(c, lower):
+    """Copy the ``lower`` (or upper) triangle of each matrix onto the other one, in place."""
+    n = c.shape[-1]
+    i, j = numpy.tril_indices(n, -1)          # (i, j) strictly lower
+    if lower:
+        c[:, j, i] = c[:, i, j]
+    else:
+        c[:, i, j] = c[:, j, i]
+    return c
+
+
+def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
+    """Symmetric rank-k update of each matrix; returns the full symmetric (batch, n, n) result.
+
+    ``c`` is not read when ``beta == 0``; when given it receives the result. ``trans`` is 'N' or
+    'T' ('C' is accepted as 'T' for real dtypes by the public layer).
+    """
+    at = numpy.swapaxes(a, 1, 2)
+    left, right = (a, at) if trans == "N" else (at, a)
+    batch, n, k = a.shape[0], left.shape[1], left.shape[2]
+    add = c is not None and beta != 0
+    if add:
+        mirror(c, lower)                       # the other triangle of the input is never read
+    out = c if c is not None else numpy.empty((batch, n, n), dtype=a.dtype)
+
+    def run(lo, hi):
+        blk = out[lo:hi]
+        if add:
+            if beta != 1:
+                blk *= beta
+            prod = numpy.matmul(left[lo:hi], right[lo:hi])
+            if alpha != 1:
+                prod *= alpha
+            blk += prod
+        else:
+            numpy.matmul(left[lo:hi], right[lo:hi], out=blk)
+            if alpha != 1:
+                blk *= alpha
+
+    with blas_single_thread():
+        split_batch(run, batch, n * n * k)
+    return mirror(out, lower)

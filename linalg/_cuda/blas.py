@@ -1,0 +1,323 @@
+"""GPU GEMM and GEMV on strided batches: launchers of kernels/gemm.cu and kernels/gemv.cu.
+
+Backend contract (docs/design.md): C-contiguous CuPy arrays of one dtype, batch >= 1, sizes >= 1;
+``gemm`` and ``gemv`` return the result (no info). Real dtypes run our kernels with the parameters
+of ``linalg._tuning`` (tables in linalg/tuning/*.json, written by scripts/tune_blas.py); where the
+table says ``"vendor"`` (sizes where cuBLAS is at the bandwidth or compute floor) and for complex
+dtypes the call goes to ``cupy.matmul`` (cuBLAS gemmStridedBatched).
+
+Extension used by the hydro corner forces: ``gemm`` accepts ``b`` with batch 1 and broadcasts it
+over the batch of ``a`` (one B for all zones, read through the cache instead of copied).
+"""
+import functools
+
+import numpy
+
+from . import _compile
+from .. import _tuning
+
+__all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS"]
+
+# The GEMM tile menu (BM, BN, BK, DX, DY) the tuner chooses from; names are what tables store.
+GEMM_CONFIGS = {
+    "t4": (4, 4, 4, 4, 4),
+    "t8": (8, 8, 8, 8, 8),
+    "t16": (16, 16, 16, 8, 8),
+    "t32": (32, 32, 16, 16, 16),
+    "t64": (64, 64, 16, 16, 16),
+    "h32x4": (32, 4, 16, 4, 8),
+    "h64x8": (64, 8, 16, 8, 16),
+    "h32x16": (32, 16, 16, 16, 8),
+    "h64x32": (64, 32, 16, 16, 16),
+}
+
+_SMEM_DEFAULT = 48 * 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers shared with trsv.py and bidiag.py
+
+def is_real(dtype):
+    return numpy.dtype(dtype).kind == "f"
+
+
+def trans_flag(word, dtype):
+    """'N' -> 0, 'T' -> 1, 'C' -> 1 for real dtypes (conjugation is the identity)."""
+    w = str(word).upper()
+    if w not in ("N", "T", "C"):
+        raise ValueError(f"trans: expected 'N', 'T' or 'C', got {word!r}")
+    return 0 if w == "N" else 1
+
+
+def name_expr(func, *targs):
+    """C++ name expression, e.g. name_expr("gemv_t_team", "double", 2, 4)."""
+    return f"{func}<{', '.join(str(t) for t in targs)}>"
+
+
+def launch(family, expr, grid, block, args, smem=0):
+    """Compile (cached) and launch one kernel instantiation on the current stream."""
+    kernel = _compile.get_kernel(family, expr)
+    if smem > _SMEM_DEFAULT:
+        kernel.max_dynamic_shared_size_bytes = int(smem)
+    kernel((int(grid),), block if isinstance(block, tuple) else (int(block),), args,
+           shared_mem=int(smem))
+
+
+def sm_count():
+    import cupy
+    return _sm_count(cupy.cuda.runtime.getDevice())
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(device_id):
+    import cupy
+    return cupy.cuda.Device(device_id).attributes["MultiProcessorCount"]
+
+
+def grid_for(work_items, per_block, waves=64):
+    """Blocks for a grid-stride kernel: one per `per_block` items, capped at `waves` x SMs x 16
+    (the kernels loop, so any batch count up to 10^6 and beyond works with a bounded grid)."""
+    return max(1, min(-(-int(work_items) // per_block), waves * 16 * sm_count()))
+
+
+def fit_vec(vec, arr, n_divisible=None):
+    """Largest power of two <= vec for which arr's base is aligned (and n divisible, if given)."""
+    item = arr.dtype.itemsize
+    while vec > 1 and (arr.data.ptr % (vec * item) or (n_divisible is not None
+                                                       and n_divisible % vec)):
+        vec //= 2
+    return max(vec, 1)
+
+
+def params(op, dtype, *dims, override=None):
+    """Tuned parameters for op/dtype/shape class, or ``override`` (the tuner's candidates)."""
+    if override is not None:
+        return dict(override)
+    return _tuning.lookup(op, numpy.dtype(dtype).name, _tuning.shape_class(*dims))
+
+
+def _scalar(dtype, v):
+    return numpy.dtype(dtype).type(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# GEMV
+
+def _vendor_gemv(a, x, y, trans, alpha, beta):
+    import cupy
+    w = str(trans).upper()
+    op = a if w == "N" else (a.conj() if w == "C" else a).transpose(0, 2, 1)
+    r = cupy.matmul(op, x[:, :, None])[:, :, 0]
+    if alpha != 1:
+        r *= alpha
+    if y is not None and beta != 0:
+        r += beta * y
+    return r
+
+
+def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None):
+    """y = alpha op(a) x + beta y for each matrix; a (batch, m, n). Returns y (batch, len)."""
+    import cupy
+    if not is_real(a.dtype):
+        return _vendor_gemv(a, x, y, trans, alpha, beta)
+    t = trans_flag(trans, a.dtype)
+    batch, m, n = a.shape
+    if y is None or beta == 0:
+        beta = 0
+        y = cupy.empty((batch, n if t else m), dtype=a.dtype) if y is None else y
+    aligned = a.data.ptr % 16 == 0
+    if _params is None:
+        plan = _gemv_plan(a.dtype.name, t, batch, m, n, aligned)
+    else:
+        plan = _gemv_plan.__wrapped__(a.dtype.name, t, batch, m, n, aligned, _params)
+    family, expr, grid, block, smem, last = plan
+    s = a.dtype.type
+    first = numpy.int64(batch * m) if expr.startswith("gemv_n_flat") else numpy.int64(batch)
+    launch(family, expr, grid, block, (first, numpy.int32(m), numpy.int32(n), s(alpha), a, x,
+                                       s(beta), y, numpy.int32(last)), smem)
+    return y
+
+
+@functools.lru_cache(maxsize=4096)
+def _gemv_plan(dtype, t, batch, m, n, aligned, override=None):
+    """(family, name expression, grid, block, shared bytes, last int argument) of one GEMV."""
+    item = numpy.dtype(dtype).itemsize
+    T = _compile.ctype(dtype)
+    p = params("gemv_t" if t else "gemv_n", dtype, m, n, override=override)
+    vec, unroll = int(p["vec"]) if aligned else 1, int(p["unroll"])
+    if t or p.get("kernel") == "team":
+        while vec > 1 and n % vec:
+            vec //= 2
+        team = int(p.get("team") or 0) or gemv_t_team_auto(m, n, vec)
+        block = max(team, int(p.get("block") or 256))
+        if team > 32:
+            block = min(block, 15 * team)
+        smem = block * vec * item if t else 0
+        name = "gemv_t_team" if t else "gemv_n_team"
+        return ("gemv", name_expr(name, T, vec, unroll), grid_for(batch, block // team), block,
+                smem, team)
+    tx = int(p.get("tx") or 0) or min(32, _pow2_ceil(-(-n // vec)))
+    block = int(p.get("block") or 256)
+    warps = -(-(batch * m) // ((32 // tx) * unroll))
+    return ("gemv", name_expr("gemv_n_flat", T, vec, unroll), grid_for(warps, block // 32),
+            block, 0, tx)
+
+
+def gemv_t_team_auto(m, n, vec):
+    """Default team size for one matrix: about 8 vector loads per thread, 4..256 threads."""
+    per = m * -(-n // vec)
+    team = 4
+    while team < 256 and team * 16 <= per:
+        team *= 2
+    return team
+
+
+def _pow2_ceil(v):
+    p = 1
+    while p < v:
+        p *= 2
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# GEMM
+
+def _op(arr, word):
+    w = str(word).upper()
+    if w == "N":
+        return arr
+    return (arr.conj() if w == "C" else arr).transpose(0, 2, 1)
+
+
+def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
+    import cupy
+    r = cupy.matmul(_op(a, transa), _op(b, transb))
+    if alpha != 1:
+        r *= alpha
+    if c is not None and beta != 0:
+        r += beta * c
+    return r
+
+
+def default_gemm_config(m, n, k, shared_b=False):
+    """Untuned choice: a params dict, or None for cuBLAS."""
+    if max(m, n, k) <= 4:
+        return {"cfg": "t4", "mpb": 16}
+    if max(m, n, k) <= 8:
+        return {"cfg": "t8", "mpb": 4}
+    if max(m, n, k) <= 16:
+        return {"cfg": "t16", "mpb": 4}
+    if n <= 32 and m >= 2 * n and k <= 1024:       # tall-skinny hydro products A_z B^T
+        if shared_b:
+            return {"cfg": "tall", "nc": 4 if n <= 4 else 8, "rp": 128}
+        for name, mpb in (("h32x4", 4), ("h64x8", 2), ("h32x16", 2), ("h64x32", 1)):
+            if n <= GEMM_CONFIGS[name][1]:
+                return {"cfg": name, "mpb": mpb}
+    return None
+
+
+TALL_NC = (4, 8, 16)
+_TALL_SMEM = 160 * 1024
+
+
+def _tall_plan(dtype, rows, n, k, aligned, p):
+    item = numpy.dtype(dtype).itemsize
+    nc = int(p.get("nc", 8))
+    vec = 16 // item if aligned else 1
+    while vec > 1 and k % vec:
+        vec //= 2
+    ncg = -(-n // nc)
+    rp = int(p.get("rp", 128))
+    while rp > 32 and (rp * ncg > 1024 or (k * ncg * nc + rp * (k + 1)) * item > _TALL_SMEM):
+        rp //= 2
+    smem = (k * ncg * nc + rp * (k + 1)) * item
+    if smem > _TALL_SMEM or rp * ncg > 1024:
+        return None
+    lg = min(32, _pow2_ceil(-(-k // vec)))
+    expr = name_expr("gemm_tall", _compile.ctype(dtype), nc, vec)
+    return ("tall", expr, grid_for(-(-rows // rp), 1, waves=8), rp * ncg, smem, (rp, lg))
+
+
+@functools.lru_cache(maxsize=4096)
+def _gemm_plan(dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None):
+    """('vendor',) or (kind, name expression, grid, block, shared bytes, extra) of one GEMM."""
+    p = params("gemm", dtype, m, n, k, override=override)
+    if p.get("vendor"):
+        return ("vendor",)
+    if "cfg" not in p:
+        p = default_gemm_config(m, n, k, shared_b)
+        if p is None:
+            return ("vendor",)
+    if p["cfg"] == "tall":
+        if ta == 0 and shared_b:
+            plan = _tall_plan(dtype, batch * m, n, k, aligned, p)
+            if plan is not None:
+                return plan
+        p = default_gemm_config(m, n, k, False) or {"cfg": "t32", "mpb": 1}
+    bm, bn, bk, dx, dy = GEMM_CONFIGS[p["cfg"]]
+    mpb = int(p.get("mpb", 1))
+    tiles = -(-m // bm) * -(-n // bn)
+    smem = mpb * bk * (bm + 1 + bn + 1) * numpy.dtype(dtype).itemsize
+    expr = name_expr("gemm_tiled", _compile.ctype(dtype), bm, bn, bk, dx, dy)
+    return ("tiled", expr, grid_for(batch * tiles, mpb), (dx * dy, 1, mpb), smem, None)
+
+
+def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None):
+    """c = alpha op(a) op(b) + beta c for each matrix. b may have batch 1 (broadcast)."""
+    import cupy
+    if not is_real(a.dtype):
+        return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
+    ta, tb = trans_flag(transa, a.dtype), trans_flag(transb, b.dtype)
+    batch = a.shape[0]
+    m, k = (a.shape[2], a.shape[1]) if ta else (a.shape[1], a.shape[2])
+    n = b.shape[1] if tb else b.shape[2]
+    shared_b = b.shape[0] == 1
+    key = (a.dtype.name, batch, m, n, k, ta, tb, shared_b, a.data.ptr % 16 == 0)
+    plan = _gemm_plan(*key) if _params is None else _gemm_plan.__wrapped__(*key, _params)
+    if plan[0] == "vendor":
+        return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
+    kind, expr, grid, block, smem, extra = plan
+    if c is None or beta == 0:
+        beta = 0
+        c = cupy.empty((batch, m, n), dtype=a.dtype) if c is None else c
+    s = a.dtype.type
+    if kind == "tall":
+        args = (numpy.int64(batch * m), numpy.int32(n), numpy.int32(k), s(alpha), a, b,
+                numpy.int32(tb), s(beta), c, numpy.int32(extra[0]), numpy.int32(extra[1]))
+    else:
+        sb = 0 if shared_b and batch > 1 else b.shape[1] * b.shape[2]
+        args = (numpy.int64(batch), numpy.int32(m), numpy.int32(n), numpy.int32(k), s(alpha),
+                a, numpy.int64(a.shape[1] * a.shape[2]), numpy.int32(a.shape[2]),
+                numpy.int32(ta), b, numpy.int64(sb), numpy.int32(b.shape[2]), numpy.int32(tb),
+                s(beta), c, numpy.int64(m * n), numpy.int32(n))
+    launch("gemm", expr, grid, block, args, smem)
+    return c
+
+
+def syrk(*args, **kwargs):
+    """SYRK lives in linalg/_cuda/syrk.py; forwarded for a public layer that looks in 'blas'."""
+    from .syrk import syrk as _syrk
+    return _syrk(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Instantiations for the compile check (tests/linalg/test_kernels_compile.py)
+
+def _compile_check():
+    exprs = {"gemv.cu": [], "gemm.cu": []}
+    for T in ("float", "double"):
+        for vec in (1, 2, 4):
+            for unroll in (1, 2, 4):
+                exprs["gemv.cu"].append(name_expr("gemv_n_flat", T, vec, unroll))
+                exprs["gemv.cu"].append(name_expr("gemv_t_team", T, vec, unroll))
+            for unroll in (1, 2, 4):
+                exprs["gemv.cu"].append(name_expr("gemv_n_team", T, vec, unroll))
+        for cfg in GEMM_CONFIGS.values():
+            exprs["gemm.cu"].append(name_expr("gemm_tiled", T, *cfg))
+        for nc in TALL_NC:
+            for vec in (1, 2, 4):
+                exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
+    return exprs
+
+
+COMPILE_CHECK = _compile_check()

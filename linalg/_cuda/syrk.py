@@ -1,0 +1,64 @@
+"""GPU SYRK on strided batches: C := alpha op(A) op(A)^T + beta C, returned full symmetric.
+
+float32/float64 with op(A) and C small enough for shared memory: kernels/syrk.cu ``syrk_small``
+(several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
+"""
+import numpy
+
+from ._compile import ctype
+from . import triangular as tri
+
+__all__ = ["syrk"]
+
+COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
+
+# Tuned parameters (data): the kernel is used while one matrix's tiles fit SMEM_PER_MATRIX bytes
+# and n <= MAX_N; a block holds about THREADS_PER_BLOCK output entries' worth of matrices.
+MAX_N = 64
+SMEM_PER_MATRIX = 48 * 1024
+THREADS_PER_BLOCK = 256
+
+
+def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
+    """SYRK: op(A) = A (trans 'N', A is (batch, n, k)) or A^T (A is (batch, k, n)); plain transpose
+    (symmetric, as BLAS), also for complex. Returns C (batch, n, n), full."""
+    tr = trans in ("T", "C")
+    n = a.shape[2] if tr else a.shape[1]
+    kd = a.shape[1] if tr else a.shape[2]
+    use_c = c is not None and beta != 0
+    tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
+    if not tri.is_real(a.dtype) or n > MAX_N or tile * a.itemsize > SMEM_PER_MATRIX or kd == 0:
+        return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
+    return _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile)
+
+
+def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):
+    import cupy
+    batch = a.shape[0]
+    out = c if c is not None else cupy.empty((batch, n, n), dtype=a.dtype)
+    per_block = max(1, min(THREADS_PER_BLOCK // (n * n) or 1, tri.SMEM_BUDGET // (tile * a.itemsize)))
+    threads = min(THREADS_PER_BLOCK, max(32, (per_block * n * n + 31) // 32 * 32))
+    smem = per_block * tile * a.itemsize
+    pa, lda, sa = tri.view_args(a)
+    pc, ldc, sc = tri.view_args(out)
+    dt = a.dtype.type
+    tri.launch("syrk", f"syrk_small<{ctype(a.dtype)}>", per_block, threads, smem, batch,
+               (pa, lda, sa, pc, ldc, sc, numpy.int32(n), numpy.int32(kd), numpy.int64(batch),
+                numpy.int32(per_block), numpy.int32(tr), numpy.int32(bool(lower)),
+                numpy.int32(use_c), dt(alpha), dt(beta)))
+    return out
+
+
+def _gemm_syrk(a, c, lower, tr, alpha, beta, use_c):
+    import cupy
+    m = a.swapaxes(1, 2) if tr else a
+    prod = cupy.matmul(m, m.swapaxes(1, 2))
+    if alpha != 1:
+        prod *= alpha
+    if use_c:
+        tri_c = cupy.tril(c) if lower else cupy.triu(c)
+        sym = tri_c + (cupy.tril(c, -1) if lower else cupy.triu(c, 1)).swapaxes(1, 2)
+        prod += beta * sym
+    # Mirror the lower triangle so both triangles are equal bit for bit.
+    low = cupy.tril(prod, -1)
+    return cupy.ascontiguousarray(cupy.tril(prod) + low.swapaxes(1, 2))

@@ -1,0 +1,386 @@
+"""GPU triangular BLAS on strided batches: trsm, trmm, trtri, lauum (docs/design.md contract).
+
+float32/float64, n <= 64: one launch of our kernels (kernels/trsm.cu ``tri_vec``, kernels/potrf.cu
+``chol_small``), several matrices per thread block. n > 64: recursion on the triangle (two-sided
+for trsm/trmm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS batched GEMM
+(``cupy.matmul``) on views. Complex dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
+
+This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.
+"""
+import os
+
+import numpy
+
+from ._compile import ctype, get_kernel, grid_1d
+
+__all__ = ["trsm", "trmm", "trtri", "lauum"]
+
+# Leaf kernels exist for n <= LEAF; their template parameter is the size class NMAX >= n.
+# (LINALG_CUDA_LEAF overrides it, for measurements: 32 makes 33..64 recurse into 32-leaves.)
+LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "64"))
+SIZE_CLASSES = (8, 16, 32, 64)
+# Tuned parameters (data, not code): matrices per thread block for each size class, and the
+# shared-memory budget a block may take before it gets fewer matrices.
+PER_BLOCK = {8: 16, 16: 8, 32: 4, 64: 1}
+SMEM_BUDGET = 96 * 1024
+DEFAULT_SMEM = 48 * 1024
+
+# Flag words of kernels/trsm.cu and kernels/potrf.cu.
+TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
+CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
+
+# Every name expression a launcher may ask for (tests/linalg/test_kernels_compile.py compiles them).
+COMPILE_CHECK = {
+    "trsm.cu": [f"tri_vec<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
+    "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
+}
+
+
+def is_real(dtype):
+    return numpy.dtype(dtype) in (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+def size_class(n):
+    return next(c for c in SIZE_CLASSES if c >= n)
+
+
+def view_args(x):
+    """(array, leading dimension, batch stride) in elements of a 3-D view with unit column stride."""
+    item = x.itemsize
+    if x.strides[2] != item and x.shape[2] > 1:
+        raise ValueError("kernel operands need unit column stride")
+    return x, numpy.int64(x.strides[1] // item), numpy.int64(x.strides[0] // item)
+
+
+def launch_config(nmax, tile_elems, itemsize):
+    """(matrices per block, threads per block, dynamic shared bytes) for one size class."""
+    per_block = PER_BLOCK[nmax]
+    while per_block > 1 and per_block * tile_elems * itemsize > SMEM_BUDGET:
+        per_block //= 2
+    return per_block, per_block * nmax, per_block * tile_elems * itemsize
+
+
+_KERNELS = {}
+
+
+def launch(family, expr, per_block, threads, smem, batch, args):
+    """Launch one kernel instantiation (cached here: the host cost matters at small n)."""
+    import cupy
+    key = (cupy.cuda.runtime.getDevice(), family, expr)
+    kernel = _KERNELS.get(key)
+    if kernel is None:
+        kernel = _KERNELS[key] = get_kernel(family, expr)
+    if smem > DEFAULT_SMEM and kernel.max_dynamic_shared_size_bytes < smem:
+        kernel.max_dynamic_shared_size_bytes = smem
+    kernel((grid_1d(batch, per_block),), (threads,), args, shared_mem=smem)
+
+
+def gemm(c, a, b, alpha=1.0, beta=0.0):
+    """c := alpha a @ b + beta c on 3-D views (cuBLAS gemmStridedBatched, no temporaries).
+
+    ``c`` needs unit column stride; ``a`` and ``b`` unit column stride or be transposed views
+    (unit row stride). Row-major c = a b is column-major c^T = b^T a^T (docs/design.md).
+    """
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas
+    item = c.itemsize
+
+    def operand(x):      # (pointer, ld, batch stride, op giving x^T from the column-major view)
+        if x.strides[2] == item or x.shape[2] == 1:
+            return x.data.ptr, x.strides[1] // item, x.strides[0] // item, cublas.CUBLAS_OP_N
+        return x.data.ptr, x.strides[2] // item, x.strides[0] // item, cublas.CUBLAS_OP_T
+    pb, ldb, sb, opb = operand(b)
+    pa, lda, sa, opa = operand(a)
+    if opb == cublas.CUBLAS_OP_N and b.shape[1] == 1:
+        ldb = max(ldb, b.shape[2])
+    if opa == cublas.CUBLAS_OP_N and a.shape[1] == 1:
+        lda = max(lda, a.shape[2])
+    m, n, k = c.shape[2], c.shape[1], a.shape[2]
+    fn = cublas.dgemmStridedBatched if c.dtype == numpy.float64 else cublas.sgemmStridedBatched
+    al = numpy.array(alpha, dtype=c.dtype)
+    be = numpy.array(beta, dtype=c.dtype)
+    import cupy
+    handle = device.get_cublas_handle()
+    cublas.setStream(handle, cupy.cuda.get_current_stream().ptr)
+    cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
+    fn(handle, opb, opa, m, n, k, al.ctypes.data, pb, max(1, ldb), sb,
+       pa, max(1, lda), sa, be.ctypes.data, c.data.ptr, max(1, c.strides[1] // item),
+       c.strides[0] // item, c.shape[0])
+
+
+def chol_small(a, ops, lower, unit=False):
+    """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF)."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    nmax = size_class(n)
+    tile = nmax * (nmax + 1) + 1
+    per_block, threads, smem = launch_config(nmax, tile, a.itemsize)
+    info = cupy.empty(batch, dtype=numpy.int32)
+    ptr, lda, sa = view_args(a)
+    launch("potrf", f"chol_small<{ctype(a.dtype)}, {nmax}>", per_block, threads, smem, batch,
+           (ptr, lda, sa, numpy.int32(n), numpy.int64(batch), numpy.int32(ops),
+            numpy.int32(bool(lower)), numpy.int32(bool(unit)), info))
+    return info
+
+
+def tri_vec(a, b, flags, alpha=1.0):
+    """Run kernels/trsm.cu tri_vec in place on B (left: (batch, n, nvec); right: (batch, nvec, n))."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
+    info = cupy.empty(batch, dtype=numpy.int32)
+    if nvec == 0:
+        return _diag_info(a, bool(flags & TRI_UNIT))
+    nmax = size_class(n)
+    ntiles = 2 if flags & TRI_POTRS else 1
+    tile = ntiles * nmax * (nmax + 1) + 2 * nmax + nmax * (nmax + 1) + 1
+    per_block, threads, smem = launch_config(nmax, tile, a.itemsize)
+    pa, lda, sa = view_args(a)
+    pb, ldb, sb = view_args(b)
+    launch("trsm", f"tri_vec<{ctype(a.dtype)}, {nmax}>", per_block, threads, smem, batch,
+           (pa, lda, sa, pb, ldb, sb, numpy.int32(n), numpy.int32(nvec), numpy.int64(batch),
+            numpy.int32(flags), a.dtype.type(alpha), info))
+    return info
+
+
+def _diag_info(a, unit):
+    """LAPACK trtri/trsm info from the diagonal: first zero or non-finite entry (1-based)."""
+    import cupy
+    if unit:
+        return cupy.zeros(a.shape[0], dtype=numpy.int32)
+    d = cupy.diagonal(a, axis1=1, axis2=2)
+    bad = ~(cupy.isfinite(d) & (d != 0))
+    return cupy.where(bad.any(axis=1), cupy.argmax(bad, axis=1) + 1, 0).astype(numpy.int32)
+
+
+def split(n):
+    """Recursion split point: about half, a multiple of 16 so GEMM blocks stay aligned."""
+    return max(16, (n // 2 + 15) // 16 * 16)
+
+
+def _flags(right, lower, trans, unit):
+    return ((TRI_RIGHT if right else 0) | (TRI_LOWER if lower else 0)
+            | (TRI_TRANS if trans else 0) | (TRI_UNIT if unit else 0))
+
+
+def _op_blocks(a, n1, lower, trans):
+    """Blocks (T11 view, T22 view, off-diagonal block of op(A), op(A) lower?) of op(A)."""
+    a11, a22 = a[:, :n1, :n1], a[:, n1:, n1:]
+    if lower:
+        off = a[:, n1:, :n1]                      # A21: T21 (N) or T12 = A21^T (T)
+    else:
+        off = a[:, :n1, n1:]                      # A12: T12 (N) or T21 = A12^T (T)
+    if trans:
+        off = off.swapaxes(1, 2)
+    return a11, a22, off, lower != trans
+
+
+def trsm_inplace(a, b, right, lower, trans, unit, alpha):
+    """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes."""
+    import cupy
+    n = a.shape[1]
+    if n <= LEAF:
+        tri_vec(a, b, _flags(right, lower, trans, unit), alpha)
+        return
+    n1 = split(n)
+    a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
+    if not right:
+        b1, b2 = b[:, :n1, :], b[:, n1:, :]
+        first, second, fa, sa_ = (b1, b2, a11, a22) if op_lower else (b2, b1, a22, a11)
+        trsm_inplace(fa, first, right, lower, trans, unit, alpha)
+        update = (off, first)                     # T21 X1 (op lower) or T12 X2 (op upper)
+    else:
+        b1, b2 = b[:, :, :n1], b[:, :, n1:]
+        first, second, fa, sa_ = (b2, b1, a22, a11) if op_lower else (b1, b2, a11, a22)
+        trsm_inplace(fa, first, right, lower, trans, unit, alpha)
+        update = (first, off)                     # X2 T21 (op lower) or X1 T12 (op upper)
+    gemm(second, *update, alpha=-1.0, beta=alpha)
+    trsm_inplace(sa_, second, right, lower, trans, unit, 1.0)
+
+
+def trmm_inplace(a, b, right, lower, trans, unit, alpha):
+    """B := alpha op(A) B (left) or alpha B op(A) (right); real dtypes."""
+    import cupy
+    n = a.shape[1]
+    if n <= LEAF:
+        tri_vec(a, b, _flags(right, lower, trans, unit) | TRI_MUL, alpha)
+        return
+    n1 = split(n)
+    a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
+    if not right:
+        b1, b2 = b[:, :n1, :], b[:, n1:, :]
+        # op lower: X2 = T22 B2 + T21 B1 first; op upper: X1 = T11 B1 + T12 B2 first.
+        tgt, src, ta, oa = (b2, b1, a22, a11) if op_lower else (b1, b2, a11, a22)
+        trmm_inplace(ta, tgt, right, lower, trans, unit, alpha)
+        gemm(tgt, off, src, alpha=alpha, beta=1.0)
+    else:
+        b1, b2 = b[:, :, :n1], b[:, :, n1:]
+        # op lower: X1 = B1 T11 + B2 T21 first; op upper: X2 = B1 T12 + B2 T22 first.
+        tgt, src, ta, oa = (b1, b2, a11, a22) if op_lower else (b2, b1, a22, a11)
+        trmm_inplace(ta, tgt, right, lower, trans, unit, alpha)
+        gemm(tgt, src, off, alpha=alpha, beta=1.0)
+    trmm_inplace(oa, src, right, lower, trans, unit, alpha)
+
+
+def trtri_lower_inplace(a, unit):
+    """X = L^-1 for the lower triangular view ``a`` (upper part zeroed); real dtypes."""
+    import cupy
+    n = a.shape[1]
+    if n <= LEAF:
+        chol_small(a, CHOL_TRTRI, True, unit)
+        return
+    n1 = split(n)
+    a11, a21, a22 = a[:, :n1, :n1], a[:, n1:, :n1], a[:, n1:, n1:]
+    trtri_lower_inplace(a11, unit)
+    trtri_lower_inplace(a22, unit)
+    tmp = cupy.matmul(a21, a11)                           # X21 = -X22 (L21 X11)
+    gemm(a21, a22, tmp, alpha=-1.0, beta=0.0)
+    a[:, :n1, n1:] = 0
+
+
+def as_lower(a, lower):
+    """A C-contiguous array whose lower triangle is the referenced triangle of ``a`` (transposed
+    copy for upper), for the recursive paths that work on the lower form."""
+    import cupy
+    return a if lower else cupy.ascontiguousarray(a.swapaxes(1, 2))
+
+
+def from_lower(x, lower):
+    import cupy
+    return x if lower else cupy.ascontiguousarray(x.swapaxes(1, 2))
+
+
+def symmetrize(m):
+    """The lower triangle of ``m`` mirrored into the upper one (exactly symmetric result)."""
+    import cupy
+    low = cupy.tril(m)
+    return low + cupy.tril(m, -1).swapaxes(1, 2)
+
+
+# --------------------------------------------------------------------------- public backend
+
+def _trans_flag(trans):
+    return trans in ("T", "C")
+
+
+def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
+    """Triangular solve with many right-hand sides; returns (x, info) (x may be ``b``)."""
+    right = side == "right"
+    if not is_real(a.dtype):
+        return _vendor_trsm(a, b, right, lower, trans, unit_diagonal, alpha)
+    if a.shape[1] <= LEAF:
+        info = tri_vec(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
+        return b, info
+    info = _diag_info(a, unit_diagonal)
+    trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    return b, info
+
+
+def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
+    """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
+    right = side == "right"
+    if not is_real(a.dtype):
+        return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
+    trmm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    return b
+
+
+def trtri(a, lower=True, unit_diagonal=False):
+    """Inverse of triangular matrices; returns (inverse, info), other triangle zero."""
+    if not is_real(a.dtype):
+        return _vendor_trtri(a, lower, unit_diagonal)
+    if a.shape[1] <= LEAF:
+        info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal)
+        return a, info
+    info = _diag_info(a, unit_diagonal)
+    work = as_lower(a, lower)
+    _zero_upper(work)
+    trtri_lower_inplace(work, unit_diagonal)
+    return from_lower(work, lower), info
+
+
+def lauum(a, lower=True):
+    """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric."""
+    import cupy
+    if is_real(a.dtype) and a.shape[1] <= LEAF:
+        chol_small(a, CHOL_LAUUM, lower)
+        return a
+    if lower:
+        t = cupy.tril(a)
+        prod = cupy.matmul(cupy.conj(t.swapaxes(1, 2)), t)
+    else:
+        t = cupy.triu(a)
+        prod = cupy.matmul(t, cupy.conj(t.swapaxes(1, 2)))
+    return hermitize(prod)
+
+
+def hermitize(m):
+    """Lower triangle mirrored (conjugated) into the upper one, real diagonal for complex."""
+    import cupy
+    low = cupy.tril(m, -1)
+    diag = cupy.diagonal(m, axis1=1, axis2=2).real.astype(m.dtype)
+    out = low + cupy.conj(low.swapaxes(1, 2))
+    idx = cupy.arange(m.shape[1])
+    out[:, idx, idx] = diag
+    return out
+
+
+def _zero_upper(a):
+    import cupy
+    a[...] = cupy.tril(a)
+
+
+# --------------------------------------------------------------------------- vendor (complex)
+
+def _tri(a, lower, unit):
+    import cupy
+    t = cupy.tril(a) if lower else cupy.triu(a)
+    if unit:
+        idx = cupy.arange(a.shape[1])
+        t[:, idx, idx] = 1
+    return t
+
+
+def _op(t, trans):
+    import cupy
+    if trans == "T":
+        return t.swapaxes(1, 2)
+    if trans == "C":
+        return cupy.conj(t.swapaxes(1, 2))
+    return t
+
+
+def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
+    """Complex TRSM through cuBLAS (cupyx.scipy.linalg.solve_triangular takes the batch)."""
+    import cupy
+    from cupyx.scipy.linalg import solve_triangular
+    info = _diag_info(a, unit)
+    if not right:
+        x = solve_triangular(a, alpha * b, trans=trans, lower=lower, unit_diagonal=unit)
+    else:
+        # X op(A) = alpha B  <=>  op(A)^T X^T = alpha B^T; op(A)^T is A^T, A, or conj(A).
+        rhs = cupy.ascontiguousarray((alpha * b).swapaxes(1, 2))
+        if trans == "N":
+            xt = solve_triangular(a, rhs, trans="T", lower=lower, unit_diagonal=unit)
+        elif trans == "T":
+            xt = solve_triangular(a, rhs, trans="N", lower=lower, unit_diagonal=unit)
+        else:
+            xt = solve_triangular(cupy.conj(a), rhs, trans="N", lower=lower, unit_diagonal=unit)
+        x = xt.swapaxes(1, 2)
+    return cupy.ascontiguousarray(x), info
+
+
+def _vendor_trmm(a, b, right, lower, trans, unit, alpha):
+    import cupy
+    t = _op(_tri(a, lower, unit), trans)
+    return alpha * (cupy.matmul(b, t) if right else cupy.matmul(t, b))
+
+
+def _vendor_trtri(a, lower, unit):
+    import cupy
+    from cupyx.scipy.linalg import solve_triangular
+    info = _diag_info(a, unit)
+    eye = cupy.broadcast_to(cupy.eye(a.shape[1], dtype=a.dtype), a.shape).copy()
+    x = solve_triangular(a, eye, lower=lower, unit_diagonal=unit)
+    x = cupy.tril(x) if lower else cupy.triu(x)
+    return cupy.ascontiguousarray(x), info

@@ -1,0 +1,283 @@
+"""Benchmark our GPU Cholesky family / triangular BLAS against the vendor, in the same run.
+
+    python3 scripts/bench_cholesky.py [--quick] [--output DIR] [--dtypes float64,float32] [--sizes 4,8]
+
+For each operation, dtype, n and batch: our median time (CUDA events, warm-up first) and the best
+vendor path measured in the same run (cuSOLVER potrfBatched/potrsBatched called directly through
+CuPy, torch.linalg.cholesky_ex / solve_triangular / cholesky_solve / cholesky_inverse, and
+cupy.matmul for the products), GFLOP/s with LAPACK flop counts, effective GB/s (each matrix read and
+written once), the vendor/ours ratio and the percentage of a device-to-device copy's bandwidth
+measured at the start. Writes bench_cholesky.md and bench_cholesky.csv under --output.
+"""
+import argparse
+import csv
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cupy  # noqa: E402
+
+from linalg._cuda import cholesky as gchol  # noqa: E402
+from linalg._cuda import syrk as gsyrk  # noqa: E402
+from linalg._cuda import triangular as gtri  # noqa: E402
+
+try:
+    import torch
+except ImportError:  # vendor rows through torch are skipped
+    torch = None
+
+
+def timeit(fn, reset=None, reps=10, warmup=2):
+    """Median milliseconds of fn() between CUDA events; reset() (untimed) runs before each call."""
+    times = []
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    for i in range(warmup + reps):
+        if reset is not None:
+            reset()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        if i >= warmup:
+            times.append(cupy.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+def copy_bandwidth():
+    """GB/s of a device-to-device copy of 1 GiB (bytes read + written)."""
+    src = cupy.ones(2**27, dtype=numpy.float64)
+    dst = cupy.empty_like(src)
+    ms = timeit(lambda: cupy.copyto(dst, src), reps=10)
+    return 2 * src.nbytes / ms / 1e6
+
+
+def spd_batch(batch, n, dtype):
+    gen = cupy.random.default_rng(n)
+    x = gen.standard_normal((batch, n, n), dtype=numpy.float64)
+    a = x @ x.swapaxes(1, 2) / n + cupy.eye(n)
+    return cupy.ascontiguousarray(a.astype(dtype))
+
+
+def _t(x):
+    return torch.from_dlpack(x)
+
+
+# ----------------------------------------------------------------------------- vendor paths
+
+def cusolver_potrf(a_work, lower=True):
+    """cuSOLVER potrfBatched on our row-major arrays (row-major lower = column-major upper)."""
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas, cusolver
+    batch, n = a_work.shape[0], a_work.shape[1]
+    fn = cusolver.dpotrfBatched if a_work.dtype == numpy.float64 else cusolver.spotrfBatched
+    item = a_work.itemsize
+    ptrs = cupy.arange(a_work.data.ptr, a_work.data.ptr + batch * n * n * item, n * n * item,
+                       dtype=cupy.uintp)
+    info = cupy.empty(batch, dtype=numpy.int32)
+    uplo = cublas.CUBLAS_FILL_MODE_UPPER if lower else cublas.CUBLAS_FILL_MODE_LOWER
+    handle = device.get_cusolver_handle()
+    return lambda: fn(handle, uplo, n, ptrs.data.ptr, n, info.data.ptr, batch)
+
+
+def cusolver_potrs(l, b_work):
+    """cuSOLVER potrsBatched (nrhs = 1) on our row-major factor (lower) and vectors."""
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas, cusolver
+    batch, n = l.shape[0], l.shape[1]
+    fn = cusolver.dpotrsBatched if l.dtype == numpy.float64 else cusolver.spotrsBatched
+    item = l.itemsize
+    pa = cupy.arange(l.data.ptr, l.data.ptr + batch * n * n * item, n * n * item, dtype=cupy.uintp)
+    pb = cupy.arange(b_work.data.ptr, b_work.data.ptr + batch * n * item, n * item, dtype=cupy.uintp)
+    info = cupy.empty(1, dtype=numpy.int32)
+    handle = device.get_cusolver_handle()
+    return lambda: fn(handle, cublas.CUBLAS_FILL_MODE_UPPER, n, 1, pa.data.ptr, n, pb.data.ptr, n,
+                      info.data.ptr, batch)
+
+
+def torch_lib(name):
+    """Context: torch.backends.cuda.preferred_linalg_library(name) for the duration."""
+    class _Ctx:
+        def __enter__(self):
+            self.old = torch.backends.cuda.preferred_linalg_library()
+            torch.backends.cuda.preferred_linalg_library(name)
+
+        def __exit__(self, *exc):
+            torch.backends.cuda.preferred_linalg_library(self.old)
+    return _Ctx()
+
+
+# ----------------------------------------------------------------------------- operations
+
+def case(op, n, batch, dtype, reps):
+    """(ours_ms, vendor_ms, vendor_name, flops, bytes) for one operation."""
+    a = spd_batch(batch, n, dtype)
+    l, _ = gchol.potrf(a.copy(), True)
+    work = cupy.empty_like(a)
+    gen = cupy.random.default_rng(1)
+    vendors = {}
+
+    def reset_a():
+        cupy.copyto(work, a)
+
+    def reset_l():
+        cupy.copyto(work, l)
+
+    def vtime(name, fn, reset=None):
+        try:
+            vendors[name] = timeit(fn, reset, reps)
+        except Exception as exc:  # a vendor path missing in this build: report, keep going
+            print(f"  vendor {name} failed: {type(exc).__name__}: {str(exc)[:100]}", flush=True)
+
+    if op == "potrf":
+        ours = timeit(lambda: gchol.potrf(work, True), reset_a, reps)
+        vtime("cusolver.potrfBatched", cusolver_potrf(work), reset_a)
+        if torch is not None:
+            vtime("torch.cholesky_ex", lambda: torch.linalg.cholesky_ex(_t(a)))
+        flops, nbytes = n**3 / 3, 2 * n * n
+    elif op in ("potrs1", "potrsn", "posvn"):
+        nrhs = 1 if op == "potrs1" else n
+        b = gen.standard_normal((batch, n, nrhs), dtype=numpy.float64).astype(dtype)
+        bw = cupy.empty_like(b)
+
+        def reset_b():
+            cupy.copyto(bw, b)
+        if op == "posvn":
+            def reset_ab():
+                reset_a()
+                reset_b()
+            ours = timeit(lambda: gchol.posv(work, bw, True), reset_ab, reps)
+            flops, nbytes = n**3 / 3 + 2 * n * n * nrhs, 2 * n * n + 2 * n * nrhs
+        else:
+            ours = timeit(lambda: gchol.potrs(l, bw, True), reset_b, reps)
+            flops, nbytes = 2 * n * n * nrhs, n * n + 2 * n * nrhs
+            if nrhs == 1:
+                vtime("cusolver.potrsBatched", cusolver_potrs(l, bw), reset_b)
+        if torch is not None:
+            tl = _t(l)
+            tb = _t(b)
+            if op == "posvn":
+                def tposv():
+                    f, _ = torch.linalg.cholesky_ex(_t(a))
+                    return torch.cholesky_solve(tb, f)
+                with torch_lib("magma"):
+                    vtime("torch.cholesky_ex+cholesky_solve[magma]", tposv)
+            else:
+                with torch_lib("magma"):
+                    vtime("torch.cholesky_solve[magma]", lambda: torch.cholesky_solve(tb, tl))
+    elif op == "trsm":
+        b = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        bw = cupy.empty_like(b)
+        ours = timeit(lambda: gtri.trsm(l, bw, "left", True, "N", False, 1.0),
+                      lambda: cupy.copyto(bw, b), reps)
+        if torch is not None:
+            tl, tb = _t(l), _t(b)
+            vtime("torch.solve_triangular", lambda: torch.linalg.solve_triangular(tl, tb, upper=False))
+        flops, nbytes = n**3, 3 * n * n
+    elif op == "trmm":
+        b = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        bw = cupy.empty_like(b)
+        ours = timeit(lambda: gtri.trmm(l, bw, "left", True, "N", False, 1.0),
+                      lambda: cupy.copyto(bw, b), reps)
+        vtime("cupy.matmul (dense)", lambda: cupy.matmul(l, b))
+        flops, nbytes = n**3, 3 * n * n
+    elif op == "syrk":
+        ours = timeit(lambda: gsyrk.syrk(a, None, True, "N", 1.0, 0.0), None, reps)
+        vtime("cupy.matmul (dense)", lambda: cupy.matmul(a, a.swapaxes(1, 2)))
+        flops, nbytes = n**3, 2 * n * n
+    elif op in ("trtri", "lauum", "potri", "poti"):
+        src = a if op == "poti" else l
+        fn = {"trtri": lambda: gtri.trtri(work, True, False), "lauum": lambda: gtri.lauum(work, True),
+              "potri": lambda: gchol.potri(work, True), "poti": lambda: gchol.poti(work, True)}[op]
+        ours = timeit(fn, lambda: cupy.copyto(work, src), reps)
+        if torch is not None:
+            tl, ta = _t(l), _t(a)
+            if op == "trtri":
+                eye = torch.eye(n, dtype=tl.dtype, device=tl.device).expand(batch, n, n)
+                vtime("torch.solve_triangular(L, I)",
+                      lambda: torch.linalg.solve_triangular(tl, eye, upper=False))
+            elif op == "lauum":
+                vtime("torch.matmul(L^T, L) (dense)", lambda: torch.matmul(tl.mT, tl))
+            elif op == "potri":
+                with torch_lib("magma"):
+                    vtime("torch.cholesky_inverse[magma]", lambda: torch.cholesky_inverse(tl))
+            else:
+                def tpoti():
+                    f, _ = torch.linalg.cholesky_ex(ta)
+                    return torch.cholesky_inverse(f)
+                with torch_lib("magma"):
+                    vtime("torch.cholesky_ex+cholesky_inverse[magma]", tpoti)
+        flops = {"trtri": n**3 / 3, "lauum": n**3 / 3, "potri": 2 * n**3 / 3, "poti": n**3}[op]
+        nbytes = 2 * n * n
+    else:
+        raise ValueError(op)
+    best = min(vendors.items(), key=lambda kv: kv[1]) if vendors else (None, float("nan"))
+    item = numpy.dtype(dtype).itemsize
+    return ours, best[1], best[0], flops * batch, nbytes * batch * item
+
+
+OPS = ("potrf", "potrs1", "potrsn", "posvn", "trsm", "trmm", "syrk", "trtri", "lauum", "potri", "poti")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="n <= 128, batch 10240 only, fewer reps")
+    p.add_argument("--output", default="out/bench_cholesky")
+    p.add_argument("--dtypes", default="float64,float32")
+    p.add_argument("--sizes", default=None, help="comma-separated n (default 2..512 powers of 2)")
+    p.add_argument("--ops", default=",".join(OPS))
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else (
+        [4, 8, 16, 32, 64, 128] if args.quick else [2, 4, 8, 16, 32, 64, 128, 256, 512])
+    reps = 5 if args.quick else 10
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    bw = copy_bandwidth()
+    dev = cupy.cuda.runtime.getDeviceProperties(0)
+    header = (f"GPU {dev['name'].decode()}, CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}, "
+              f"CuPy {cupy.__version__}, torch {torch.__version__ if torch else '-'}, "
+              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; copy bandwidth {bw:.0f} GB/s")
+    print(header, flush=True)
+    rows = []
+    for dtype in args.dtypes.split(","):
+        for op in args.ops.split(","):
+            for n in sizes:
+                batches = [10240] + ([100000] if n <= 32 and not args.quick else [])
+                for batch in batches:
+                    try:
+                        ours, vend, vname, flops, nbytes = case(op, n, batch, numpy.dtype(dtype), reps)
+                    except Exception as exc:
+                        print(f"{op} {dtype} n={n} batch={batch}: FAILED {type(exc).__name__}: {exc}",
+                              flush=True)
+                        continue
+                    gbs = nbytes / ours / 1e6
+                    row = dict(op=op, dtype=dtype, n=n, batch=batch, ours_ms=round(ours, 4),
+                               vendor_ms=round(vend, 4), vendor=vname, speedup=round(vend / ours, 2),
+                               gflops=round(flops / ours / 1e6, 1), gbs=round(gbs, 1),
+                               pct_bw=round(100 * gbs / bw, 1))
+                    rows.append(row)
+                    print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+                    cupy.get_default_memory_pool().free_all_blocks()
+    write(out, header, rows)
+
+
+def write(out, header, rows):
+    if not rows:
+        return
+    with open(out / "bench_cholesky.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    cols = list(rows[0])
+    lines = [f"# bench_cholesky\n\n{header}\n", "| " + " | ".join(cols) + " |",
+             "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows]
+    (out / "bench_cholesky.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

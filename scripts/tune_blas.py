@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Autotune the batched GEMV / GEMM / TRSV / GEBRD kernels on the current GPU.
+
+For each op, dtype and shape class (linalg._tuning.shape_class) it times the candidates of the
+pruned search space (seed 004 Table 1: threads per row / team (DIM-X, DIM-Y), rows in flight
+(BLK-M), vector width; GEMM tile menu blas.GEMM_CONFIGS x matrices per block, pruned to tiles that
+do not exceed the problem by more than 2x, plus cuBLAS itself) and writes the fastest into
+``{gpu_name: {op: {dtype: {class: params}}}}`` JSON: <output>/tuned_blas.json, and with
+--install into linalg/tuning/<gpu>.json where linalg._tuning reads it.
+
+    python3 scripts/tune_blas.py [--quick] [--budget-s 60] [--output DIR] [--install]
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+import numpy
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_blas import timeit, fit_batch, HYDRO  # noqa: E402
+
+
+class Tuner:
+    def __init__(self, budget_s, reps):
+        self.deadline = time.time() + budget_s
+        self.reps = reps
+        self.table = {}
+        self.log = []
+
+    def out_of_time(self):
+        return time.time() > self.deadline
+
+    def pick(self, op, dtype, cls, candidates, run):
+        """Time run(params) for each candidate; store the fastest under op/dtype/cls."""
+        best, best_ms = None, float("inf")
+        if self.out_of_time():
+            self.log.append(f"{op} {dtype} {cls}: skipped (budget spent), defaults stay")
+            return
+        for p in candidates:
+            if self.out_of_time() and best is not None:
+                break
+            try:
+                ms = timeit(lambda: run(p), self.reps, 2, 3)
+            except Exception as exc:          # a candidate that does not launch is skipped
+                self.log.append(f"{op} {dtype} {cls} {p}: {type(exc).__name__}: {exc}")
+                continue
+            self.log.append(f"{op} {dtype} {cls} {p}: {ms:.4f} ms")
+            if ms < best_ms:
+                best, best_ms = p, ms
+        if best is not None:
+            self.table.setdefault(op, {}).setdefault(dtype, {})[cls] = best
+            print(f"{op:7s} {dtype:8s} {cls:12s} {best_ms:9.4f} ms  {best}", flush=True)
+
+
+def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
+    import cupy
+    from linalg._cuda import blas
+    from linalg._tuning import shape_class
+    vmax = 16 // numpy.dtype(dtype).itemsize
+    for m, n in shapes:
+        batch = fit_batch(batch0, m * n, numpy.dtype(dtype).itemsize, 2 << 30)
+        a = cupy.random.standard_normal((batch, m, n)).astype(dtype)
+        for trans in ops:
+            xl, yl = (n, m) if trans == "N" else (m, n)
+            x = cupy.random.standard_normal((batch, xl)).astype(dtype)
+            y = cupy.empty((batch, yl), dtype=dtype)
+            vecs = (vmax,) if n % vmax == 0 else (vmax, 1)
+            if trans == "N":
+                auto = min(32, blas._pow2_ceil(-(-n // vmax)))
+                txs = sorted({auto, max(1, auto // 2), max(1, auto // 4)})
+                cands = [{"vec": v, "unroll": u, "tx": tx, "block": 256}
+                         for v in vecs for u in (4, 2) for tx in txs]
+                team = blas.gemv_t_team_auto(m, n, vmax)
+                cands += [{"kernel": "team", "vec": v, "unroll": u, "team": tm, "block": 256}
+                          for v in vecs for u in (4, 2)
+                          for tm in sorted({max(4, team // 2), team, min(256, team * 2)})]
+            else:
+                auto = blas.gemv_t_team_auto(m, n, vmax)
+                cands = [{"vec": v, "unroll": u, "team": tm, "block": 256}
+                         for v in (vmax, 1) for u in (4, 2)
+                         for tm in sorted({max(4, auto // 2), auto, min(256, auto * 2)})]
+            t.pick(f"gemv_{trans.lower()}", dtype, shape_class(m, n), cands,
+                   lambda p: blas.gemv(a, x, y, trans=trans, _params=p))
+        del a
+
+
+def _gemm_candidates(m, n, k, shared_b):
+    from linalg._cuda.blas import GEMM_CONFIGS, TALL_NC
+    cands = [{"vendor": True}]
+    if shared_b:
+        cands += [{"cfg": "tall", "nc": nc, "rp": rp} for nc in TALL_NC if nc <= max(4, 2 * n)
+                  for rp in (64, 128, 256)]
+    for name, (bm, bn, bk, dx, dy) in GEMM_CONFIGS.items():
+        if bm > 2 * max(m, 4) or bn > 2 * max(n, 4) or bk > 2 * max(k, 4):
+            continue
+        nt = dx * dy
+        for mpb in (1, 2, 4, 8, 16):
+            if nt * mpb > 512 or nt * mpb < 64:
+                continue
+            cands.append({"cfg": name, "mpb": mpb})
+    return cands
+
+
+def tune_gemm(t, dtype, problems, batch0):
+    import cupy
+    from linalg._cuda import blas
+    from linalg._tuning import shape_class
+    for m, n, k, tb, bcast in problems:
+        batch = fit_batch(batch0, m * k, numpy.dtype(dtype).itemsize, 2 << 30)
+        a = cupy.random.standard_normal((batch, m, k)).astype(dtype)
+        bshape = (1 if bcast else batch,) + ((n, k) if tb == "T" else (k, n))
+        b = cupy.random.standard_normal(bshape).astype(dtype)
+        c = cupy.empty((batch, m, n), dtype=dtype)
+        t.pick("gemm", dtype, shape_class(m, n, k), _gemm_candidates(m, n, k, bcast),
+               lambda p: blas.gemm(a, b, c, transb=tb, _params=p))
+        del a, b, c
+
+
+def tune_trsv(t, dtype, sizes, batch):
+    import cupy
+    from linalg._cuda import trsv
+    from linalg._tuning import shape_class
+    for n in sizes:
+        a = cupy.tril(cupy.random.standard_normal((batch, n, n)).astype(dtype) / n)
+        idx = cupy.arange(n)
+        a[:, idx, idx] = 2
+        x = cupy.random.standard_normal((batch, n)).astype(dtype)
+        cands = [{"nb": 32, "unroll": u, "team": tm, "teams_per_block": max(1, 128 // tm)}
+                 for tm in (32, 64, 128, 256) if tm <= max(32, 4 * n) for u in (2, 4)]
+        t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p))
+        del a, x
+
+
+def tune_gebrd(t, dtype, sizes, batch):
+    import cupy
+    from linalg._cuda import bidiag
+    from linalg._tuning import shape_class
+    for n in sizes:
+        a = cupy.random.standard_normal((batch, n, n)).astype(dtype)
+        cands = [{"unroll": 2, "team": tm, "teams_per_block": max(1, 128 // tm)}
+                 for tm in (32, 64, 128, 256) if tm <= max(32, 8 * n)]
+        t.pick("gebrd", dtype, shape_class(n, n), cands, lambda p: bidiag.gebrd(a, _params=p))
+        del a
+
+
+def main(argv=None):
+    from linalg import _tuning
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--budget-s", type=float, default=600.0, help="stop searching after this")
+    ap.add_argument("--output", default=os.environ.get("OUT", "out"))
+    ap.add_argument("--install", action="store_true", help="also write linalg/tuning/<gpu>.json")
+    ap.add_argument("--dtypes", default="float64,float32")
+    ap.add_argument("--stages", default="gemv_hydro,gemm_hydro,gemv_square,trsv,gebrd,gemm_square",
+                    help="comma-separated subset, searched in this order")
+    args = ap.parse_args(argv)
+    gpu = _tuning.gpu_name()
+    t = Tuner(args.budget_s, 5 if args.quick else 15)
+    hydro_mn = [(m, n) for m, n, _ in HYDRO]
+    squares = (4, 8, 16, 32, 64, 128, 256) if args.quick else (4, 8, 16, 32, 64, 128, 256, 512)
+    dtypes = args.dtypes.split(",")
+    stages = {  # searched in the order of --stages: the budget may end the search early
+        "gemv_hydro": lambda dt: tune_gemv(t, dt, hydro_mn, 40960),
+        "gemm_hydro": lambda dt: tune_gemm(t, dt, [(m, n, q, "T", True) for m, n, q in HYDRO],
+                                           40960),
+        "gemv_square": lambda dt: tune_gemv(t, dt, [(n, n) for n in squares], 10240,
+                                            ops=("N",)),
+        "trsv": lambda dt: tune_trsv(t, dt, squares, 10240),
+        "gebrd": lambda dt: tune_gebrd(t, dt, (8, 16, 32, 64, 128), 4096 if args.quick else 10240),
+        "gemm_square": lambda dt: tune_gemm(t, dt, [(n, n, n, "N", False) for n in squares[:6]],
+                                            10240),
+    }
+    for name in args.stages.split(","):
+        for dt in dtypes:
+            if t.out_of_time():
+                break
+            try:
+                stages[name](dt)
+            except Exception as exc:      # keep what was tuned so far
+                t.log.append(f"stage {name} failed for {dt}: {type(exc).__name__}: {exc}")
+    result = {gpu: t.table}
+    os.makedirs(args.output, exist_ok=True)
+    with open(os.path.join(args.output, "tuned_blas.json"), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+    with open(os.path.join(args.output, "tune_log.txt"), "w") as f:
+        f.write("\n".join(t.log) + "\n")
+    if args.install:      # merged into what earlier runs tuned for this GPU
+        slug = re.sub(r"[^a-z0-9]+", "_", gpu.lower()).strip("_")
+        path = os.path.join(_tuning.TUNING_DIR, f"{slug}.json")
+        merged = {gpu: {}}
+        if os.path.exists(path):
+            with open(path) as f:
+                merged = json.load(f)
+        for op, per_dtype in t.table.items():
+            for dt, classes in per_dtype.items():
+                merged.setdefault(gpu, {}).setdefault(op, {}).setdefault(dt, {}).update(classes)
+        with open(path, "w") as f:
+            json.dump(merged, f, indent=1, sort_keys=True)
+        _tuning.tables.cache_clear()
+    print(f"# tuned {sum(len(c) for d in t.table.values() for c in d.values())} classes on {gpu}")
+
+
+if __name__ == "__main__":
+    main()

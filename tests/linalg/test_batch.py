@@ -1,0 +1,162 @@
+"""The three batch forms (strided, pointer list, variable size / VBatch), generic over operations.
+
+Each operation is described once (how to build its operands for an order n); every test runs it
+in every form and checks that the forms agree with the strided computation matrix by matrix.
+"""
+import numpy
+import pytest
+
+import linalg
+from linalg import VBatch
+from . import helpers as h
+
+
+def _spd(gen, n, dtype):
+    return h.random_spd(gen, 1, n, dtype)[0]
+
+
+def _tri(gen, n, dtype, lower=True):
+    return h.random_triangular(gen, 1, n, dtype, lower=lower)[0]
+
+
+def _chol(gen, n, dtype):
+    return numpy.linalg.cholesky(_spd(gen, n, dtype)) if n else numpy.zeros((0, 0), dtype)
+
+
+# name -> (call(*operands), make(gen, n, dtype) -> operands of one batch item, has_info)
+OPS = {
+    "potrf": (lambda a: linalg.potrf(a, return_info=True), lambda g, n, d: (_spd(g, n, d),), True),
+    "potrs": (lambda l, b: linalg.potrs(l, b, return_info=True),
+              lambda g, n, d: (_chol(g, n, d), h.random_matrix(g, (n, 2), d)), True),
+    "potrs_vec": (lambda l, b: linalg.potrs(l, b, return_info=True),
+                  lambda g, n, d: (_chol(g, n, d), h.random_matrix(g, (n,), d)), True),
+    "posv": (lambda a, b: linalg.posv(a, b, lower=False, return_info=True),
+             lambda g, n, d: (_spd(g, n, d), h.random_matrix(g, (n, 3), d)), True),
+    "posv_vec": (lambda a, b: linalg.posv(a, b, return_info=True),
+                 lambda g, n, d: (_spd(g, n, d), h.random_matrix(g, (n,), d)), True),
+    "potri": (lambda l: linalg.potri(l, return_info=True), lambda g, n, d: (_chol(g, n, d),), True),
+    "poti": (lambda a: linalg.poti(a, lower=False, return_info=True), lambda g, n, d: (_spd(g, n, d),), True),
+    "trsm": (lambda a, b: linalg.trsm(a, b, "right", False, "C", False, 2.0, return_info=True),
+             lambda g, n, d: (_tri(g, n, d, False), h.random_matrix(g, (3, n), d)), True),
+    "trmm": (lambda a, b: linalg.trmm(a, b, "left", True, "T", True, -1.5),
+             lambda g, n, d: (_tri(g, n, d), h.random_matrix(g, (n, 2), d)), False),
+    "trtri": (lambda a: linalg.trtri(a, lower=False, return_info=True),
+              lambda g, n, d: (_tri(g, n, d, False),), True),
+    "lauum": (lambda a: linalg.lauum(a, lower=False), lambda g, n, d: (_tri(g, n, d, False),), False),
+    "trsv": (lambda a, x: linalg.trsv(a, x, True, "N", False, return_info=True),
+             lambda g, n, d: (_tri(g, n, d), h.random_matrix(g, (n,), d)), True),
+}
+NAMES = sorted(OPS)
+
+
+def _items(name, sizes, dtype, seed=0):
+    """Operands per batch item, as a list of tuples (one tuple per matrix)."""
+    gen = h.rng(seed)
+    return [OPS[name][1](gen, n, dtype) for n in sizes]
+
+
+def _run(name, *operands):
+    """(result, info or None) whatever the op returns."""
+    out = OPS[name][0](*operands)
+    return out if OPS[name][2] else (out, None)
+
+
+def _single(name, item):
+    """Reference: the strided call on one matrix (batch of one)."""
+    result, info = _run(name, *[x[None] for x in item])
+    return result[0], (None if info is None else int(info[0]))
+
+
+def _close(x, y, dtype):
+    tol = 1e-5 if dtype in (numpy.float32, numpy.complex64) else 1e-12
+    numpy.testing.assert_allclose(x, y, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex64])
+@pytest.mark.parametrize("name", NAMES)
+class TestForms:
+    def test_pointer_list_equals_strided(self, name, dtype):
+        items = _items(name, [5] * 4, dtype)
+        strided = [numpy.stack(ops) for ops in zip(*items)]
+        ref, ref_info = _run(name, *strided)
+        for container in (list, tuple):
+            out, info = _run(name, *[container(ops) for ops in zip(*items)])
+            assert isinstance(out, list) and len(out) == 4
+            for k in range(4):
+                _close(out[k], ref[k], dtype)
+            if ref_info is not None:
+                numpy.testing.assert_array_equal(info, ref_info)
+
+    def test_variable_size_list_and_vbatch(self, name, dtype):
+        sizes = [3, 1, 7, 3, 0, 17, 1]
+        items = _items(name, sizes, dtype, seed=1)
+        refs = [_single(name, item) for item in items]
+        out, info = _run(name, *[list(ops) for ops in zip(*items)])
+        packed_out, packed_info = _run(name, *[VBatch.from_list(ops) for ops in zip(*items)])
+        assert isinstance(packed_out, VBatch) and len(packed_out) == len(sizes)
+        for k, (ref, ref_info) in enumerate(refs):
+            assert out[k].shape == ref.shape and out[k].dtype == dtype
+            _close(out[k], ref, dtype)
+            _close(packed_out[k], ref, dtype)
+            if ref_info is not None:
+                assert info[k] == ref_info == packed_info[k]
+
+    def test_empty_list_and_vbatch(self, name, dtype):
+        n_ops = len(_items(name, [2], dtype)[0])
+        out, info = _run(name, *([[]] * n_ops))
+        assert out == []
+        if info is not None:
+            assert info.shape == (0,)
+
+
+class TestFailuresInForms:
+    def test_failure_index_in_input_order(self):
+        items = _items("potrf", [4, 2, 4, 3, 2], numpy.float64)
+        mats = [ops[0] for ops in items]
+        mats[2] = -numpy.eye(4)
+        mats[4] = numpy.diag([1.0, -1.0])
+        refs = [_single("potrf", (m,)) for m in mats]
+        for form in (list, VBatch.from_list):
+            out, info = linalg.potrf(form(mats), return_info=True)
+            assert info.tolist() == [0, 0, 1, 0, 2]
+            for k in (0, 1, 3):
+                _close(out[k], refs[k][0], numpy.float64)
+            with pytest.raises(linalg.LinAlgError, match=r"potrf: .*\[2, 4\].*info=\[1, 2\]"):
+                linalg.potrf(form(mats))
+
+    def test_trsv_singular_in_vbatch(self):
+        items = _items("trsv", [3, 5, 3], numpy.float32)
+        a = [ops[0] for ops in items]
+        a[1][4, 4] = 0
+        _, info = linalg.trsv(VBatch.from_list(a), VBatch.from_list([ops[1] for ops in items]), return_info=True)
+        assert info.tolist() == [0, 5, 0]
+
+
+class TestFormErrors:
+    def test_mixed_forms(self):
+        with pytest.raises(TypeError, match="batch form"):
+            linalg.potrs(numpy.eye(2)[None], [numpy.ones(2)])
+        with pytest.raises(TypeError, match="batch form"):
+            linalg.trsm([numpy.eye(2)], VBatch.from_list([numpy.ones((2, 1))]))
+
+    def test_vectors_where_matrices_expected(self):
+        with pytest.raises(ValueError, match="b: expected a VBatch of matrices"):
+            linalg.trmm(VBatch.from_list([numpy.eye(2)]), VBatch.from_list([numpy.ones(2)]))
+        with pytest.raises(ValueError, match=r"a\[1\]: expected a 2-D array"):
+            linalg.potrf([numpy.eye(2), numpy.ones(2)])
+
+    def test_per_item_shape_errors_name_the_item(self):
+        with pytest.raises(ValueError, match=r"a: expected square matrices, got shape .*\(batch item 1\)"):
+            linalg.trtri([numpy.eye(3), numpy.ones((2, 3))])
+        with pytest.raises(ValueError, match=r"b: expected 3 rows to match l of shape \(3, 3\), got shape \(2,\) \(batch item 0\)"):
+            linalg.potrs([numpy.eye(3), numpy.eye(2)], [numpy.ones(2), numpy.ones(2)])
+        with pytest.raises(ValueError, match="batch counts differ"):
+            linalg.trsv([numpy.eye(2)], [numpy.ones(2), numpy.ones(2)])
+
+    def test_list_inputs_not_modified(self):
+        items = _items("posv", [3, 4], numpy.float64)
+        a, b = [ops[0] for ops in items], [ops[1] for ops in items]
+        a0, b0 = [x.copy() for x in a], [x.copy() for x in b]
+        linalg.posv(a, b, overwrite_a=True, overwrite_b=True)
+        for x, y in zip(a + b, a0 + b0):
+            numpy.testing.assert_array_equal(x, y)

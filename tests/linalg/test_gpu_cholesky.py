@@ -1,0 +1,190 @@
+"""GPU backend of the Cholesky family (linalg._cuda.cholesky) against LAPACK-style scaled residuals.
+
+Calls the backend functions directly (the contract of docs/design.md: C-contiguous 3-D CuPy arrays,
+batch >= 1, returns (result, info) without a host sync); batch 0 is the public layer's job.
+Sizes cross every kernel size class (8, 16, 32, 64) and the recursive path (n > 64).
+"""
+import numpy
+import pytest
+
+from .helpers import THRESHOLD, eps, fro, random_spd, rng, scaled_residual
+
+pytestmark = pytest.mark.gpu
+
+SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 100, 255, 256, 257)
+REAL = (numpy.float32, numpy.float64)
+
+
+def batch_for(n):
+    """Batch counts that keep the CPU reference quick: 1000 for the small sizes."""
+    return 1000 if n <= 17 else (3 if n <= 100 else 2)
+
+
+@pytest.fixture(scope="module")
+def cp():
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    return pytest.importorskip("linalg._cuda.cholesky")
+
+
+def spd(n, batch, dtype, seed=0):
+    return random_spd(rng(seed + n), batch, n, dtype)
+
+
+def poison_other_triangle(a, lower):
+    """NaN in the triangle that must not be read."""
+    a = a.copy()
+    iu = numpy.triu_indices(a.shape[1], 1) if lower else numpy.tril_indices(a.shape[1], -1)
+    a[:, iu[0], iu[1]] = numpy.nan
+    return a
+
+
+def check_factor(f, a, lower, dtype):
+    n = a.shape[1]
+    other = numpy.triu(f, 1) if lower else numpy.tril(f, -1)
+    assert not other.any(), "other triangle not zero"
+    prod = f @ numpy.swapaxes(f, 1, 2) if lower else numpy.swapaxes(f, 1, 2) @ f
+    res = scaled_residual(prod - a, fro(a), n, dtype)
+    assert res < THRESHOLD, f"||LL^T - A|| scaled residual {res}"
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", SIZES)
+def test_potrf(cp, gpu, n, lower, dtype):
+    a = spd(n, batch_for(n), dtype)
+    f, info = gpu.potrf(cp.asarray(poison_other_triangle(a, lower)), lower=lower)
+    assert isinstance(info, cp.ndarray) and info.dtype == numpy.int32
+    assert not info.get().any()
+    check_factor(f.get(), a, lower, dtype)
+
+
+@pytest.mark.parametrize("batch", [1, 3, 1000])
+@pytest.mark.parametrize("n", [4, 8, 9, 27, 64])
+def test_potrf_batches(cp, gpu, n, batch):
+    a = spd(n, batch, numpy.float64)
+    f, info = gpu.potrf(cp.asarray(a), lower=True)
+    assert not info.get().any()
+    check_factor(f.get(), a, True, numpy.float64)
+
+
+def test_potrf_huge_batch(cp, gpu):
+    """More blocks than the 65 535 grid-y limit would allow, and batch * n * n beyond 2^31 / 8."""
+    batch, n = 300_000, 4
+    a = cp.asarray(spd(n, 1, numpy.float32)).repeat(batch, axis=0)
+    f, info = gpu.potrf(a, lower=True)
+    assert not info.any().get()
+    ref = numpy.linalg.cholesky(spd(n, 1, numpy.float64)[0])
+    assert numpy.allclose(f[-1].get(), ref, atol=1e-5) and numpy.allclose(f[0].get(), ref, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", [5, 33, 100])
+def test_potrf_not_spd_mid_batch(cp, gpu, n, lower, dtype):
+    """Matrix 2 of 5 loses definiteness at order j + 1: info[2] = j + 1, the others are right."""
+    a = spd(n, 5, dtype)
+    j = n - 2
+    a[2, j, j] = -10.0
+    f, info = gpu.potrf(cp.asarray(a), lower=lower)
+    info = info.get()
+    assert info[2] == j + 1 and not numpy.delete(info, 2).any(), info
+    good = [0, 1, 3, 4]
+    check_factor(f.get()[good], a[good], lower, dtype)
+    _, info = gpu.posv(cp.asarray(a), cp.ones((5, n, 2), dtype=dtype), lower=lower)
+    assert list(info.get()) == [0, 0, j + 1, 0, 0]
+    _, info = gpu.poti(cp.asarray(a), lower=lower)
+    assert list(info.get()) == [0, 0, j + 1, 0, 0]
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [1, 6, 40, 90])
+def test_potrf_nan(cp, gpu, n, dtype):
+    """A NaN on the diagonal fails at that order; an off-diagonal NaN at (i, j) fails at i + 1."""
+    a = spd(n, 3, dtype)
+    a[0, 0, 0] = numpy.nan
+    if n > 1:
+        a[2, n - 1, 0] = numpy.nan
+    _, info = gpu.potrf(cp.asarray(a), lower=True)
+    assert list(info.get()) == [1, 0, n if n > 1 else 0]
+
+
+def _solve_residual(a, x, b, dtype):
+    n = a.shape[1]
+    return scaled_residual(a @ x - b, fro(a) * fro(x), n, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", SIZES)
+def test_potrs_posv(cp, gpu, n, lower, dtype):
+    batch = min(batch_for(n), 100)
+    a = spd(n, batch, dtype)
+    gen = rng(7)
+    for nrhs in sorted({1, 3, n}):
+        b = gen.standard_normal((batch, n, nrhs)).astype(dtype)
+        f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+        x, info = gpu.potrs(poison(cp, f, lower), cp.asarray(b), lower=lower)
+        assert not info.get().any()
+        assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+        x, info = gpu.posv(cp.asarray(poison_other_triangle(a, lower)), cp.asarray(b), lower=lower)
+        assert not info.get().any()
+        assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+
+
+def poison(cp, f, lower):
+    return cp.asarray(poison_other_triangle(f.get(), lower))
+
+
+def _inverse_check(inv, a, dtype):
+    n = a.shape[1]
+    assert numpy.array_equal(inv, numpy.swapaxes(inv, 1, 2)), "inverse not exactly symmetric"
+    res = scaled_residual(a @ inv - numpy.eye(n), fro(a) * fro(inv), n, dtype)
+    assert res < THRESHOLD, f"||A inv - I|| scaled residual {res}"
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", SIZES)
+def test_potri_poti(cp, gpu, n, lower, dtype):
+    batch = min(batch_for(n), 100)
+    a = spd(n, batch, dtype)
+    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+    inv, info = gpu.potri(poison(cp, f, lower), lower=lower)
+    assert not info.get().any()
+    _inverse_check(inv.get(), a, dtype)
+    inv, info = gpu.poti(cp.asarray(poison_other_triangle(a, lower)), lower=lower)
+    assert not info.get().any()
+    _inverse_check(inv.get(), a, dtype)
+
+
+@pytest.mark.parametrize("n", [5, 40, 70])
+def test_potri_zero_diagonal_mid_batch(cp, gpu, n):
+    a = spd(n, 4, numpy.float64)
+    f, _ = gpu.potrf(cp.asarray(a), lower=True)
+    f[1, 3, 3] = 0
+    inv, info = gpu.potri(f, lower=True)
+    assert list(info.get()) == [0, 4, 0, 0]
+    _inverse_check(inv.get()[[0, 2, 3]], a[[0, 2, 3]], numpy.float64)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.complex128])
+@pytest.mark.parametrize("n", [3, 20])
+def test_complex_vendor_path(cp, gpu, n, dtype):
+    a = spd(n, 4, dtype)
+    for lower in (True, False):
+        f, info = gpu.potrf(cp.asarray(a), lower=lower)
+        assert not info.get().any()
+        fh = f.get()
+        prod = fh @ numpy.conj(numpy.swapaxes(fh, 1, 2)) if lower else numpy.conj(numpy.swapaxes(fh, 1, 2)) @ fh
+        assert scaled_residual(prod - a, fro(a), n, dtype) < THRESHOLD
+        b = rng(3).standard_normal((4, n, 2)).astype(dtype)
+        x, _ = gpu.posv(cp.asarray(a), cp.asarray(b), lower=lower)
+        assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+        inv, _ = gpu.poti(cp.asarray(a), lower=lower)
+        res = scaled_residual(a @ inv.get() - numpy.eye(n), fro(a) * fro(inv.get()), n, dtype)
+        assert res < THRESHOLD
+    assert eps(dtype) > 0

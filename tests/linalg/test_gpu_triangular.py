@@ -1,0 +1,172 @@
+"""GPU backend of trsm, trmm, trtri, lauum (linalg._cuda.triangular) and syrk (linalg._cuda.syrk).
+
+Every variant (side, lower, trans, unit diagonal, alpha) x float32/float64 x awkward sizes across
+the kernel size classes and the recursive path, checked by LAPACK-style scaled residuals; zero and
+non-finite diagonals inside a batch reported by index with their neighbours right.
+"""
+import itertools
+
+import numpy
+import pytest
+
+from .helpers import THRESHOLD, fro, random_spd, random_triangular, rng, scaled_residual
+
+pytestmark = pytest.mark.gpu
+
+SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 100, 255, 256, 257)
+REAL = (numpy.float32, numpy.float64)
+VARIANTS = list(itertools.product(("left", "right"), (True, False), "NT", (False, True)))
+
+
+def batch_for(n):
+    return 200 if n <= 17 else (3 if n <= 100 else 2)
+
+
+@pytest.fixture(scope="module")
+def cp():
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    return pytest.importorskip("linalg._cuda.triangular")
+
+
+def poisoned(a, lower, unit):
+    """NaN in the unreferenced triangle (and on a unit diagonal): the kernels must not read it."""
+    a = a.copy()
+    n = a.shape[1]
+    iu = numpy.triu_indices(n, 1) if lower else numpy.tril_indices(n, -1)
+    a[:, iu[0], iu[1]] = numpy.nan
+    if unit:
+        a[:, numpy.arange(n), numpy.arange(n)] = numpy.nan
+    return a
+
+
+def op_matrix(t, lower, trans, unit):
+    t = numpy.tril(t) if lower else numpy.triu(t)
+    if unit:
+        t = t.copy()
+        t[:, numpy.arange(t.shape[1]), numpy.arange(t.shape[1])] = 1
+    return numpy.swapaxes(t, 1, 2) if trans in "TC" else t
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", SIZES)
+def test_trsm_trmm_all_variants(cp, gpu, n, dtype):
+    batch = batch_for(n)
+    gen = rng(n)
+    for side, lower, trans, unit in VARIANTS:
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        m = 5 if n > 8 else n + 2
+        shape = (batch, n, m) if side == "left" else (batch, m, n)
+        b = gen.standard_normal(shape).astype(dtype)
+        alpha = 1.5
+        opm = op_matrix(t, lower, trans, unit)
+        da = cp.asarray(poisoned(t, lower, unit))
+        x, info = gpu.trsm(da, cp.asarray(b), side, lower, trans, unit, alpha)
+        assert not info.get().any()
+        x = x.get()
+        lhs = opm @ x if side == "left" else x @ opm
+        res = scaled_residual(lhs - alpha * b, fro(opm) * fro(x), n, dtype)
+        assert res < THRESHOLD, (side, lower, trans, unit, res)
+        y = gpu.trmm(da, cp.asarray(b), side, lower, trans, unit, alpha).get()
+        ref = alpha * (opm @ b if side == "left" else b @ opm)
+        res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)
+        assert res < THRESHOLD, ("trmm", side, lower, trans, unit, res)
+
+
+@pytest.mark.parametrize("nrhs", [1, 64, 130])
+@pytest.mark.parametrize("n", [9, 64, 100])
+def test_trsm_many_rhs(cp, gpu, n, nrhs):
+    """More right-hand sides than one chunk of the kernel (NMAX vectors)."""
+    gen = rng(1)
+    t = random_triangular(gen, 3, n, numpy.float64, lower=True)
+    b = gen.standard_normal((3, n, nrhs))
+    x, _ = gpu.trsm(cp.asarray(t), cp.asarray(b), "left", True, "N", False, 1.0)
+    x = x.get()
+    assert scaled_residual(t @ x - b, fro(t) * fro(x), n, numpy.float64) < THRESHOLD
+    b = gen.standard_normal((3, nrhs, n))
+    x, _ = gpu.trsm(cp.asarray(t), cp.asarray(b), "right", True, "T", False, 1.0)
+    x = x.get()
+    assert scaled_residual(x @ t.swapaxes(1, 2) - b, fro(t) * fro(x), n, numpy.float64) < THRESHOLD
+
+
+@pytest.mark.parametrize("n", [4, 40, 80])
+def test_trsm_trtri_bad_diagonal_mid_batch(cp, gpu, n):
+    gen = rng(2)
+    t = random_triangular(gen, 5, n, numpy.float64, lower=True)
+    t[1, 2, 2] = 0
+    t[3, n - 1, n - 1] = numpy.inf
+    b = gen.standard_normal((5, n, 3))
+    x, info = gpu.trsm(cp.asarray(t), cp.asarray(b), "left", True, "N", False, 1.0)
+    assert list(info.get()) == [0, 3, 0, n, 0]
+    x = x.get()
+    for k in (0, 2, 4):
+        assert scaled_residual(t[k:k + 1] @ x[k:k + 1] - b[k:k + 1], fro(t[k:k + 1]) * fro(x[k:k + 1]),
+                               n, numpy.float64) < THRESHOLD
+    _, info = gpu.trsm(cp.asarray(t), cp.asarray(b), "left", True, "N", True, 1.0)
+    assert not info.get().any()
+    inv, info = gpu.trtri(cp.asarray(t), True, False)
+    assert list(info.get()) == [0, 3, 0, n, 0]
+    inv = inv.get()
+    good = [0, 2, 4]
+    assert scaled_residual(inv[good] @ t[good] - numpy.eye(n), fro(t[good]) * fro(inv[good]), n,
+                           numpy.float64) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", SIZES)
+def test_trtri_lauum(cp, gpu, n, dtype):
+    batch = batch_for(n)
+    gen = rng(n + 1)
+    for lower, unit in itertools.product((True, False), (False, True)):
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        inv, info = gpu.trtri(cp.asarray(poisoned(t, lower, unit)), lower, unit)
+        assert not info.get().any()
+        inv = inv.get()
+        other = numpy.triu(inv, 1) if lower else numpy.tril(inv, -1)
+        assert not other.any()
+        tm = op_matrix(t, lower, "N", unit)
+        res = scaled_residual(inv @ tm - numpy.eye(n), fro(tm) * fro(inv), n, dtype)
+        assert res < THRESHOLD, (lower, unit, res)
+    for lower in (True, False):
+        t = random_triangular(gen, batch, n, dtype, lower=lower)
+        out = gpu.lauum(cp.asarray(poisoned(t, lower, False)), lower).get()
+        tm = op_matrix(t, lower, "N", False)
+        ref = numpy.swapaxes(tm, 1, 2) @ tm if lower else tm @ numpy.swapaxes(tm, 1, 2)
+        assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
+        res = scaled_residual(out - ref, fro(tm) ** 2, n, dtype)
+        assert res < THRESHOLD, (lower, res)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (33, 40), (64, 64), (100, 20)])
+def test_syrk(cp, n, k, dtype):
+    gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
+    gen = rng(n * k)
+    batch = 50
+    for lower, trans, beta in itertools.product((True, False), "NT", (0.0, 0.5)):
+        a = gen.standard_normal((batch, n, k) if trans == "N" else (batch, k, n)).astype(dtype)
+        c = random_spd(gen, batch, n, dtype)
+        m = a if trans == "N" else numpy.swapaxes(a, 1, 2)
+        ref = 2.0 * m @ numpy.swapaxes(m, 1, 2) + beta * c
+        dc = cp.asarray(poisoned(c, lower, False)) if beta else None
+        out = gpu_syrk.syrk(cp.asarray(a), dc, lower, trans, 2.0, beta).get()
+        assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
+        res = scaled_residual(out - ref, fro(m) ** 2 + fro(c), n, dtype)
+        assert res < THRESHOLD, (lower, trans, beta, res)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex128])
+def test_complex_vendor_path(cp, gpu, dtype):
+    gen = rng(5)
+    n = 6
+    for side, lower, trans, unit in VARIANTS:
+        t = random_triangular(gen, 3, n, dtype, lower=lower, unit_diagonal=unit)
+        b = (gen.standard_normal((3, n, 4) if side == "left" else (3, 4, n)) + 0j).astype(dtype)
+        opm = op_matrix(t, lower, trans, unit)
+        x, _ = gpu.trsm(cp.asarray(t), cp.asarray(b), side, lower, trans, unit, 1)
+        x = x.get()
+        lhs = opm @ x if side == "left" else x @ opm
+        assert scaled_residual(lhs - b, fro(opm) * fro(x), n, dtype) < THRESHOLD

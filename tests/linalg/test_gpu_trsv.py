@@ -1,0 +1,95 @@
+"""GPU batched TRSV (linalg/_cuda/trsv.py, kernels/trsv.cu): scaled residuals
+||op(A) x - b|| / (n ||A|| ||x|| eps) for lower/upper x N/T x unit x float32/float64 x awkward
+sizes x batches, and info (first zero/non-finite diagonal) computed on the device.
+"""
+import numpy
+import pytest
+
+from .helpers import THRESHOLD, rng, random_matrix, random_triangular, scaled_residual, fro, \
+    to_numpy
+
+pytestmark = pytest.mark.gpu
+
+cupy = pytest.importorskip("cupy")
+trsv_mod = pytest.importorskip("linalg._cuda.trsv")
+
+REAL = (numpy.float32, numpy.float64)
+SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 100, 255, 256, 257)
+
+
+def _case(n, batch, lower, trans, unit, dtype, params=None):
+    g = rng(n * 131 + batch + 7 * lower + 3 * (trans == "T") + unit)
+    a = random_triangular(g, batch, n, dtype, lower=lower, unit_diagonal=unit)
+    # The other triangle holds garbage: it must never be read.
+    junk = random_matrix(g, (batch, n, n), dtype) * 1e3
+    idx = numpy.arange(n)
+    other = (idx[:, None] < idx[None, :]) if lower else (idx[:, None] > idx[None, :])
+    a_full = numpy.where(other[None], junk, a)
+    if unit:
+        a_full[:, idx, idx] = numpy.nan      # unit diagonal: never read either
+    b = random_matrix(g, (batch, n), dtype)
+    x, info = trsv_mod.trsv(cupy.asarray(a_full), cupy.asarray(b), lower=lower, trans=trans,
+                            unit_diagonal=unit, _params=params)
+    x, info = to_numpy(x), to_numpy(info)
+    assert x.shape == (batch, n) and info.shape == (batch,) and info.dtype == numpy.int32
+    assert (info == 0).all()
+    op = a.astype(numpy.float64) if trans == "N" else numpy.swapaxes(a, 1, 2).astype(numpy.float64)
+    r = numpy.einsum("kij,kj->ki", op, x.astype(numpy.float64)) - b
+    res = scaled_residual(r, fro(a) * fro(x), n, dtype)
+    assert res < THRESHOLD, (n, batch, lower, trans, unit, dtype, params, res)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("trans", ["N", "T"])
+@pytest.mark.parametrize("unit", [False, True])
+def test_trsv_all_variants(dtype, lower, trans, unit):
+    for n in SIZES:
+        for batch in ((1, 3, 1000) if n <= 33 else (1, 3)):
+            _case(n, batch, lower, trans, unit, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("params", [{"nb": 16, "unroll": 2, "team": 64, "teams_per_block": 2},
+                                    {"nb": 32, "unroll": 4, "team": 256, "teams_per_block": 1},
+                                    {"nb": 32, "unroll": 2, "team": 32, "teams_per_block": 4}],
+                         ids=["nb16-t64", "nb32-t256", "nb32-t32"])
+def test_trsv_forced_parameters(dtype, params):
+    for n in (1, 17, 33, 100, 257):
+        for lower in (True, False):
+            for trans in ("N", "T"):
+                _case(n, 5, lower, trans, False, dtype, params)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_info_zero_and_nonfinite_diagonal(dtype):
+    g = rng(3)
+    n = 40
+    a = random_triangular(g, 4, n, dtype, lower=True)
+    a[1, 5, 5] = 0
+    a[1, 20, 20] = 0
+    a[2, 33, 33] = numpy.inf
+    a[3, 0, 0] = numpy.nan
+    b = random_matrix(g, (4, n), dtype)
+    x, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True)
+    assert to_numpy(info).tolist() == [0, 6, 34, 1]
+    x0 = to_numpy(x)[0]
+    r = a[0].astype(numpy.float64) @ x0 - b[0]
+    assert scaled_residual(r[None], fro(a[:1]) * fro(x0[None]), n, dtype) < THRESHOLD
+    _, info_unit = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True,
+                                 unit_diagonal=True)
+    assert to_numpy(info_unit).tolist() == [0, 0, 0, 0]
+
+
+def test_trsv_complex_falls_back():
+    g = rng(9)
+    a = random_triangular(g, 3, 6, numpy.complex128, lower=False)
+    b = random_matrix(g, (3, 6), numpy.complex128)
+    x, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=False, trans="C")
+    x = to_numpy(x)
+    r = numpy.einsum("kji,kj->ki", a.conj(), x) - b
+    assert numpy.abs(r).max() < 1e-10 and (to_numpy(info) == 0).all()
+
+
+def test_trsv_huge_batch_grid_stride():
+    _case(3, 1_000_000, True, "N", False, numpy.float32)

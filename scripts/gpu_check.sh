@@ -2,13 +2,15 @@
 # Everything the GPU machine checks, in one call (the device tool's budget favours few, full calls):
 #   1. GPU tests (pytest -m gpu), 2. compute-sanitizer memcheck on a small run of every kernel,
 #   3. linalg benchmarks (ours vs vendor, same run), 4. hydro benchmark.
-# Results go to $OUT (or ./out/gpu_check when OUT is unset).
+# Results go to $OUT (or ./out/gpu_check when OUT is unset): gpu_check.tar.gz with every log,
+# table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
 # where .whl holds pytest and its dependencies as wheels (the device image has no pytest).
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-out/gpu_check}"; mkdir -p "$OUT"
+FINAL="${OUT:-out/gpu_check}"; mkdir -p "$FINAL"
+OUT="$(mktemp -d)/gpu_check"; mkdir -p "$OUT"
 PARTS="${GPU_CHECK_PARTS:-tests sanitizer bench hydro}"
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 if [ -d .whl ] && ! python3 -c "import pytest" 2>/dev/null; then
@@ -34,4 +36,11 @@ for part in $PARTS; do
         *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro)"; status=2 ;;
     esac
 done
+tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check
+{
+    cat "$OUT/environment.txt"
+    for f in gpu_tests.txt sanitizer.txt; do [ -f "$OUT/$f" ] && { echo "--- $f"; tail -15 "$OUT/$f"; }; done
+    for f in "$OUT"/*.md; do [ -f "$f" ] && { echo "--- $(basename "$f")"; cat "$f"; }; done
+} > "$FINAL/summary.txt"
+echo "gpu_check: exit status $status; results in $FINAL"
 exit $status

@@ -191,7 +191,13 @@ def _op(arr, word):
 
 def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
     import cupy
-    r = cupy.matmul(_op(a, transa), _op(b, transb))
+    if b.shape[0] == 1 and a.shape[0] > 1 and str(transa).upper() == "N":
+        # One B for the whole batch: one tall GEMM (batch*m x k) @ op(B), cuBLAS's fastest form
+        # (the broadcast batched call is up to 1.3x slower on the hydro shapes).
+        batch, m, k = a.shape
+        r = cupy.matmul(a.reshape(batch * m, k), _op(b, transb)[0]).reshape(batch, m, -1)
+    else:
+        r = cupy.matmul(_op(a, transa), _op(b, transb))
     if alpha != 1:
         r *= alpha
     if c is not None and beta != 0:

@@ -14,14 +14,15 @@
 //             triangular result is transposed back on the way out. Only the referenced triangle
 //             is read; triangular results get a zero other triangle; symmetric results are full.
 // Threads:    a group of NMAX threads per matrix (thread r owns row r / column r, in registers),
-//             `blockDim.x / NMAX` matrices per block, a grid-stride loop over the batch. Loops over
-//             the matrix order are runtime loops with an unrolled NMAX-wide body (predicated), so
-//             code size and NVRTC time grow as NMAX, not NMAX^2. NMAX <= 32 keeps a group
-//             inside one warp (__syncwarp); NMAX = 64 uses __syncthreads.
+//             `blockDim.x / NMAX` matrices per block, a grid-stride loop over the batch. NMAX <= 32
+//             keeps a group inside one warp (__syncwarp). The loops over the matrix order are
+//             fully unrolled (constant register indices, no per-entry predicates), with one
+//             uniform `j >= n` exit a step; entries beyond n are scratch that is never stored.
+//             Larger n: the launchers recurse (A11, TRSM, GEMM update, A22) down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
-// Template:   T = float | double; NMAX in {8, 16, 32, 64}; the matrix order n <= NMAX is runtime.
+// Template:   T = float | double; NMAX in {8, 16, 32}; the matrix order n <= NMAX is runtime.
 // Launcher:   linalg/_cuda/cholesky.py (potrf, potri, poti), linalg/_cuda/triangular.py (trtri, lauum).
 #include "common.cuh"
 
@@ -42,34 +43,30 @@ __device__ __forceinline__ void group_sync() {
 }
 
 // Right-looking Cholesky of the lower matrix in s; thread r owns row r in registers, column j
-// is published in shared memory at the end of step j - 1 (one barrier a step).
+// is published in shared memory at the end of step j - 1 (one barrier a step). Fully unrolled
+// (constant register indices, one uniform exit branch a step); entries k >= n are scratch.
 // Returns the LAPACK info (same value in every thread of the group).
 template <typename T, int NMAX>
 __device__ int chol_potrf_phase(T* s, int n, int r) {
     constexpr int LD = chol_ld<NMAX>();
     T row[NMAX];
 #pragma unroll
-    for (int k = 0; k < NMAX; ++k) row[k] = (k < n) ? s[r * LD + k] : T(0);
+    for (int k = 0; k < NMAX; ++k) row[k] = s[r * LD + k];
     int fail = 0;
-#pragma unroll 1
-    for (int j = 0; j < n; ++j) {
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j) {
+        if (j >= n) break;
         group_sync<NMAX>();                       // column j is published
         const T d = s[j * LD + j];
         if (!(d > T(0)) && fail == 0) fail = j + 1;
         const T ri = rsqrt(d);
         const T rs = d * ri;
-        const T lrj = (r == j) ? rs : s[r * LD + j] * ri;
+        const T lrj = (r == j) ? rs : row[j] * ri;
         const T c = lrj * ri;                     // a_rj / d: a_rk -= c * a_kj
-        // Entries k >= n of row are scratch (never stored): only k against j is tested, so no
-        // per-k predicate stays live across the runtime loop.
-        T* next = s + r * LD + j + 1;             // publish column j + 1 (nobody reads it now)
-        const bool more = j + 1 < n;
+        row[j] = lrj;
 #pragma unroll
-        for (int k = 0; k < NMAX; ++k) {
-            if (k > j) row[k] -= c * s[k * LD + j];
-            if (k == j) row[k] = lrj;
-            if (k == j + 1 && more) *next = row[k];
-        }
+        for (int k = j + 1; k < NMAX; ++k) row[k] -= c * s[k * LD + j];
+        if (j + 1 < NMAX) s[r * LD + j + 1] = row[j + 1];   // publish column j + 1
     }
     group_sync<NMAX>();                           // everyone is done reading the columns
 #pragma unroll
@@ -80,10 +77,8 @@ __device__ int chol_potrf_phase(T* s, int n, int r) {
 }
 
 // Inverse of the lower triangular matrix in s (upper part zero); thread c computes column c of
-// X = L^-1 by right-looking substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i): the
-// updates of a step are independent (no dependent FMA chain). The next entry to divide is handed
-// over through the free upper triangle (row c, column i + 1 > c), which no other thread reads.
-// Returns the LAPACK trtri info.
+// X = L^-1 by right-looking substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i, with
+// b = e_c): independent updates, fully unrolled. Returns the LAPACK trtri info.
 template <typename T, int NMAX>
 __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     constexpr int LD = chol_ld<NMAX>();
@@ -91,22 +86,15 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
 #pragma unroll
     for (int k = 0; k < NMAX; ++k) x[k] = T(0);
     int fail = 0;
-#pragma unroll 1
-    for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int i = 0; i < NMAX; ++i) {
+        if (i >= n) break;
         const T d = unit ? T(1) : s[i * LD + i];
         if (!unit && !is_finite_nonzero(d) && fail == 0) fail = i + 1;
-        const T b = (i < c) ? T(0) : (i == c ? T(1) : s[c * LD + i]);
-        const T xi = b / d;
-        T* next = s + c * LD + i + 1;
-        const bool hand = i + 1 < n && i + 1 > c;
+        const T xi = (i < c) ? T(0) : ((i == c) ? T(1) : x[i]) / d;
+        x[i] = xi;
 #pragma unroll
-        for (int k = 0; k < NMAX; ++k) {
-            if (k == i) x[k] = xi;
-            if (k > i) {                          // entries k >= n are scratch
-                x[k] -= s[k * LD + i] * xi;
-                if (k == i + 1 && hand) *next = x[k];
-            }
-        }
+        for (int k = i + 1; k < NMAX; ++k) x[k] -= s[k * LD + i] * xi;   // k >= n: scratch
     }
     group_sync<NMAX>();                           // everyone is done reading L
 #pragma unroll

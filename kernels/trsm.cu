@@ -17,9 +17,9 @@
 // Threads:    a group of NMAX threads per matrix, thread r handles vectors r, r + NMAX, ... (in
 //             chunks of NMAX vectors staged through shared memory, so any nvec works and global
 //             accesses stay coalesced); `blockDim.x / NMAX` matrices per block; grid-stride loop.
-// Shared:     (blockDim.x / NMAX) * tri_tile<NMAX>() elements of T (dynamic).
+// Shared:     NMAX + (blockDim.x / NMAX) * tri_tile<NMAX>() elements of T (dynamic).
+// Template:   T = float | double; NMAX in {8, 16, 32} (fully unrolled); n <= NMAX and nvec runtime.
 // info:       TRSM/POTRS (if info != nullptr): j if the j-th diagonal entry is zero or not finite.
-// Template:   T = float | double; NMAX in {8, 16, 32, 64}; n <= NMAX and nvec are runtime.
 // Launcher:   linalg/_cuda/triangular.py (trsm, trmm), linalg/_cuda/cholesky.py (potrs, posv).
 #include "common.cuh"
 
@@ -47,54 +47,56 @@ __device__ __forceinline__ void tri_sync() {
 }
 
 // v := alpha T^-1 v, T lower, by right-looking substitution (x_i = b_i / t_ii, then
-// b_k -= t_ki x_i for k > i: independent updates, no dependent FMA chain). T(k, i) is
+// b_k -= t_ki x_i for k > i: independent updates, no dependent FMA chain). Fully unrolled: every
+// register index is a constant and the only branch is the uniform `i >= n` exit. T(k, i) is
 // t[k*LD + i] (COLS) or t[(n-1-i)*LD + (n-1-k)] (the reversed transpose of the stored lower
-// matrix, POTRS's second solve). The vector is v[0], v[dir], ... in shared memory; the register
-// copy is updated, the next pivot entry is handed over through v.
+// matrix, POTRS's second solve). Entries k >= n are scratch: they read tile padding (the launcher
+// reserves NMAX elements before the first tile) and are never stored. The vector is
+// v[0], v[dir], ... in shared memory.
 template <typename T, int NMAX, bool COLS>
 __device__ __forceinline__ void tri_fwd_solve(const T* t, const T* dinv, T* v, int dir, int n, T alpha) {
     constexpr int LD = tri_ld<NMAX>();
     T x[NMAX];
 #pragma unroll
     for (int k = 0; k < NMAX; ++k) x[k] = (k < n) ? alpha * v[k * dir] : T(0);
-    v[0] = x[0];
-    // Entries k >= n of x are scratch (never stored): the loops test only k against i, so no
-    // per-k predicate or address stays live across the runtime loop.
-#pragma unroll 1
-    for (int i = 0; i < n; ++i) {
-        const T xi = v[i * dir] * dinv[i];
-        v[i * dir] = xi;
-        const T* col = COLS ? t + i : t + (n - 1 - i) * LD + (n - 1);
-        T* next = v + (i + 1) * dir;
-        const bool more = i + 1 < n;
+    const T* rt = t + (n - 1) * LD + (n - 1);
 #pragma unroll
-        for (int k = 0; k < NMAX; ++k) {
-            if (k > i) {
-                x[k] -= (COLS ? col[k * LD] : col[-k]) * xi;
-                if (k == i + 1 && more) *next = x[k];
-            }
-        }
+    for (int i = 0; i < NMAX; ++i) {
+        if (i >= n) break;
+        x[i] *= dinv[i];
+#pragma unroll
+        for (int k = i + 1; k < NMAX; ++k)
+            x[k] -= (COLS ? t[k * LD + i] : rt[-i * LD - k]) * x[i];
+    }
+#pragma unroll
+    for (int i = 0; i < NMAX; ++i) {
+        if (i >= n) break;
+        v[i * dir] = x[i];
     }
 }
 
-// v := alpha T v, T lower with its diagonal in t: column by column into register accumulators.
+// v := alpha T v, T lower with its diagonal in t, in place in registers: columns from the last,
+// x_i += t_ik x_k for i > k, then x_k *= t_kk (x_k is still the input then). Rows i >= n are
+// scratch.
 template <typename T, int NMAX>
 __device__ __forceinline__ void tri_lower_mul(const T* t, T* v, int dir, int n, T alpha) {
     constexpr int LD = tri_ld<NMAX>();
-    T y[NMAX];
+    T x[NMAX];
 #pragma unroll
-    for (int i = 0; i < NMAX; ++i) y[i] = T(0);
-#pragma unroll 1
-    for (int k = 0; k < n; ++k) {
-        const T xk = v[k * dir];
-        const T* col = t + k;
+    for (int k = 0; k < NMAX; ++k) x[k] = (k < n) ? v[k * dir] : T(0);
 #pragma unroll
-        for (int i = 0; i < NMAX; ++i)
-            if (i >= k) y[i] += col[i * LD] * xk;   // rows i >= n are scratch
+    for (int k = NMAX - 1; k >= 0; --k) {
+        if (k < n) {
+#pragma unroll
+            for (int i = k + 1; i < NMAX; ++i) x[i] += t[i * LD + k] * x[k];
+            x[k] *= t[k * LD + k];
+        }
     }
 #pragma unroll
-    for (int i = 0; i < NMAX; ++i)
-        if (i < n) v[i * dir] = alpha * y[i];
+    for (int i = 0; i < NMAX; ++i) {
+        if (i >= n) break;
+        v[i * dir] = alpha * x[i];
+    }
 }
 
 template <typename T, int NMAX>
@@ -108,7 +110,7 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
     const int per_block = blockDim.x / NMAX;
     const int m = threadIdx.x / NMAX;
     const int r = threadIdx.x % NMAX;
-    T* t = reinterpret_cast<T*>(tri_smem) + m * tri_tile<NMAX>();
+    T* t = reinterpret_cast<T*>(tri_smem) + NMAX + m * tri_tile<NMAX>();   // NMAX padding first
     T* dg = t + NMAX * LD;                        // dg[0..NMAX): first pass, dg[NMAX..): reversed
     T* xv = dg + 2 * NMAX;                        // vector tile: vector v at xv[v*LD + i]
     // The effective triangle T = op(A) (left) or op(A)^T (right) is stored as a lower matrix:

@@ -101,12 +101,14 @@ class Operand:
     """One batched argument of an operation.
 
     name: the argument name used in error messages; value: what the caller passed;
-    core_ndim: 2 for matrices, 1 for vectors; overwrite: the backend may write into it.
+    core_ndim: 2 for matrices, 1 for vectors; overwrite: the backend may write into it;
+    optional: None is accepted (and the operand dropped), as for ``c`` of ``gemm``.
     """
     name: str
     value: object
     core_ndim: int = 2
     overwrite: bool = False
+    optional: bool = False
 
 
 def _form(op):
@@ -164,7 +166,8 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
     """Run ``compute`` over operands given in any batch form.
 
     Args:
-        ops: list of :class:`Operand` (None values are dropped), all in the same batch form.
+        ops: list of :class:`Operand`, all in the same batch form; optional operands that are
+            None are dropped, a required one that is None is a TypeError naming it.
         check_shapes: ``f(shapes)`` with ``shapes[name]`` an int64 (batch, core_ndim) array of the
             per-matrix shapes; raises ValueError naming the argument (and batch item) on mismatch.
         compute: ``f(xp, **arrays) -> (outputs, info)``: ``arrays`` are C-contiguous strided
@@ -178,6 +181,10 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
         ``(outputs, info, form)``: outputs in the caller's form (arrays, lists or VBatches), info
         int32 (batch,) in the caller's array module or None.
     """
+    for op in ops:
+        if op.value is None and not op.optional:
+            raise TypeError(f"{op.name}: expected a NumPy/CuPy array, a list/tuple of arrays or a "
+                            "linalg.VBatch, got None")
     ops = [op for op in ops if op.value is not None]
     forms = {op.name: _form(op) for op in ops}
     form = forms[ops[0].name]
@@ -207,8 +214,15 @@ def _run_strided(ops, shapes, compute, empty_result, xp, dtype, batch):
     if _is_empty(shapes, batch):
         core = {op.name: numpy.array(op.value.shape[1:], dtype=numpy.int64) for op in ops}
         return empty_result(xp, dtype, batch, core), xp.zeros(batch, dtype=numpy.int32)
-    arrays = {op.name: xp.array(op.value, dtype=dtype, order="C", copy=not op.overwrite) for op in ops}
+    arrays = {op.name: _strided_operand(op, xp, dtype) for op in ops}
     return compute(xp, **arrays)
+
+
+def _strided_operand(op, xp, dtype):
+    """C-contiguous array of the compute dtype; the caller's own array only when it may be overwritten."""
+    if op.overwrite:
+        return xp.ascontiguousarray(xp.asarray(op.value, dtype=dtype))
+    return xp.array(op.value, dtype=dtype, order="C", copy=True)
 
 
 def _group_by_shape(shapes, batch):

@@ -81,8 +81,11 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, *, overwrite_c=F
         n = _op_shape(shapes["b"][None], transb)[0, 1]
         return (xp.zeros((batch, int(m), int(n)), dtype=dtype),)
 
-    ops = [Operand("a", a), Operand("b", b),
-           Operand("c", c, overwrite=_may_overwrite(overwrite_c, c, policy, a=a, b=b))]
+    every = dict(a=a, b=b, c=c)     # a and b are only read: no copy where none is needed
+    out = _may_overwrite(overwrite_c, c, policy, **every)
+    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and c, policy, every)),
+           Operand("b", b, overwrite=_may_read_in_place(b, out and c, policy, every)),
+           Operand("c", c, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
 
@@ -151,8 +154,11 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, *, overwrite_y=False):
     def empty(xp, dtype, batch, shapes):
         return (xp.zeros((batch, int(_op_shape(shapes["a"][None], trans)[0, 0])), dtype=dtype),)
 
-    ops = [Operand("a", a), Operand("x", x, core_ndim=1),
-           Operand("y", y, core_ndim=1, overwrite=_may_overwrite(overwrite_y, y, policy, a=a, x=x))]
+    every = dict(a=a, x=x, y=y)     # a and x are only read: no copy where none is needed
+    out = _may_overwrite(overwrite_y, y, policy, **every)
+    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and y, policy, every)),
+           Operand("x", x, core_ndim=1, overwrite=_may_read_in_place(x, out and y, policy, every)),
+           Operand("y", y, core_ndim=1, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
 
@@ -231,7 +237,10 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0, *, overwrite_c=False
         n = int(shapes["a"][0] if eff == "N" else shapes["a"][1])
         return (xp.zeros((batch, n, n), dtype=dtype),)
 
-    ops = [Operand("a", a), Operand("c", c, overwrite=_may_overwrite(overwrite_c, c, policy, a=a))]
+    every = dict(a=a, c=c)          # a is only read: no copy where none is needed
+    out = _may_overwrite(overwrite_c, c, policy, **every)
+    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and c, policy, every)),
+           Operand("c", c, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
 
@@ -281,15 +290,33 @@ def _check_out(shapes, name, expected):
                   lambda k: f"expected shape {_dims(expected[k])}, got {_dims(got[k])}")
 
 
-def _may_overwrite(flag, value, policy, **others):
-    """Honour overwrite_* only where it can hold: a C-contiguous strided array of the compute dtype."""
-    if not flag or value is None or isinstance(value, (list, tuple, VBatch)):
+def _may_overwrite(flag, value, policy, **operands):
+    """Whether a strided operand can be handed to the backend without a copy.
+
+    True only where that is possible: ``flag`` set and ``value`` a C-contiguous strided array
+    already in the compute dtype of all ``operands`` (None entries ignored). Used for the
+    ``overwrite_*`` outputs and, with flag=True, for the inputs the backends only read.
+    """
+    if not flag or not _is_strided(value):
         return False
-    if not all(hasattr(v, "dtype") and not isinstance(v, (list, tuple, VBatch)) for v in others.values()):
+    present = {name: v for name, v in operands.items() if v is not None}
+    if not all(_is_strided(v) for v in present.values()):
         return False
-    dtype = policy(**{name: numpy.empty(0, v.dtype) for name, v in others.items()},
-                   out=numpy.empty(0, value.dtype))
+    dtype = policy(**{name: numpy.empty(0, v.dtype) for name, v in present.items()})
     return value.dtype == dtype and bool(value.flags.c_contiguous)
+
+
+def _may_read_in_place(value, written, policy, operands):
+    """An input the backend only reads goes uncopied, unless it overlaps the output being written."""
+    if written is not None and written is not False and _is_strided(written) and \
+            _dispatch.array_module(value).may_share_memory(value, written):
+        return False
+    return _may_overwrite(True, value, policy, **operands)
+
+
+def _is_strided(value):
+    return (value is not None and not isinstance(value, (list, tuple, VBatch))
+            and hasattr(value, "dtype") and hasattr(value, "flags"))
 
 
 def _pad_empty(value, axis, core_ndim):

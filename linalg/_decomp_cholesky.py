@@ -112,7 +112,8 @@ def potrs(l, b, lower=True, *, overwrite_b=False, return_info=False):
         return _rhs_operand_call(xp, "potrs", is_vector, lower, l, b)
 
     (x,), info, _ = run_batched(
-        no_copy([Operand("l", l), Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
+        no_copy([Operand("l", l),
+                 Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
                 "cholesky", "potrs", compute_dtype),
         lambda shapes: check_rhs_rows(shapes, "l", "b"), compute, compute_dtype,
         empty_like_operand("b"))

@@ -82,17 +82,6 @@ def empty_like_operand(name):
     return empty
 
 
-def vectors_as_columns(fn, is_vector):
-    """Wrap a backend call ``fn(b3) -> (x3, info)`` so (batch, n) vectors travel as (batch, n, 1)."""
-    if not is_vector:
-        return fn
-
-    def call(b):
-        x, info = fn(b[:, :, None])
-        return x[:, :, 0], info
-    return call
-
-
 # ---------------------------------------------------------------------------------------------
 # primitives
 
@@ -142,7 +131,8 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     policy = scalar_dtype_policy(alpha)
 
     def compute(xp, a, b):
-        x, info = _dispatch.backend(xp, "triangular").trsm(a, b, side, lower, trans, unit_diagonal, alpha)
+        backend = _dispatch.backend(xp, "triangular")
+        x, info = backend.trsm(a, b, side, lower, trans, unit_diagonal, alpha)
         return (x,), info
 
     (x,), info, _ = run_batched(
@@ -186,7 +176,8 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     policy = scalar_dtype_policy(alpha)
 
     def compute(xp, a, b):
-        return (_dispatch.backend(xp, "triangular").trmm(a, b, side, lower, trans, unit_diagonal, alpha),), None
+        backend = _dispatch.backend(xp, "triangular")
+        return (backend.trmm(a, b, side, lower, trans, unit_diagonal, alpha),), None
 
     (out,), _, _ = run_batched(
         no_copy([Operand("a", a), Operand("b", b, overwrite=overwrite_b)], "triangular", "trmm", policy),

@@ -1,11 +1,21 @@
-"""Tuned kernel parameters as data: ``linalg/tuning/*.json``, keyed by GPU name.
+"""Tuned kernel parameters and kernel-vs-vendor crossovers as data: ``linalg/tuning/*.json``.
 
 Each JSON file maps a GPU name (``cudaDeviceProp.name``, e.g. ``"NVIDIA H100 80GB HBM3"``) or
-``"default"`` to a table ``{op: {dtype: {shape_class: params}}}``; ``scripts/tune_blas.py``
-writes the GPU entries after searching the pruned parameter space on the device. A lookup tries,
-in order: the GPU's entry for the shape class, the GPU's ``"*"`` entry for that op and dtype, the
-default table's class, then its ``"*"``. An unknown GPU therefore gets the defaults; a key found
-nowhere raises ``KeyError`` naming the GPU, op, dtype and class.
+``"default"`` to a table ``{op: {dtype: {shape_class: entry}}}``; ``scripts/tune_blas.py`` writes
+the GPU entries after searching the pruned parameter space on the device and timing the vendor
+routine on the same class. The entries that apply to one call are, most specific first: the GPU's
+entry for the shape class, the GPU's ``"*"`` entry for that op and dtype, the default table's class,
+then its ``"*"`` (``entries``). An unknown GPU therefore gets the defaults.
+
+An entry holds kernel parameters and/or a vendor decision:
+
+* ``"use_vendor": true|false`` with ``"reason"`` (one line: the measured ratio) decides the class
+  (``"vendor": true`` is the older spelling of ``"use_vendor": true``);
+* ``"vendor_from": {"min_dim": d, "volume": v}`` (in ``"*"`` entries) decides every class it reaches:
+  the vendor when each class dimension is >= d, or when their product is >= v.
+
+``lookup`` returns the first entry with kernel parameters (decision keys stripped); ``use_vendor``
+the first decision, else False (our kernel). A class with no parameters raises ``KeyError``.
 
 Shape classes round each dimension up to a power of two (``shape_class(81, 8) == "128x8"``), so a
 table stays small while the hydro shapes (18x4, 32x9, 81x8, 192x27, 375x64) and the square sizes
@@ -13,12 +23,15 @@ each land in their own class.
 """
 import functools
 import json
+import math
 from pathlib import Path
 
-__all__ = ["lookup", "shape_class", "bucket", "gpu_name", "tables", "TUNING_DIR", "DEFAULT_KEY"]
+__all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
+           "tables", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
+DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "reason"))
 _MAX_BUCKET = 4096
 
 
@@ -35,9 +48,14 @@ def shape_class(*dims):
     return "x".join(str(bucket(int(d))) for d in dims)
 
 
+def class_dims(cls):
+    """Dimensions of a class key ("big" -> infinity), e.g. ``class_dims("128x8") == [128, 8]``."""
+    return [math.inf if d == "big" else int(d) for d in cls.split("x")]
+
+
 @functools.lru_cache(maxsize=None)
 def tables():
-    """All tables of linalg/tuning/*.json merged: {gpu_or_default: {op: {dtype: {cls: params}}}}."""
+    """All tables of linalg/tuning/*.json merged: {gpu_or_default: {op: {dtype: {cls: entry}}}}."""
     merged = {}
     for path in sorted(TUNING_DIR.glob("*.json")):
         with open(path) as f:
@@ -50,32 +68,53 @@ def tables():
     return merged
 
 
-@functools.lru_cache(maxsize=None)
 def gpu_name(device_id=None):
     """Name of the current (or given) CUDA device."""
     import cupy
-    dev = cupy.cuda.runtime.getDevice() if device_id is None else device_id
-    name = cupy.cuda.runtime.getDeviceProperties(dev)["name"]
+    return _device_name(cupy.cuda.runtime.getDevice() if device_id is None else device_id)
+
+
+@functools.lru_cache(maxsize=None)
+def _device_name(device_id):
+    import cupy
+    name = cupy.cuda.runtime.getDeviceProperties(device_id)["name"]
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
-def _find(table, op, dtype, cls):
-    classes = table.get(op, {}).get(dtype, {})
-    if cls in classes:
-        return classes[cls]
-    return classes.get("*")
+def entries(op, dtype, cls, gpu=None):
+    """The entries that apply to op/dtype/class, most specific first (see the module doc)."""
+    gpu = gpu_name() if gpu is None else gpu
+    found = []
+    for key in (gpu, DEFAULT_KEY):
+        classes = tables().get(key, {}).get(op, {}).get(str(dtype), {})
+        found += [classes[c] for c in (cls, "*") if c in classes]
+    return found
 
 
 def lookup(op, dtype, cls, gpu=None):
-    """Parameters (a dict) for ``op`` ("gemv_n", "gemv_t", "gemm", "trsv", "gebrd") on ``dtype``
-    ("float32"/"float64") and shape class ``cls`` on ``gpu`` (default: the current device)."""
-    gpu = gpu_name() if gpu is None else gpu
-    all_tables = tables()
-    for key in (gpu, DEFAULT_KEY):
-        table = all_tables.get(key)
-        if table is not None:
-            found = _find(table, op, str(dtype), cls)
-            if found is not None:
-                return dict(found)
+    """Kernel parameters (a dict) for ``op`` ("gemv_n", "gemv_t", "gemm", "trsv", "gebrd") on
+    ``dtype`` ("float32"/"float64") and shape class ``cls`` on ``gpu`` (default: current device)."""
+    for entry in entries(op, dtype, cls, gpu):
+        params = {k: v for k, v in entry.items() if k not in DECISION_KEYS}
+        if params:
+            return params
     raise KeyError(f"no tuned parameters for op={op!r} dtype={dtype!r} class={cls!r} on GPU "
                    f"{gpu!r}, and no default in {TUNING_DIR}")
+
+
+def _rule_fires(rule, cls):
+    dims = class_dims(cls)
+    return (min(dims) >= rule.get("min_dim", math.inf)
+            or math.prod(dims) >= rule.get("volume", math.inf))
+
+
+def use_vendor(op, dtype, cls, gpu=None):
+    """``(True, reason)`` where the vendor routine is at least as fast as our kernel for
+    op/dtype/class on ``gpu`` (the first decision among ``entries``), else ``(False, reason)``."""
+    for entry in entries(op, dtype, cls, gpu):
+        for key in ("use_vendor", "vendor"):
+            if key in entry:
+                return bool(entry[key]), entry.get("reason", "")
+        if "vendor_from" in entry:
+            return _rule_fires(entry["vendor_from"], cls), entry.get("reason", "")
+    return False, "no vendor entry: our kernel"

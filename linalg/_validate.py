@@ -78,7 +78,7 @@ def check_square(shape, name):
     """The last two dimensions must be equal."""
     if shape[-1] != shape[-2]:
         raise ValueError(f"{name}: expected square matrices, got matrices of shape "
-                         f"{tuple(shape[-2:])} (array shape {tuple(shape)})")
+                         f"{tuple(int(v) for v in shape[-2:])} (array shape {tuple(int(v) for v in shape)})")
 
 
 def first_bad(bad, name, describe):
@@ -97,4 +97,4 @@ def first_bad(bad, name, describe):
 def square_shapes(shapes, name):
     """Per-matrix shapes (batch, 2) must be square."""
     s = shapes[name]
-    first_bad(s[:, 0] != s[:, 1], name, lambda k: f"expected square matrices, got shape {tuple(s[k])}")
+    first_bad(s[:, 0] != s[:, 1], name, lambda k: f"expected square matrices, got shape {tuple(int(v) for v in s[k])}")

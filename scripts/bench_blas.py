@@ -7,6 +7,9 @@ product also one tall GEMM (Z*m x q) @ (q x n), whichever is faster); torch.lina
 (a singular-value path: there is no vendor batched GEBRD), plus the seed-003 bound for GEBRD
 t = (4/3 n^3) / P_gemv + (4/3 n^3) / P_gemm from our own GEMV-T and GEMM rates at that size.
 
+"ours" is our kernel forced (``_path="kernel"``), so the ratio is the crossover data of
+linalg/tuning/*.json; the column "dispatch" names the path the table picks for that class.
+
 Timing: CUDA events on the current stream around each call, warm-up first, median of reps.
 GB/s counts every operand read once and every output written once; "%copy" compares that with a
 device-to-device copy measured in the same run (read + write counted). Output: a Markdown table
@@ -86,10 +89,25 @@ class Bench:
                    vendor_ms=round(vendor_ms, 4) if vendor_ms else "", vendor=vendor,
                    speedup=round(vendor_ms / ours_ms, 2) if vendor_ms else "",
                    gflops=round(flops / ours_ms / 1e6, 1), gbs=round(gbs, 1),
-                   pct_copy=round(100 * gbs / self.copy_gbs, 1), note=note)
+                   pct_copy=round(100 * gbs / self.copy_gbs, 1), note=note,
+                   dispatch=dispatched(op, dtype, shape))
         self.rows.append(row)
         print(" | ".join(str(v) for v in row.values()), flush=True)
         return row
+
+
+def dispatched(op, dtype, shape):
+    """'vendor' or 'kernel': what the tuning table picks for this benchmark row's class."""
+    import re
+    from linalg import _tuning
+    dims = [int(d) for d in re.findall(r"\d+", shape)]
+    name, dims = {"gemv_N": ("gemv_n", dims), "gemv_T": ("gemv_t", dims),
+                  "trsv_LN": ("trsv", dims[:1]), "gemm_NN": ("gemm", dims[:1] * 3),
+                  "gemm_AzBt": ("gemm", dims[:1] + dims[2:3] + dims[1:2])}.get(op, (None, None))
+    if name is None:
+        return "kernel"
+    vendor = _tuning.use_vendor(name, numpy.dtype(dtype).name, _tuning.shape_class(*dims))[0]
+    return "vendor" if vendor else "kernel"
 
 
 def bench_gemv(b, dtype, shapes, batch0):
@@ -103,7 +121,7 @@ def bench_gemv(b, dtype, shapes, batch0):
             xl, yl = (n, m) if trans == "N" else (m, n)
             x = cupy.random.standard_normal((batch, xl)).astype(dtype)
             y = cupy.empty((batch, yl), dtype=dtype)
-            ours = timeit(lambda: blas.gemv(a, x, y, trans=trans), b.reps)
+            ours = timeit(lambda: blas.gemv(a, x, y, trans=trans, _path="kernel"), b.reps)
             op = a if trans == "N" else a.transpose(0, 2, 1)
             vend = timeit(lambda: cupy.matmul(op, x[:, :, None]), b.reps)
             b.record(f"gemv_{trans}", dtype, f"{m}x{n}", batch, ours, vend, "cupy.matmul",
@@ -120,7 +138,7 @@ def bench_gemm(b, dtype, sizes, batch):
         a = cupy.random.standard_normal((batch, n, n)).astype(dtype)
         bb = cupy.random.standard_normal((batch, n, n)).astype(dtype)
         c = cupy.empty_like(a)
-        ours = timeit(lambda: blas.gemm(a, bb, c), b.reps)
+        ours = timeit(lambda: blas.gemm(a, bb, c, _path="kernel"), b.reps)
         vend = timeit(lambda: cupy.matmul(a, bb), b.reps)
         row = b.record("gemm_NN", dtype, f"{n}^3", batch, ours, vend, "cupy.matmul",
                        2 * n ** 3 * batch, 3 * n * n * batch * item)
@@ -138,7 +156,7 @@ def bench_hydro_gemm(b, dtype, batch0):
         az = cupy.random.standard_normal((batch, m, q)).astype(dtype)
         bm = cupy.random.standard_normal((1, n, q)).astype(dtype)
         f = cupy.empty((batch, m, n), dtype=dtype)
-        ours = timeit(lambda: blas.gemm(az, bm, f, transb="T"), b.reps)
+        ours = timeit(lambda: blas.gemm(az, bm, f, transb="T", _path="kernel"), b.reps)
         v1 = timeit(lambda: cupy.matmul(az, bm.transpose(0, 2, 1)), b.reps)
         tall = az.reshape(batch * m, q)
         v2 = timeit(lambda: cupy.matmul(tall, bm[0].T), b.reps)
@@ -159,7 +177,7 @@ def bench_trsv(b, dtype, sizes, batch):
         a[:, idx, idx] = 1 + cupy.random.random((batch, n)).astype(dtype)
         x0 = cupy.random.standard_normal((batch, n)).astype(dtype)
         x = x0.copy()
-        ours = timeit(lambda: trsv.trsv(a, x, lower=True), b.reps)
+        ours = timeit(lambda: trsv.trsv(a, x, lower=True, _path="kernel"), b.reps)
         vend, name = None, ""
         if torch is not None:
             ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x0, device="cuda")[..., None]

@@ -230,6 +230,8 @@ def main(argv=None):
     p.add_argument("--dtypes", default="float64,float32")
     p.add_argument("--sizes", default=None, help="comma-separated n (default 2..512 powers of 2)")
     p.add_argument("--ops", default=",".join(OPS))
+    p.add_argument("--batches", default=None, help="comma-separated batch counts (default 10240, "
+                   "and 100000 for n <= 32 unless --quick)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else (
         [4, 8, 16, 32, 64, 128] if args.quick else [2, 4, 8, 16, 32, 64, 128, 256, 512])
@@ -246,7 +248,8 @@ def main(argv=None):
     for dtype in args.dtypes.split(","):
         for op in args.ops.split(","):
             for n in sizes:
-                batches = [10240] + ([100000] if n <= 32 and not args.quick else [])
+                batches = ([int(b) for b in args.batches.split(",")] if args.batches else
+                           [10240] + ([100000] if n <= 32 and not args.quick else []))
                 for batch in batches:
                     try:
                         ours, vend, vname, flops, nbytes = case(op, n, batch, numpy.dtype(dtype), reps)
@@ -261,8 +264,8 @@ def main(argv=None):
                                pct_bw=round(100 * gbs / bw, 1))
                     rows.append(row)
                     print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+                    write(out, header, rows)          # after every row: a killed run keeps its rows
                     cupy.get_default_memory_pool().free_all_blocks()
-    write(out, header, rows)
 
 
 def write(out, header, rows):

@@ -6,7 +6,9 @@
 # table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
 # where .whl holds pytest and its dependencies as wheels (the device image has no pytest).
-#   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks.
+#   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
+#   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
+#   call of several parts must fit them all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL="${OUT:-out/gpu_check}"; mkdir -p "$FINAL"
@@ -25,14 +27,15 @@ status=0
     python3 -c "import cupy, numpy, sys; print('python', sys.version.split()[0], 'cupy', cupy.__version__, 'numpy', numpy.__version__, 'CUDA runtime', cupy.cuda.runtime.runtimeGetVersion())"
     python3 -c "import torch; print('torch', torch.__version__)" 2>/dev/null
 } | tee "$OUT/environment.txt"
+limit() { local var="GPU_CHECK_TIMEOUT_$1"; echo "${!var:-$2}"; }
 for part in $PARTS; do
     echo "=== $part ($(date -u +%T)) ==="
     case $part in
-        tests) timeout 420 python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
-        sanitizer) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 \
+        tests) timeout "$(limit tests 420)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
-        bench) timeout 540 python3 scripts/bench_linalg.py $QUICK --output "$OUT" 2>&1 | tail -80 || status=1 ;;
-        hydro) timeout 400 python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
+        bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK --output "$OUT" 2>&1 | tail -80 || status=1 ;;
+        hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
         *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro)"; status=2 ;;
     esac
 done

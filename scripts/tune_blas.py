@@ -35,8 +35,10 @@ class Tuner:
     def out_of_time(self):
         return time.time() > self.deadline
 
-    def pick(self, op, dtype, cls, candidates, run):
-        """Time run(params) for each candidate; store the fastest under op/dtype/cls."""
+    def pick(self, op, dtype, cls, candidates, run, vendor=None):
+        """Time run(params) for each candidate; store the fastest under op/dtype/cls, with the
+        crossover decision: ``use_vendor`` (and the measured ratio as ``reason``) when
+        ``vendor()`` (the vendor routine on the same data) is faster than the best kernel."""
         best, best_ms = None, float("inf")
         if self.out_of_time():
             self.log.append(f"{op} {dtype} {cls}: skipped (budget spent), defaults stay")
@@ -52,6 +54,11 @@ class Tuner:
             self.log.append(f"{op} {dtype} {cls} {p}: {ms:.4f} ms")
             if ms < best_ms:
                 best, best_ms = p, ms
+        if best is not None and vendor is not None:
+            vms = timeit(vendor, self.reps, 2, 3)
+            best = dict(best, use_vendor=vms < best_ms, reason=(
+                f"tune_blas {time.strftime('%Y-%m-%d')}: ours {vms / best_ms:.2f}x vendor "
+                f"({best_ms:.4f} vs {vms:.4f} ms)"))
         if best is not None:
             self.table.setdefault(op, {}).setdefault(dtype, {})[cls] = best
             print(f"{op:7s} {dtype:8s} {cls:12s} {best_ms:9.4f} ms  {best}", flush=True)
@@ -85,13 +92,14 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
                          for v in (vmax, 1) for u in (4, 2)
                          for tm in sorted({max(4, auto // 2), auto, min(256, auto * 2)})]
             t.pick(f"gemv_{trans.lower()}", dtype, shape_class(m, n), cands,
-                   lambda p: blas.gemv(a, x, y, trans=trans, _params=p))
+                   lambda p: blas.gemv(a, x, y, trans=trans, _params=p),
+                   lambda: blas.gemv(a, x, y, trans=trans, _path="vendor"))
         del a
 
 
 def _gemm_candidates(m, n, k, shared_b):
     from linalg._cuda.blas import GEMM_CONFIGS, TALL_NC
-    cands = [{"vendor": True}]
+    cands = []
     if shared_b:
         cands += [{"cfg": "tall", "nc": nc, "rp": rp} for nc in TALL_NC if nc <= max(4, 2 * n)
                   for rp in (64, 128, 256)]
@@ -117,7 +125,8 @@ def tune_gemm(t, dtype, problems, batch0):
         b = cupy.random.standard_normal(bshape).astype(dtype)
         c = cupy.empty((batch, m, n), dtype=dtype)
         t.pick("gemm", dtype, shape_class(m, n, k), _gemm_candidates(m, n, k, bcast),
-               lambda p: blas.gemm(a, b, c, transb=tb, _params=p))
+               lambda p: blas.gemm(a, b, c, transb=tb, _params=p),
+               lambda: blas.gemm(a, b, c, transb=tb, _path="vendor"))
         del a, b, c
 
 
@@ -132,7 +141,8 @@ def tune_trsv(t, dtype, sizes, batch):
         x = cupy.random.standard_normal((batch, n)).astype(dtype)
         cands = [{"nb": 32, "unroll": u, "team": tm, "teams_per_block": max(1, 128 // tm)}
                  for tm in (32, 64, 128, 256) if tm <= max(32, 4 * n) for u in (2, 4)]
-        t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p))
+        t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
+               lambda: trsv.trsv(a, x, _path="vendor"))
         del a, x
 
 

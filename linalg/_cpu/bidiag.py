@@ -19,6 +19,7 @@ __all__ = ["gebrd"]
 
 _CHUNK_BYTES = 4 << 20      # per chunk: a few MiB keeps the trailing matrix in L2/L3
 _MIN_CHUNK = 64             # ... but enough matrices that each vector operation is long
+_TILE = 32                  # matrices per tile of the layout transposes
 
 
 def gebrd(a):
@@ -41,19 +42,37 @@ def gebrd(a):
     def run(lo, hi):
         for s in range(lo, hi, chunk):
             t = min(s + chunk, hi)
-            view = a[s:t].transpose(2, 1, 0) if wide else a[s:t].transpose(1, 2, 0)
-            work = numpy.empty(view.shape, a.dtype)
-            if wide:
-                numpy.conjugate(view, out=work)
-            else:
-                work[...] = view
+            work = _to_batch_last(a[s:t], wide)
             dd, ee, tq, tp = _gebd2_batch_last(work)
-            a[s:t] = numpy.conj(work.transpose(2, 1, 0)) if wide else work.transpose(2, 0, 1)
+            _from_batch_last(work, a[s:t], wide)
             d[s:t], e[s:t] = dd.T, ee.T
             tauq[s:t], taup[s:t] = (tp.T, tq.T) if wide else (tq.T, tp.T)
 
     split_batch(run, batch, m * n * k)
     return a, d, e, tauq, taup
+
+
+def _to_batch_last(block, wide):
+    """(B, m, n) -> (m, n, B) copy (wide: (n, m, B) conjugate transposes), in cache-friendly tiles."""
+    b, m, n = block.shape
+    work = numpy.empty((n, m, b) if wide else (m, n, b), block.dtype)
+    for j in range(0, b, _TILE):
+        src = block[j:j + _TILE]
+        if wide:
+            numpy.conjugate(src.transpose(2, 1, 0), out=work[:, :, j:j + _TILE])
+        else:
+            work[:, :, j:j + _TILE] = src.transpose(1, 2, 0)
+    return work
+
+
+def _from_batch_last(work, block, wide):
+    """The inverse of :func:`_to_batch_last`, written into ``block``."""
+    for j in range(0, block.shape[0], _TILE):
+        src = work[:, :, j:j + _TILE]
+        if wide:
+            numpy.conjugate(src.transpose(2, 1, 0), out=block[j:j + _TILE])
+        else:
+            block[j:j + _TILE] = src.transpose(2, 0, 1)
 
 
 def _gebd2_batch_last(a):

@@ -23,11 +23,13 @@ except ImportError:  # pragma: no cover - depends on the environment
 _CONTROLLER = None
 _POOL = None
 # Below this many scalar multiply-adds a batch runs on one thread: thread hand-off costs more.
-_PARALLEL_MIN_WORK = 1 << 21
+_PARALLEL_MIN_WORK = 1 << 25
 
 
 def _workers():
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+    """Threads for :func:`split_batch`: the cores this process may use, at most 8."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(8, cores))
 
 
 @contextlib.contextmanager

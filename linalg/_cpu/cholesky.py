@@ -5,10 +5,12 @@ batch in C and reads only the lower triangle, LAPACK potrf('L')), with failed ma
 so one bad matrix never spoils the batch; the solves and inverses are the blocked, batch-
 vectorized triangular kernels of ``linalg._cpu.triangular`` (stacked matmul + small inverted
 diagonal blocks), run over cache-sized chunks of the batch.
+
+Right-hand sides always arrive as (batch, n, nrhs): the public layer passes vectors as one column.
 """
 import numpy
 
-from .triangular import (as_lower_problem, ct, diag_info, hermitian_from, inverse_chunked,
+from .triangular import (as_lower_problem, ct, diag_info, gram, inverse_chunked,
                          solve_chunked, with_identity)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
@@ -133,7 +135,7 @@ def _inverse_from_factor(factor, lower, info=None):
     out = numpy.empty_like(factor)
 
     def finish(s, linv):
-        hermitian_from(ct(linv) @ linv, True, out=out[s])
+        gram(linv, True, out[s])
     with numpy.errstate(all="ignore"):          # U^-1 = (L^-1)^H with L = U^H
         inverse_chunked(factor if lower else ct(factor), finish=finish)
     return out, info

@@ -1,16 +1,19 @@
 """CPU triangular BLAS/LAPACK on strided (batch, n, n) batches: trsm, trmm, trtri, lauum.
 
-Strategy (vectorized over the batch, never a loop per matrix):
+Strategy (vectorized over the batch, never a loop per matrix), run over cache-sized chunks of
+the batch (CHUNK_BYTES) so that the several passes of each step hit the cache:
 
-* The diagonal blocks (order <= NB) of every matrix are inverted at once by an element-wise
-  substitution loop over the NB columns (all blocks of all matrices stacked into one batch).
-* Everything else is NumPy's stacked matmul (BLAS 3 per matrix, looped in C): a blocked
-  right-looking substitution for TRSM, LAPACK's blocked TRTRI for the inverse.
+* Every problem is first mapped to a lower-triangular one by views (:func:`as_lower_problem`):
+  X op(A) = B is op(A)^T X^T = B^T, and an upper T is the reversal J T J of a lower one.
+* Few right-hand sides (m <= SUBSTITUTION_MAX_RHS, e.g. TRSV, POTRS with one vector): column
+  substitution, element-wise over the batch.
+* Otherwise blocked: the NB x NB diagonal blocks of all matrices of a chunk are inverted at once
+  by an element-wise substitution loop, and everything else is NumPy's stacked matmul (BLAS 3 per
+  matrix, looped in C): left-looking block substitution for TRSM, LAPACK's blocked TRTRI.
 
 Explicit inverses are used only for the small diagonal blocks, as in MAGMA's batched TRSM, so
 the error grows with the condition number of an NB x NB diagonal block, not of the whole matrix.
-Upper-triangular problems are mapped to lower ones by transposition (a view), never by copying
-code paths. The module also serves ``linalg._cpu.cholesky`` and ``linalg._cpu.trsv``.
+The module also serves ``linalg._cpu.cholesky`` and ``linalg._cpu.trsv``.
 """
 import numpy
 
@@ -18,6 +21,7 @@ __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
 NB = 8          # diagonal block order: small enough that its explicit inverse is accurate
 SUBSTITUTION_MAX_RHS = 2    # up to this many right-hand sides, plain substitution is cheaper
+NB_SUBSTITUTION = 16        # block order of that substitution (stacked GEMV between blocks)
 
 # Operands the functions of this module never write into (the public layer need not copy them).
 READS_ONLY = {"trsm": ("a",), "trmm": ("a", "b"), "trtri": ("a",), "lauum": ("a",)}
@@ -44,21 +48,21 @@ def diag_info(a, unit_diagonal=False):
 
 
 def _small_lower_inverse(t, unit_diagonal):
-    """Inverse of each lower-triangular (g, s, s) matrix by element-wise substitution (s small).
+    """Inverse of each lower-triangular (..., s, s) matrix by element-wise substitution (s small).
 
-    Only the lower triangle of ``t`` is read; the result is lower triangular.
+    Only the lower triangle of ``t`` (any strides) is read; the result is lower triangular.
     """
-    g, s, _ = t.shape
-    x = numpy.zeros_like(t)
+    s = t.shape[-1]
+    x = numpy.zeros(t.shape, t.dtype)
     idx = numpy.arange(s)
-    if unit_diagonal:
-        x[:, idx, idx] = 1
-    else:
-        x[:, idx, idx] = 1 / t[:, idx, idx]
+    x[..., idx, idx] = 1 if unit_diagonal else 1 / t[..., idx, idx]
     # Row i of X: X[i, :i] = -T[i, i]^-1 * T[i, :i] @ X[:i, :i]  (X[:i, :i] already final)
     for i in range(1, s):
-        row = numpy.einsum("gk,gkj->gj", t[:, i, :i], x[:, :i, :i])
-        x[:, i, :i] = -row * x[:, i, i, None] if not unit_diagonal else -row
+        row = numpy.einsum("...k,...kj->...j", t[..., i, :i], x[..., :i, :i])
+        if unit_diagonal:
+            numpy.negative(row, out=x[..., i, :i])
+        else:
+            numpy.multiply(row, -x[..., i, i, None], out=x[..., i, :i])
     return x
 
 
@@ -66,19 +70,43 @@ def diag_block_inverses(t, nb=NB, unit_diagonal=False):
     """Inverses of the diagonal blocks of each lower-triangular (batch, n, n) matrix.
 
     Returns a list of (batch, s, s) arrays, block k covering rows/cols [k*nb, k*nb + s).
-    All full blocks of all matrices are inverted in one stacked call.
+    All full blocks of all matrices are gathered into one contiguous stack (measured faster than
+    working on a strided view of them) and inverted at once.
     """
     batch, n, _ = t.shape
     full = n // nb
     out = []
     if full:
-        blocks = numpy.stack([t[:, k * nb:(k + 1) * nb, k * nb:(k + 1) * nb] for k in range(full)], axis=1)
-        inv = _small_lower_inverse(blocks.reshape(batch * full, nb, nb), unit_diagonal)
-        inv = inv.reshape(batch, full, nb, nb)
+        blocks = numpy.stack([t[:, k * nb:(k + 1) * nb, k * nb:(k + 1) * nb] for k in range(full)],
+                             axis=1)
+        inv = _small_lower_inverse(blocks, unit_diagonal)
         out = [inv[:, k] for k in range(full)]
     if n % nb:
         out.append(_small_lower_inverse(t[:, full * nb:, full * nb:], unit_diagonal))
     return out
+
+
+def _substitution(t, x, unit_diagonal):
+    """Column substitution for lower T, in blocks of NB_SUBSTITUTION (stacked GEMV between them).
+
+    ``x`` is (batch, n) for one right-hand side (kept 2-D so that NumPy's inner loops run along
+    the rows, not over a length-1 axis) or (batch, n, m).
+    """
+    n = t.shape[1]
+    vector = x.ndim == 2
+    for lo in range(0, n, NB_SUBSTITUTION):
+        hi = min(lo + NB_SUBSTITUTION, n)
+        if lo:
+            x[:, lo:hi] -= (t[:, lo:hi, :lo] @ x[:, :lo, None])[:, :, 0] if vector else \
+                t[:, lo:hi, :lo] @ x[:, :lo]
+        for j in range(lo, hi):
+            if not unit_diagonal:
+                x[:, j] /= t[:, j, j, None] if not vector else t[:, j, j]
+            if j + 1 < hi:
+                if vector:
+                    x[:, j + 1:hi] -= t[:, j + 1:hi, j] * x[:, j, None]
+                else:
+                    x[:, j + 1:hi] -= t[:, j + 1:hi, j, None] * x[:, j, None, :]
 
 
 def lower_solve(t, b, unit_diagonal=False, inverses=None, nb=NB):
@@ -92,11 +120,7 @@ def lower_solve(t, b, unit_diagonal=False, inverses=None, nb=NB):
     """
     n = t.shape[1]
     if b.shape[2] <= SUBSTITUTION_MAX_RHS:
-        for j in range(n):
-            if not unit_diagonal:
-                b[:, j] /= t[:, j, j, None]
-            if j + 1 < n:
-                b[:, j + 1:] -= t[:, j + 1:, j, None] * b[:, j, None, :]
+        _substitution(t, b[:, :, 0] if b.shape[2] == 1 else b, unit_diagonal)
         return b
     if inverses is None:
         inverses = diag_block_inverses(t, nb, unit_diagonal)
@@ -129,11 +153,12 @@ def as_lower_problem(a, side="left", lower=True, trans="N"):
 
 
 CHUNK_BYTES = 1 << 21      # working set of one chunk of the batch: stays in the L2/L3 cache
+SUBSTITUTION_CHUNK = 256   # substitution is bound by NumPy call overhead: larger chunks
 
 
-def chunks(batch, matrix_elements, itemsize):
+def chunks(batch, matrix_elements, itemsize, min_step=16):
     """Slices of the batch whose working set (about CHUNK_BYTES) stays in cache."""
-    step = max(16, CHUNK_BYTES // max(1, matrix_elements * itemsize))
+    step = max(min_step, CHUNK_BYTES // max(1, matrix_elements * itemsize))
     return [slice(s, min(s + step, batch)) for s in range(0, batch, step)]
 
 
@@ -156,25 +181,19 @@ def with_identity(a, info):
     return a
 
 
-def solve_in_place(a, b, side="left", lower=True, trans="N", unit_diagonal=False):
-    """op(A) X = B or X op(A) = B for one chunk, X written into ``b``; no info, no checks."""
-    t, rhs = as_lower_problem(a, side, lower, trans)
-    lower_solve(t, rhs(b), unit_diagonal)
-    return b
-
-
 def solve_chunked(t, rhs, b, unit_diagonal=False, alpha=1):
     """T Y = alpha C (:func:`as_lower_problem`) over cache-sized chunks of the batch, into ``b``.
 
-    The diagonal-block inverses of all matrices are computed in one stacked call first.
+    Everything, the diagonal-block inverses included, is computed chunk by chunk (measured
+    faster than one stacked inversion of all blocks: the chunk stays in cache).
     """
     n = t.shape[1]
     m = b.shape[1] * b.shape[2] // n
-    inverses = diag_block_inverses(t, NB, unit_diagonal) if m > SUBSTITUTION_MAX_RHS else None
-    for s in chunks(t.shape[0], n * (n + m), t.itemsize):
+    min_step = SUBSTITUTION_CHUNK if m <= SUBSTITUTION_MAX_RHS else 16
+    for s in chunks(t.shape[0], n * (n + m), t.itemsize, min_step):
         if alpha != 1:
             b[s] *= alpha
-        lower_solve(t[s], rhs(b[s]), unit_diagonal, None if inverses is None else [x[s] for x in inverses])
+        lower_solve(t[s], rhs(b[s]), unit_diagonal)
     return b
 
 
@@ -209,9 +228,12 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     n, m = b.shape[1], b.shape[2]
     for s in chunks(a.shape[0], n * (n + 2 * m), a.itemsize):
         t, _ = _op(triangle(a[s], lower, unit_diagonal), lower, trans)
-        numpy.matmul(t, b[s], out=out[s]) if side == "left" else numpy.matmul(b[s], t, out=out[s])
-    if alpha != 1:
-        out *= alpha
+        if side == "left":
+            numpy.matmul(t, b[s], out=out[s])
+        else:
+            numpy.matmul(b[s], t, out=out[s])
+        if alpha != 1:
+            out[s] *= alpha
     return out
 
 
@@ -237,13 +259,12 @@ def inverse_chunked(t, unit_diagonal=False, finish=None):
 
     ``finish(s, x)`` receives each chunk's inverse (else the inverses are returned stacked).
     """
-    inverses = diag_block_inverses(t, NB, unit_diagonal)
     out = None
     if finish is None:
         out = numpy.empty(t.shape, t.dtype)
         finish = out.__setitem__
     for s in chunks(t.shape[0], 3 * t.shape[1] ** 2, t.itemsize):
-        finish(s, lower_inverse(t[s], unit_diagonal, [x[s] for x in inverses]))
+        finish(s, lower_inverse(t[s], unit_diagonal))
     return out
 
 
@@ -255,8 +276,10 @@ def trtri(a, lower=True, unit_diagonal=False):
         if lower:
             return inverse_chunked(a, unit_diagonal), info
         out = numpy.empty_like(a)     # inv(U) = inv(U^T)^T, U^T lower
-        inverse_chunked(numpy.swapaxes(a, 1, 2), unit_diagonal,
-                        lambda s, x: out[s].__setitem__(Ellipsis, numpy.swapaxes(x, 1, 2)))
+
+        def finish(s, x):
+            out[s] = numpy.swapaxes(x, 1, 2)
+        inverse_chunked(numpy.swapaxes(a, 1, 2), unit_diagonal, finish)
     return out, info
 
 
@@ -269,10 +292,22 @@ def hermitian_from(x, lower, out=None):
     return out
 
 
+def gram(t, lower, out):
+    """L^H L (lower) or U U^H (upper) of triangular ``t`` into ``out``, exactly Hermitian.
+
+    Real dtypes: NumPy's matmul of a matrix with its own transpose is a SYRK that fills both
+    triangles, so the result is exactly symmetric; complex: the computed lower triangle is
+    mirrored (conjugated).
+    """
+    if not numpy.iscomplexobj(t):
+        return numpy.matmul(numpy.swapaxes(t, 1, 2), t, out=out) if lower else \
+            numpy.matmul(t, numpy.swapaxes(t, 1, 2), out=out)
+    return hermitian_from(ct(t) @ t if lower else t @ ct(t), True, out=out)
+
+
 def lauum(a, lower=True):
     """L^H L (lower) or U U^H (upper) from the referenced triangle, returned full Hermitian."""
     out = numpy.empty_like(a)
     for s in chunks(a.shape[0], 3 * a.shape[1] ** 2, a.itemsize):
-        t = triangle(a[s], lower)
-        hermitian_from(ct(t) @ t if lower else t @ ct(t), lower, out=out[s])
+        gram(triangle(a[s], lower), lower, out[s])
     return out

@@ -44,10 +44,13 @@ def _smem_per_team(m, n, team, in_smem, item):
 def gebrd(a, _params=None):
     """Bidiagonalize each matrix in place; returns (a, d, e, tauq, taup)."""
     import cupy
-    if not is_real(a.dtype):
-        return _cpu_gebrd(a)
     batch, m, n = a.shape
     mn = min(m, n)
+    if a.size == 0:         # empty never reaches a kernel
+        vec = cupy.zeros((batch, mn), dtype=a.dtype)
+        return a, vec, vec[:, :max(mn - 1, 0)].copy(), vec.copy(), vec.copy()
+    if not is_real(a.dtype):
+        return _cpu_gebrd(a)
     p = params("gebrd", a.dtype, m, n, override=_params)
     team = int(p.get("team") or 0) or default_team(m, n)
     item = a.dtype.itemsize

@@ -3,8 +3,10 @@
 Backend contract (docs/design.md): C-contiguous CuPy arrays of one dtype, batch >= 1, sizes >= 1;
 ``gemm`` and ``gemv`` return the result (no info). Real dtypes run our kernels with the parameters
 of ``linalg._tuning`` (tables in linalg/tuning/*.json, written by scripts/tune_blas.py); where the
-table says ``"vendor"`` (sizes where cuBLAS is at the bandwidth or compute floor) and for complex
-dtypes the call goes to ``cupy.matmul`` (cuBLAS gemmStridedBatched).
+table's crossover says ``use_vendor`` (``linalg._tuning.use_vendor``: the classes where the vendor measured faster
+than our kernel, e.g. GEMV-N with every dim >= 32 and GEMM 81x8x64 float64 on the H100) and for
+complex dtypes the call goes to ``cupy.matmul`` (cuBLAS gemmStridedBatched). Empty problems
+never reach a kernel (zeros, or beta c when only the inner dimension is 0).
 
 Extension used by the hydro corner forces: ``gemm`` accepts ``b`` with batch 1 and broadcasts it
 over the batch of ``a`` (one B for all zones, read through the cache instead of copied).
@@ -16,7 +18,7 @@ import numpy
 from . import _compile
 from .. import _tuning
 
-__all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS"]
+__all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
 
 # The GEMM tile menu (BM, BN, BK, DX, DY) the tuner chooses from; names are what tables store.
 GEMM_CONFIGS = {
@@ -83,7 +85,7 @@ def grid_for(work_items, per_block, waves=64):
 def fit_vec(vec, arr, n_divisible=None):
     """Largest power of two <= vec for which arr's base is aligned (and n divisible, if given)."""
     item = arr.dtype.itemsize
-    while vec > 1 and (arr.data.ptr % (vec * item) or (n_divisible is not None
+    while vec > 1 and (data_ptr(arr) % (vec * item) or (n_divisible is not None
                                                        and n_divisible % vec)):
         vec //= 2
     return max(vec, 1)
@@ -96,6 +98,57 @@ def params(op, dtype, *dims, override=None):
     return _tuning.lookup(op, numpy.dtype(dtype).name, _tuning.shape_class(*dims))
 
 
+PATHS = (None, "kernel", "vendor")
+
+
+def check_path(path):
+    if path not in PATHS:
+        raise ValueError(f"_path: expected None, 'kernel' or 'vendor', got {path!r}")
+
+
+def choose_vendor(op, dtype, dims, override=None, path=None):
+    """True where the vendor routine runs: forced by ``path``, by an override saying
+    ``{"vendor": True}`` (the tuner's candidate), else the table's crossover for this class."""
+    if path is not None:
+        return path == "vendor"
+    if override is not None:
+        return bool(override.get("use_vendor") or override.get("vendor"))
+    return _tuning.use_vendor(op, numpy.dtype(dtype).name, _tuning.shape_class(*dims))[0]
+
+
+def cached_plan(fn, key, override, path):
+    """fn(gpu, *key, override, path), through fn's cache unless override (a dict) is given."""
+    check_path(path)
+    gpu = _tuning.gpu_name()
+    if override is None:
+        return fn(gpu, *key, None, path)
+    return fn.__wrapped__(gpu, *key, override, path)
+
+
+def data_ptr(arr):
+    return arr.data.ptr
+
+
+def axpby(r, c, alpha, beta):
+    """alpha r + beta c (c None or beta 0: c not read), one fused pass where both scale."""
+    if c is None or beta == 0:
+        if alpha != 1:
+            r *= alpha
+        return r
+    if alpha == 1:
+        c *= beta
+        c += r
+        return c
+    return _axpby_kernel()(r, alpha, beta, c, c)
+
+
+@functools.lru_cache(maxsize=None)
+def _axpby_kernel():
+    import cupy
+    return cupy.ElementwiseKernel("T r, T alpha, T beta, T c", "T out",
+                                  "out = alpha * r + beta * c", "linalg_axpby")
+
+
 def _scalar(dtype, v):
     return numpy.dtype(dtype).type(v)
 
@@ -104,32 +157,38 @@ def _scalar(dtype, v):
 # GEMV
 
 def _vendor_gemv(a, x, y, trans, alpha, beta):
+    """cupy.matmul (cuBLAS gemmStridedBatched) with one column, then alpha/beta."""
     import cupy
     w = str(trans).upper()
     op = a if w == "N" else (a.conj() if w == "C" else a).transpose(0, 2, 1)
-    r = cupy.matmul(op, x[:, :, None])[:, :, 0]
-    if alpha != 1:
-        r *= alpha
-    if y is not None and beta != 0:
-        r += beta * y
-    return r
+    return axpby(cupy.matmul(op, x[:, :, None])[:, :, 0], y, alpha, beta)
 
 
-def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None):
-    """y = alpha op(a) x + beta y for each matrix; a (batch, m, n). Returns y (batch, len)."""
+def _empty_result(shape, dtype, c, beta):
+    """An empty product: zeros, or beta c when only the inner dimension is 0. No kernel runs."""
     import cupy
-    if not is_real(a.dtype):
-        return _vendor_gemv(a, x, y, trans, alpha, beta)
+    if c is None or beta == 0 or 0 in shape:
+        return cupy.zeros(shape, dtype=dtype)
+    return c * beta
+
+
+def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
+    """y = alpha op(a) x + beta y for each matrix; a (batch, m, n). Returns y (batch, len).
+    ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
+    import cupy
     t = trans_flag(trans, a.dtype)
     batch, m, n = a.shape
+    if a.size == 0:
+        return _empty_result((batch, n if t else m), a.dtype, y, beta)
+    if not is_real(a.dtype):
+        return _vendor_gemv(a, x, y, trans, alpha, beta)
+    key = (a.dtype.name, t, batch, m, n, data_ptr(a) % 16 == 0)
+    plan = cached_plan(_gemv_plan, key, _params, _path)
+    if plan[0] == "vendor":
+        return _vendor_gemv(a, x, y, trans, alpha, beta)
     if y is None or beta == 0:
         beta = 0
         y = cupy.empty((batch, n if t else m), dtype=a.dtype) if y is None else y
-    aligned = a.data.ptr % 16 == 0
-    if _params is None:
-        plan = _gemv_plan(a.dtype.name, t, batch, m, n, aligned)
-    else:
-        plan = _gemv_plan.__wrapped__(a.dtype.name, t, batch, m, n, aligned, _params)
     family, expr, grid, block, smem, last = plan
     s = a.dtype.type
     first = numpy.int64(batch * m) if expr.startswith("gemv_n_flat") else numpy.int64(batch)
@@ -139,11 +198,14 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None):
 
 
 @functools.lru_cache(maxsize=4096)
-def _gemv_plan(dtype, t, batch, m, n, aligned, override=None):
-    """(family, name expression, grid, block, shared bytes, last int argument) of one GEMV."""
+def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
+    """('vendor',) or (family, name expression, grid, block, shared bytes, last int argument)."""
+    op = "gemv_t" if t else "gemv_n"
+    if choose_vendor(op, dtype, (m, n), override, path):
+        return ("vendor",)
     item = numpy.dtype(dtype).itemsize
     T = _compile.ctype(dtype)
-    p = params("gemv_t" if t else "gemv_n", dtype, m, n, override=override)
+    p = params(op, dtype, m, n, override=override)
     vec, unroll = int(p["vec"]) if aligned else 1, int(p["unroll"])
     if t or p.get("kernel") == "team":
         while vec > 1 and n % vec:
@@ -198,11 +260,7 @@ def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
         r = cupy.matmul(a.reshape(batch * m, k), _op(b, transb)[0]).reshape(batch, m, -1)
     else:
         r = cupy.matmul(_op(a, transa), _op(b, transb))
-    if alpha != 1:
-        r *= alpha
-    if c is not None and beta != 0:
-        r += beta * c
-    return r
+    return axpby(r, c, alpha, beta)
 
 
 def default_gemm_config(m, n, k, shared_b=False):
@@ -245,15 +303,17 @@ def _tall_plan(dtype, rows, n, k, aligned, p):
 
 
 @functools.lru_cache(maxsize=4096)
-def _gemm_plan(dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None):
+def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None, path=None):
     """('vendor',) or (kind, name expression, grid, block, shared bytes, extra) of one GEMM."""
-    p = params("gemm", dtype, m, n, k, override=override)
-    if p.get("vendor"):
+    if choose_vendor("gemm", dtype, (m, n, k), override, path):
         return ("vendor",)
+    p = params("gemm", dtype, m, n, k, override=override)
     if "cfg" not in p:
         p = default_gemm_config(m, n, k, shared_b)
-        if p is None:
-            return ("vendor",)
+        if p is None:       # no kernel configuration for this shape: cuBLAS unless forced
+            if path != "kernel":
+                return ("vendor",)
+            p = {"cfg": "t32", "mpb": 1}
     if p["cfg"] == "tall":
         if ta == 0 and shared_b:
             plan = _tall_plan(dtype, batch * m, n, k, aligned, p)
@@ -268,18 +328,21 @@ def _gemm_plan(dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None):
     return ("tiled", expr, grid_for(batch * tiles, mpb), (dx * dy, 1, mpb), smem, None)
 
 
-def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None):
-    """c = alpha op(a) op(b) + beta c for each matrix. b may have batch 1 (broadcast)."""
+def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _path=None):
+    """c = alpha op(a) op(b) + beta c for each matrix. b may have batch 1 (broadcast).
+    ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
     import cupy
-    if not is_real(a.dtype):
-        return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     ta, tb = trans_flag(transa, a.dtype), trans_flag(transb, b.dtype)
     batch = a.shape[0]
     m, k = (a.shape[2], a.shape[1]) if ta else (a.shape[1], a.shape[2])
     n = b.shape[1] if tb else b.shape[2]
+    if batch * m * n * k == 0:
+        return _empty_result((batch, m, n), a.dtype, c, beta)
+    if not is_real(a.dtype):
+        return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
-    key = (a.dtype.name, batch, m, n, k, ta, tb, shared_b, a.data.ptr % 16 == 0)
-    plan = _gemm_plan(*key) if _params is None else _gemm_plan.__wrapped__(*key, _params)
+    key = (a.dtype.name, batch, m, n, k, ta, tb, shared_b, data_ptr(a) % 16 == 0)
+    plan = cached_plan(_gemm_plan, key, _params, _path)
     if plan[0] == "vendor":
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     kind, expr, grid, block, smem, extra = plan

@@ -14,7 +14,7 @@ COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
 
 # Tuned parameters (data): the kernel is used while one matrix's tiles fit SMEM_PER_MATRIX bytes
 # and n <= MAX_N; a block holds about THREADS_PER_BLOCK output entries' worth of matrices.
-MAX_N = 64
+MAX_N = 32      # measured: cuBLAS GEMM + mirror wins from n = 64 (reports/gpu_cholesky_*.md)
 SMEM_PER_MATRIX = 48 * 1024
 THREADS_PER_BLOCK = 256
 
@@ -52,13 +52,19 @@ def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):
 def _gemm_syrk(a, c, lower, tr, alpha, beta, use_c):
     import cupy
     m = a.swapaxes(1, 2) if tr else a
-    prod = cupy.matmul(m, m.swapaxes(1, 2))
-    if alpha != 1:
-        prod *= alpha
+    n = m.shape[1]
     if use_c:
-        tri_c = cupy.tril(c) if lower else cupy.triu(c)
-        sym = tri_c + (cupy.tril(c, -1) if lower else cupy.triu(c, 1)).swapaxes(1, 2)
-        prod += beta * sym
-    # Mirror the lower triangle so both triangles are equal bit for bit.
-    low = cupy.tril(prod, -1)
-    return cupy.ascontiguousarray(cupy.tril(prod) + low.swapaxes(1, 2))
+        prod = c
+        if not lower:                              # make the referenced triangle the lower one
+            iu, ju = cupy.triu_indices(n, 1)
+            prod[:, ju, iu] = prod[:, iu, ju]
+    else:
+        prod = c if c is not None else cupy.empty((a.shape[0], n, n), dtype=a.dtype)
+    if tri.is_real(a.dtype):
+        tri.gemm(prod, m, m.swapaxes(1, 2), alpha, beta if use_c else 0.0)
+    else:
+        prod[...] = alpha * cupy.matmul(m, m.swapaxes(1, 2)) + (beta * prod if use_c else 0)
+    # Mirror the lower triangle (symmetric, not conjugated) so both triangles are equal bit for bit.
+    il, jl = cupy.tril_indices(n, -1)
+    prod[:, jl, il] = prod[:, il, jl]
+    return prod

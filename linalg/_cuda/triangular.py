@@ -16,12 +16,14 @@ from ._compile import ctype, get_kernel, grid_1d
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
 # Leaf kernels exist for n <= LEAF; their template parameter is the size class NMAX >= n.
-# (LINALG_CUDA_LEAF overrides it, for measurements: 32 makes 33..64 recurse into 32-leaves.)
-LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "64"))
-SIZE_CLASSES = (8, 16, 32, 64)
+# Measured on the H100 (reports/gpu_cholesky_2026-11-22.md): recursing 33..64 into 32-leaves beat
+# a 64-leaf kernel (2 warps a matrix, 166-255 registers, low occupancy) for potrf, trsm and potrs.
+# LINALG_CUDA_LEAF (8, 16 or 32) overrides it for measurements.
+LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "32"))
+SIZE_CLASSES = (8, 16, 32)
 # Tuned parameters (data, not code): matrices per thread block for each size class, and the
 # shared-memory budget a block may take before it gets fewer matrices.
-PER_BLOCK = {8: 16, 16: 8, 32: 4, 64: 1}
+PER_BLOCK = {8: 16, 16: 8, 32: 4}
 SMEM_BUDGET = 96 * 1024
 DEFAULT_SMEM = 48 * 1024
 
@@ -132,9 +134,9 @@ def tri_vec(a, b, flags, alpha=1.0):
     if nvec == 0:
         return _diag_info(a, bool(flags & TRI_UNIT))
     nmax = size_class(n)
-    ntiles = 2 if flags & TRI_POTRS else 1
-    tile = ntiles * nmax * (nmax + 1) + 2 * nmax + nmax * (nmax + 1) + 1
+    tile = 2 * nmax * (nmax + 1) + 2 * nmax + 1          # kernels/trsm.cu tri_tile<NMAX>()
     per_block, threads, smem = launch_config(nmax, tile, a.itemsize)
+    smem += nmax * a.itemsize                             # padding before the first tile
     pa, lda, sa = view_args(a)
     pb, ldb, sb = view_args(b)
     launch("trsm", f"tri_vec<{ctype(a.dtype)}, {nmax}>", per_block, threads, smem, batch,
@@ -198,30 +200,6 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha):
     trsm_inplace(sa_, second, right, lower, trans, unit, 1.0)
 
 
-def trmm_inplace(a, b, right, lower, trans, unit, alpha):
-    """B := alpha op(A) B (left) or alpha B op(A) (right); real dtypes."""
-    import cupy
-    n = a.shape[1]
-    if n <= LEAF:
-        tri_vec(a, b, _flags(right, lower, trans, unit) | TRI_MUL, alpha)
-        return
-    n1 = split(n)
-    a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
-    if not right:
-        b1, b2 = b[:, :n1, :], b[:, n1:, :]
-        # op lower: X2 = T22 B2 + T21 B1 first; op upper: X1 = T11 B1 + T12 B2 first.
-        tgt, src, ta, oa = (b2, b1, a22, a11) if op_lower else (b1, b2, a11, a22)
-        trmm_inplace(ta, tgt, right, lower, trans, unit, alpha)
-        gemm(tgt, off, src, alpha=alpha, beta=1.0)
-    else:
-        b1, b2 = b[:, :, :n1], b[:, :, n1:]
-        # op lower: X1 = B1 T11 + B2 T21 first; op upper: X2 = B1 T12 + B2 T22 first.
-        tgt, src, ta, oa = (b1, b2, a11, a22) if op_lower else (b2, b1, a22, a11)
-        trmm_inplace(ta, tgt, right, lower, trans, unit, alpha)
-        gemm(tgt, src, off, alpha=alpha, beta=1.0)
-    trmm_inplace(oa, src, right, lower, trans, unit, alpha)
-
-
 def trtri_lower_inplace(a, unit):
     """X = L^-1 for the lower triangular view ``a`` (upper part zeroed); real dtypes."""
     import cupy
@@ -279,9 +257,11 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
 def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
     """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
     right = side == "right"
-    if not is_real(a.dtype):
+    if not is_real(a.dtype) or a.shape[1] > LEAF:
+        # n > LEAF: one dense cuBLAS product of the triangle (measured faster than a recursion
+        # into our leaves for n = 64..256).
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
-    trmm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    tri_vec(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal) | TRI_MUL, alpha)
     return b
 
 
@@ -305,24 +285,27 @@ def lauum(a, lower=True):
     if is_real(a.dtype) and a.shape[1] <= LEAF:
         chol_small(a, CHOL_LAUUM, lower)
         return a
-    if lower:
-        t = cupy.tril(a)
-        prod = cupy.matmul(cupy.conj(t.swapaxes(1, 2)), t)
+    t = cupy.tril(a) if lower else cupy.triu(a)
+    th = t.swapaxes(1, 2)
+    if is_real(a.dtype):
+        prod = cupy.empty_like(a)
+        gemm(prod, th, t) if lower else gemm(prod, t, th)
     else:
-        t = cupy.triu(a)
-        prod = cupy.matmul(t, cupy.conj(t.swapaxes(1, 2)))
+        th = cupy.conj(th)
+        prod = cupy.matmul(th, t) if lower else cupy.matmul(t, th)
     return hermitize(prod)
 
 
 def hermitize(m):
-    """Lower triangle mirrored (conjugated) into the upper one, real diagonal for complex."""
+    """Lower triangle mirrored (conjugated) into the upper one in place, real diagonal."""
     import cupy
-    low = cupy.tril(m, -1)
-    diag = cupy.diagonal(m, axis1=1, axis2=2).real.astype(m.dtype)
-    out = low + cupy.conj(low.swapaxes(1, 2))
-    idx = cupy.arange(m.shape[1])
-    out[:, idx, idx] = diag
-    return out
+    n = m.shape[1]
+    il, jl = cupy.tril_indices(n, -1)
+    m[:, jl, il] = cupy.conj(m[:, il, jl]) if m.dtype.kind == "c" else m[:, il, jl]
+    if m.dtype.kind == "c":
+        idx = cupy.arange(n)
+        m[:, idx, idx] = m[:, idx, idx].real
+    return m
 
 
 def _zero_upper(a):
@@ -373,6 +356,10 @@ def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
 def _vendor_trmm(a, b, right, lower, trans, unit, alpha):
     import cupy
     t = _op(_tri(a, lower, unit), trans)
+    if is_real(a.dtype):
+        out = cupy.empty_like(b)
+        gemm(out, b, t, alpha) if right else gemm(out, t, b, alpha)
+        return out
     return alpha * (cupy.matmul(b, t) if right else cupy.matmul(t, b))
 
 

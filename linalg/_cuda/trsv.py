@@ -3,37 +3,69 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Complex dtypes and n above the shared-memory limit go to cupyx.scipy.linalg.solve_triangular
-with info computed by CuPy array operations (also without a sync).
+Complex dtypes, n above the shared-memory limit and the classes where the tuning table's crossover
+says ``use_vendor`` (cuBLAS trsm measured faster, e.g. n >= 64 on the H100) go to cuBLAS
+trsmBatched through cupyx.scipy.linalg.solve_triangular (row-major handled there, x solved in
+place); info then comes from one small CuPy kernel over the diagonals (no sync). Empty problems
+never reach a kernel.
 """
 import functools
 
 import numpy
 
 from . import _compile
-from .blas import is_real, trans_flag, name_expr, launch, grid_for, params
+from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choose_vendor, \
+    cached_plan
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
 _MAX_N_KERNEL = 8192       # x lives in shared memory: 64 KiB in float64
 
 
-def _info_from_diagonal(a, unit_diagonal):
+_INFO_SOURCE = """
+const long long nn = n * n * parts, step = (n + 1) * parts;
+const R* d = &a[0] + (long long)i * nn;
+int first = 0;
+for (long long j = 0; j < n; ++j) {
+    bool bad = true;
+    for (int q = 0; q < parts; ++q) {
+        const R v = d[j * step + q];
+        if (!isfinite(v)) { bad = true; break; }
+        if (v != R(0)) bad = false;
+    }
+    if (bad) { first = (int)j + 1; break; }
+}
+info = first;
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _info_kernel():
+    """info[k] = 1-based index of the first zero or non-finite diagonal element of matrix k."""
     import cupy
-    batch, n, _ = a.shape
-    if unit_diagonal:
-        return cupy.zeros(batch, dtype=numpy.int32)
-    d = cupy.diagonal(a, axis1=1, axis2=2)
-    bad = (d == 0) | ~cupy.isfinite(d)
-    first = cupy.argmax(bad, axis=1).astype(numpy.int32) + 1
-    return cupy.where(bad.any(axis=1), first, 0).astype(numpy.int32)
+    return cupy.ElementwiseKernel("raw R a, int64 n, int32 parts", "int32 info", _INFO_SOURCE,
+                                  "linalg_trsv_info")
+
+
+def info_from_diagonal(a, unit_diagonal):
+    """Per-matrix info of a triangular solve, on the device without a sync (one kernel)."""
+    import cupy
+    info = cupy.zeros(a.shape[0], dtype=numpy.int32)
+    if unit_diagonal or info.size == 0:
+        return info
+    real = a.view(a.real.dtype) if a.dtype.kind == "c" else a
+    _info_kernel()(real, numpy.int64(a.shape[1]), numpy.int32(2 if a.dtype.kind == "c" else 1),
+                   info)
+    return info
 
 
 def _vendor_trsv(a, x, lower, trans, unit_diagonal):
+    """cuBLAS trsmBatched with one right-hand side (cupyx keeps the row-major meaning)."""
     from cupyx.scipy.linalg import solve_triangular
     w = {"N": 0, "T": 1, "C": 2}[str(trans).upper()]
-    sol = solve_triangular(a, x[:, :, None], trans=w, lower=lower, unit_diagonal=unit_diagonal)
-    return sol[:, :, 0], _info_from_diagonal(a, unit_diagonal)
+    sol = solve_triangular(a, x[:, :, None], trans=w, lower=lower, unit_diagonal=unit_diagonal,
+                           overwrite_b=True)
+    return sol[:, :, 0], info_from_diagonal(a, unit_diagonal)
 
 
 def default_team(n):
@@ -45,15 +77,19 @@ def default_team(n):
     return 128 if n <= 256 else 256
 
 
-def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None):
-    """Solve op(a) x = b (b given in x) for each matrix; returns (x, info)."""
+def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None):
+    """Solve op(a) x = b (b given in x) for each matrix; returns (x, info).
+    ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
     import cupy
     batch, n, _ = a.shape
+    t = trans_flag(trans, a.dtype)
+    if batch == 0 or n == 0:
+        return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > _MAX_N_KERNEL:
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    t = trans_flag(trans, a.dtype)
-    key = (a.dtype.name, batch, n)
-    plan = _plan(*key) if _params is None else _plan.__wrapped__(*key, _params)
+    plan = cached_plan(_plan, (a.dtype.name, batch, n), _params, _path)
+    if plan[0] == "vendor":
+        return _vendor_trsv(a, x, lower, trans, unit_diagonal)
     expr, grid, block, smem, team = plan
     info = cupy.empty(batch, dtype=numpy.int32)
     args = (numpy.int64(batch), numpy.int32(n), a, x, info, numpy.int32(bool(lower)),
@@ -63,8 +99,10 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None):
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan(dtype, batch, n, override=None):
-    """(name expression, grid, block, shared bytes, team size) of one TRSV launch."""
+def _plan(gpu, dtype, batch, n, override=None, path=None):
+    """('vendor',) or (name expression, grid, block, shared bytes, team size) of one TRSV."""
+    if choose_vendor("trsv", dtype, (n,), override, path):
+        return ("vendor",)
     p = params("trsv", dtype, n, override=override)
     nb, unroll = int(p["nb"]), int(p["unroll"])
     team = max(32, int(p.get("team") or 0) or default_team(n))    # the diagonal needs a warp

@@ -35,7 +35,8 @@ OPS = {
     "posv_vec": (lambda a, b: linalg.posv(a, b, return_info=True),
                  lambda g, n, d: (_spd(g, n, d), h.random_matrix(g, (n,), d)), True),
     "potri": (lambda l: linalg.potri(l, return_info=True), lambda g, n, d: (_chol(g, n, d),), True),
-    "poti": (lambda a: linalg.poti(a, lower=False, return_info=True), lambda g, n, d: (_spd(g, n, d),), True),
+    "poti": (lambda a: linalg.poti(a, lower=False, return_info=True),
+             lambda g, n, d: (_spd(g, n, d),), True),
     "trsm": (lambda a, b: linalg.trsm(a, b, "right", False, "C", False, 2.0, return_info=True),
              lambda g, n, d: (_tri(g, n, d, False), h.random_matrix(g, (3, n), d)), True),
     "trmm": (lambda a, b: linalg.trmm(a, b, "left", True, "T", True, -1.5),
@@ -101,6 +102,14 @@ class TestForms:
             if ref_info is not None:
                 assert info[k] == ref_info == packed_info[k]
 
+    def test_strided_inputs_not_modified(self, name, dtype):
+        items = _items(name, [6] * 3, dtype, seed=2)
+        strided = [numpy.stack(ops) for ops in zip(*items)]
+        before = [x.copy() for x in strided]
+        _run(name, *strided)
+        for x, x0 in zip(strided, before):
+            numpy.testing.assert_array_equal(x, x0)
+
     def test_empty_list_and_vbatch(self, name, dtype):
         n_ops = len(_items(name, [2], dtype)[0])
         out, info = _run(name, *([[]] * n_ops))
@@ -128,7 +137,8 @@ class TestFailuresInForms:
         items = _items("trsv", [3, 5, 3], numpy.float32)
         a = [ops[0] for ops in items]
         a[1][4, 4] = 0
-        _, info = linalg.trsv(VBatch.from_list(a), VBatch.from_list([ops[1] for ops in items]), return_info=True)
+        x = VBatch.from_list([ops[1] for ops in items])
+        _, info = linalg.trsv(VBatch.from_list(a), x, return_info=True)
         assert info.tolist() == [0, 5, 0]
 
 
@@ -146,9 +156,10 @@ class TestFormErrors:
             linalg.potrf([numpy.eye(2), numpy.ones(2)])
 
     def test_per_item_shape_errors_name_the_item(self):
-        with pytest.raises(ValueError, match=r"a: expected square matrices, got shape .*\(batch item 1\)"):
+        with pytest.raises(ValueError, match=r"a: expected square matrices, got shape .*\(batch item 1\)$"):
             linalg.trtri([numpy.eye(3), numpy.ones((2, 3))])
-        with pytest.raises(ValueError, match=r"b: expected 3 rows to match l of shape \(3, 3\), got shape \(2,\) \(batch item 0\)"):
+        pattern = r"b: expected 3 rows to match l of shape \(3, 3\), got shape \(2,\) \(batch item 0\)"
+        with pytest.raises(ValueError, match=pattern):
             linalg.potrs([numpy.eye(3), numpy.eye(2)], [numpy.ones(2), numpy.ones(2)])
         with pytest.raises(ValueError, match="batch counts differ"):
             linalg.trsv([numpy.eye(2)], [numpy.ones(2), numpy.ones(2)])
@@ -160,3 +171,22 @@ class TestFormErrors:
         linalg.posv(a, b, overwrite_a=True, overwrite_b=True)
         for x, y in zip(a + b, a0 + b0):
             numpy.testing.assert_array_equal(x, y)
+
+    def test_required_operand_none_names_the_argument(self):
+        with pytest.raises(TypeError, match="b: expected .* got None"):
+            linalg.trsm(numpy.eye(2)[None], None)
+        with pytest.raises(TypeError, match="a: expected .* got None"):
+            linalg.potrf(None)
+
+    def test_square_error_prints_plain_ints(self):
+        with pytest.raises(ValueError, match=r"got shape \(2, 3\) \(batch item 1\)"):
+            linalg.trtri([numpy.eye(3), numpy.ones((2, 3))])
+
+
+def test_overwrite_with_dtype_conversion_returns_converted_result():
+    """An int32 input with overwrite_a=True cannot be factored in place: a converted copy is used."""
+    a = (4 * numpy.eye(3, dtype=numpy.int32))[None]
+    l = linalg.potrf(a, overwrite_a=True)
+    assert l.dtype == numpy.float64
+    numpy.testing.assert_allclose(l[0], 2 * numpy.eye(3))
+    assert a[0, 0, 0] == 4

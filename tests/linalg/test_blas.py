@@ -11,7 +11,6 @@ from .helpers import DTYPES, SIZES, THRESHOLD, eps, fro, random_matrix, rng, to_
 
 HYDRO = ((18, 4), (32, 9), (81, 8), (192, 27))
 SCALARS = ((1, 0), (-0.5, 0), (1, 1), (2.0, -1.5))
-IS_COMPLEX = {d: numpy.iscomplexobj(numpy.empty(0, d)) for d in DTYPES}
 
 
 def wide(x):
@@ -321,3 +320,19 @@ def test_batch_forms(name, dtype, count):
 def op_ndim(name, i):
     return 1 if name == "gemv" and i > 0 else 2
 
+
+
+def test_aliased_output_and_inputs():
+    """overwrite_c with c being a (or overlapping it): a is still read as it was on entry."""
+    gen = rng(8)
+    a = gen.standard_normal((3, 4, 4))
+    expected = a @ a + 2 * a
+    out = linalg.gemm(a, a, a, beta=2, overwrite_c=True)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-13, atol=1e-13)
+    s = numpy.tril(gen.standard_normal((3, 4, 4)))
+    expected = s @ s.transpose(0, 2, 1) + sym_from(s, True)
+    numpy.testing.assert_allclose(linalg.syrk(s, s, beta=1, overwrite_c=True), expected, rtol=1e-13, atol=1e-13)
+    v = gen.standard_normal((3, 4))
+    m = gen.standard_normal((3, 4, 4))
+    expected = numpy.einsum("bij,bj->bi", m, v) - v
+    numpy.testing.assert_allclose(linalg.gemv(m, v, v, beta=-1, overwrite_y=True), expected, rtol=1e-13, atol=1e-13)

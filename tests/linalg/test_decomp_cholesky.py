@@ -58,8 +58,8 @@ class TestPotrf:
         assert info.tolist() == [0, 0, 0, 5, 0, 1, 0] and info.dtype == numpy.int32
         good = [0, 1, 2, 4, 6]
         numpy.testing.assert_allclose(f[good], clean[good], rtol=1e-14, atol=1e-14)
-        with pytest.raises(linalg.LinAlgError, match=r"potrf: leading minor not positive definite "
-                                                    r"for batch items \[3, 5\] \(info=\[5, 1\]\)") as exc:
+        pattern = r"potrf: leading minor not positive definite for batch items \[3, 5\] \(info=\[5, 1\]\)"
+        with pytest.raises(linalg.LinAlgError, match=pattern) as exc:
             linalg.potrf(bad, lower)
         assert isinstance(exc.value, numpy.linalg.LinAlgError)
         numpy.testing.assert_array_equal(exc.value.indices, [3, 5])
@@ -73,6 +73,21 @@ class TestPotrf:
         a[bad] = d
         _, info = linalg.potrf(a, return_info=True)
         numpy.testing.assert_array_equal(info, numpy.where(bad, 3, 0))
+
+    @pytest.mark.parametrize("lower", LOWERS)
+    def test_indefinite_with_positive_diagonal(self, lower):
+        # Positive diagonal, indefinite: only LAPACK itself finds these (bisection path).
+        a = _spd(3, 37, numpy.float64)
+        bad = [0, 5, 6, 36]
+        a[bad] = [[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        a[20] = [[4.0, 0.0, 3.0], [0.0, 1.0, 0.0], [3.0, 0.0, 2.0]]    # fails at order 3
+        clean = linalg.potrf(_spd(3, 37, numpy.float64), lower)
+        f, info = linalg.potrf(a, lower, return_info=True)
+        expected = numpy.zeros(37, int)
+        expected[bad], expected[20] = 2, 3
+        numpy.testing.assert_array_equal(info, expected)
+        good = numpy.flatnonzero(expected == 0)
+        numpy.testing.assert_allclose(f[good], clean[good], rtol=1e-14, atol=1e-14)
 
     def test_inf_input(self):
         a = _spd(4, 3, numpy.float32)
@@ -207,14 +222,15 @@ class TestScipyTier:
         sla = pytest.importorskip("scipy.linalg")
         a = _spd(5, 1, dtype)[0]
         tol = 1e-4 if dtype in (numpy.float32, numpy.complex64) else 1e-12
-        numpy.testing.assert_allclose(linalg.cholesky(a, lower=lower), sla.cholesky(a, lower=lower), rtol=tol, atol=tol)
+        numpy.testing.assert_allclose(linalg.cholesky(a, lower=lower), sla.cholesky(a, lower=lower),
+                                      rtol=tol, atol=tol)
         c, low = linalg.cho_factor(a, lower=lower)
         assert low is lower
         b = h.random_matrix(h.rng(), (5, 2), dtype)
         ref = sla.cho_solve(sla.cho_factor(a, lower=lower), b)
         numpy.testing.assert_allclose(linalg.cho_solve((c, low), b), ref, rtol=tol, atol=tol)
-        numpy.testing.assert_allclose(linalg.inv(a, lower=lower), sla.inv(a, assume_a="pos", lower=lower),
-                                      rtol=tol, atol=tol)
+        numpy.testing.assert_allclose(linalg.inv(a, lower=lower),
+                                      sla.inv(a, assume_a="pos", lower=lower), rtol=tol, atol=tol)
 
     def test_defaults_read_upper(self):
         a = h.with_garbage(_spd(4, 1, numpy.float64)[0], lower=False)
@@ -234,7 +250,8 @@ class TestScipyTier:
         v = h.rng().standard_normal(4)               # one vector for all matrices
         y = linalg.cho_solve(cf, v)
         assert y.shape == (2, 3, 4)
-        numpy.testing.assert_allclose(numpy.einsum("...ij,...j->...i", a, y), numpy.broadcast_to(v, (2, 3, 4)), atol=1e-12)
+        numpy.testing.assert_allclose(numpy.einsum("...ij,...j->...i", a, y),
+                                      numpy.broadcast_to(v, (2, 3, 4)), atol=1e-12)
         ainv = linalg.inv(a)
         assert ainv.shape == a.shape
         numpy.testing.assert_allclose(a @ ainv, numpy.broadcast_to(numpy.eye(4), a.shape), atol=1e-12)

@@ -37,7 +37,7 @@ def _op(x, t):
 GEMM_FORCED = ({"cfg": "t16", "mpb": 2}, {"cfg": "h64x8", "mpb": 1}, {"cfg": "t4", "mpb": 8})
 
 
-def _gemm_case(m, n, k, batch, ta, tb, alpha, beta, dtype, params=None, bcast_b=False):
+def _gemm_case(m, n, k, batch, ta, tb, alpha, beta, dtype, params=None, bcast_b=False, path=None):
     g = rng(m * 7919 + n * 104729 + k * 31 + batch)
     a = random_matrix(g, (batch, m, k) if ta == "N" else (batch, k, m), dtype)
     bb = 1 if bcast_b else batch
@@ -47,7 +47,7 @@ def _gemm_case(m, n, k, batch, ta, tb, alpha, beta, dtype, params=None, bcast_b=
     if beta != 0:
         ref = ref + beta * c.astype(numpy.float64)
     out = blas.gemm(cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), transa=ta, transb=tb,
-                    alpha=alpha, beta=beta, _params=params)
+                    alpha=alpha, beta=beta, _params=params, _path=path)
     out = to_numpy(out)
     assert out.shape == (batch, m, n) and out.dtype == numpy.dtype(dtype)
     scale = abs(alpha) * fro(a) * (fro(b) if not bcast_b else fro(b)[0]) + abs(beta) * fro(c)
@@ -122,7 +122,7 @@ GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},
                  {"vec": 2, "unroll": 4, "team": 256, "block": 256})
 
 
-def _gemv_case(m, n, batch, trans, alpha, beta, dtype, params=None, offset=0):
+def _gemv_case(m, n, batch, trans, alpha, beta, dtype, params=None, offset=0, path=None):
     g = rng(m * 7919 + n * 31 + batch)
     a = random_matrix(g, (batch, m, n), dtype)
     xl, yl = (n, m) if trans == "N" else (m, n)
@@ -137,7 +137,7 @@ def _gemv_case(m, n, batch, trans, alpha, beta, dtype, params=None, offset=0):
         buf[offset:] = a_d.ravel()
         a_d = buf[offset:].reshape(a.shape)
     out = to_numpy(blas.gemv(a_d, cupy.asarray(x), cupy.asarray(y), trans=trans, alpha=alpha,
-                             beta=beta, _params=params))
+                             beta=beta, _params=params, _path=path))
     assert out.shape == (batch, yl)
     scale = abs(alpha) * fro(a) * fro(x) + abs(beta) * fro(y)
     res = scaled_residual(out - ref, scale, max(xl, 1), dtype)
@@ -206,3 +206,45 @@ def test_public_api_empty_batch():
     except NotImplementedError:
         pytest.skip("public gemm not implemented yet")
     assert out.shape == (0, 3, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Both paths of the crossover (linalg/tuning/*.json): our kernel and the vendor, forced
+
+PATH_SIZES = ((4, 4, 4), (16, 16, 16), (33, 33, 33), (81, 8, 64), (192, 27, 216), (100, 7, 33))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("path", ["kernel", "vendor"])
+@pytest.mark.parametrize("alpha,beta", SCALARS)
+def test_gemm_both_paths(dtype, path, alpha, beta):
+    for m, n, k in PATH_SIZES:
+        for ta, tb in (("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")):
+            _gemm_case(m, n, k, 3, ta, tb, alpha, beta, dtype, path=path)
+        _gemm_case(m, n, k, 1000 if m * k <= 4000 else 37, "N", "T", alpha, beta, dtype,
+                   bcast_b=True, path=path)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("path", ["kernel", "vendor"])
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_gemv_both_paths(dtype, path, trans):
+    for m, n in ((4, 4), (32, 32), (64, 64), (81, 8), (192, 27), (375, 64), (7, 3)):
+        for alpha, beta in SCALARS:
+            _gemv_case(m, n, 3, trans, alpha, beta, dtype, path=path)
+        _gemv_case(m, n, 1, trans, 1.0, 0.0, dtype, path=path)
+
+
+@pytest.mark.parametrize("path", ["kernel", "vendor"])
+def test_both_paths_batch_one_and_huge(path):
+    _gemv_case(2, 3, 1_000_000, "N", 1.0, 0.0, numpy.float32, path=path)
+    _gemm_case(4, 4, 4, 1_000_000, "N", "N", 1.0, 0.0, numpy.float32, path=path)
+    _gemv_case(40, 40, 1, "N", -0.5, 2.0, numpy.float64, path=path)
+    _gemm_case(40, 40, 40, 1, "N", "N", -0.5, 2.0, numpy.float64, path=path)
+
+
+def test_backend_empty_never_launches():
+    assert blas.gemv(cupy.zeros((0, 3, 4)), cupy.zeros((0, 4))).shape == (0, 3)
+    assert blas.gemm(cupy.zeros((0, 3, 4)), cupy.zeros((0, 4, 2))).shape == (0, 3, 2)
+    out = blas.gemm(cupy.zeros((2, 3, 0)), cupy.zeros((2, 0, 2)), cupy.ones((2, 3, 2)), beta=2.0)
+    assert (to_numpy(out) == 2).all()

@@ -17,7 +17,7 @@ REAL = (numpy.float32, numpy.float64)
 SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 100, 255, 256, 257)
 
 
-def _case(n, batch, lower, trans, unit, dtype, params=None):
+def _case(n, batch, lower, trans, unit, dtype, params=None, path=None):
     g = rng(n * 131 + batch + 7 * lower + 3 * (trans == "T") + unit)
     a = random_triangular(g, batch, n, dtype, lower=lower, unit_diagonal=unit)
     # The other triangle holds garbage: it must never be read.
@@ -29,7 +29,7 @@ def _case(n, batch, lower, trans, unit, dtype, params=None):
         a_full[:, idx, idx] = numpy.nan      # unit diagonal: never read either
     b = random_matrix(g, (batch, n), dtype)
     x, info = trsv_mod.trsv(cupy.asarray(a_full), cupy.asarray(b), lower=lower, trans=trans,
-                            unit_diagonal=unit, _params=params)
+                            unit_diagonal=unit, _params=params, _path=path)
     x, info = to_numpy(x), to_numpy(info)
     assert x.shape == (batch, n) and info.shape == (batch,) and info.dtype == numpy.int32
     assert (info == 0).all()
@@ -62,7 +62,26 @@ def test_trsv_forced_parameters(dtype, params):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-def test_trsv_info_zero_and_nonfinite_diagonal(dtype):
+@pytest.mark.parametrize("path", ["kernel", "vendor"])
+def test_trsv_both_paths(dtype, path):
+    """Our kernel and the cuBLAS trsm fallback (the table's crossover), forced, every variant."""
+    for n in (1, 7, 32, 33, 64, 100, 257):
+        for lower in (True, False):
+            for trans in ("N", "T"):
+                for unit in (False, True):
+                    _case(n, 3, lower, trans, unit, dtype, path=path)
+    _case(3, 1_000_000, True, "N", False, dtype, path=path)
+    _case(64, 1, False, "T", False, dtype, path=path)
+
+
+def test_trsv_empty_never_launches():
+    x, info = trsv_mod.trsv(cupy.zeros((0, 4, 4)), cupy.zeros((0, 4)))
+    assert x.shape == (0, 4) and info.shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("path", [None, "kernel", "vendor"])
+def test_trsv_info_zero_and_nonfinite_diagonal(dtype, path):
     g = rng(3)
     n = 40
     a = random_triangular(g, 4, n, dtype, lower=True)
@@ -71,13 +90,13 @@ def test_trsv_info_zero_and_nonfinite_diagonal(dtype):
     a[2, 33, 33] = numpy.inf
     a[3, 0, 0] = numpy.nan
     b = random_matrix(g, (4, n), dtype)
-    x, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True)
+    x, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True, _path=path)
     assert to_numpy(info).tolist() == [0, 6, 34, 1]
     x0 = to_numpy(x)[0]
     r = a[0].astype(numpy.float64) @ x0 - b[0]
     assert scaled_residual(r[None], fro(a[:1]) * fro(x0[None]), n, dtype) < THRESHOLD
     _, info_unit = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True,
-                                 unit_diagonal=True)
+                                 unit_diagonal=True, _path=path)
     assert to_numpy(info_unit).tolist() == [0, 0, 0, 0]
 
 

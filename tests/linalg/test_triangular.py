@@ -103,6 +103,21 @@ class TestTrsm:
         assert numpy.shares_memory(x, b)
         assert h.solve_residual(a, x, h.triangle_of(a, True) @ x, numpy.float64) < h.THRESHOLD
 
+    def test_overwrite_b_with_conversion_or_strides(self):
+        gen = h.rng(13)
+        a = _tri(gen, 3, 5, numpy.float64, True, False)
+        b_int = numpy.arange(30).reshape(3, 5, 2)
+        x = linalg.trsm(a, b_int, overwrite_b=True)          # int -> float64: a converted copy
+        assert x.dtype == numpy.float64 and not numpy.shares_memory(x, b_int)
+        numpy.testing.assert_allclose(a @ x, b_int, atol=1e-12)
+        b_t = numpy.swapaxes(gen.standard_normal((3, 2, 5)), 1, 2)   # not C-contiguous
+        b0 = b_t.copy()
+        x = linalg.trsm(a, b_t, overwrite_b=True)
+        numpy.testing.assert_allclose(a @ x, b0, atol=1e-12)
+        a_strided = numpy.swapaxes(numpy.ascontiguousarray(numpy.swapaxes(a, 1, 2)), 1, 2)
+        assert not a_strided.flags.c_contiguous                # same values, other memory order
+        numpy.testing.assert_array_equal(linalg.trsm(a_strided, b0), linalg.trsm(a, b0))
+
     @pytest.mark.parametrize("unit", UNITS)
     def test_singular_in_middle(self, unit):
         gen = h.rng(4)
@@ -119,7 +134,8 @@ class TestTrsm:
         x, info = linalg.trsm(bad, b, lower=False, return_info=True)
         assert info.tolist() == [0, 0, 4, 0, 1] and info.dtype == numpy.int32
         numpy.testing.assert_allclose(x[[0, 1, 3]], clean[[0, 1, 3]], rtol=1e-14, atol=1e-14)
-        with pytest.raises(linalg.LinAlgError, match=r"trsm: .*batch items \[2, 4\].*info=\[4, 1\]") as exc:
+        pattern = r"trsm: .*batch items \[2, 4\].*info=\[4, 1\]"
+        with pytest.raises(linalg.LinAlgError, match=pattern) as exc:
             linalg.trsm(bad, b, lower=False)
         assert exc.value.info.tolist() == [0, 0, 4, 0, 1]
         numpy.testing.assert_allclose(exc.value.result[[0, 1, 3]], clean[[0, 1, 3]], rtol=1e-14)
@@ -251,7 +267,8 @@ class TestSolveTriangular:
         b = h.random_matrix(gen, (6, 2), dtype)
         x = linalg.solve_triangular(a, b, trans=trans, lower=lower)
         ref = sla.solve_triangular(a, b, trans=trans, lower=lower)
-        numpy.testing.assert_allclose(x, ref, rtol=1e-4 if dtype in (numpy.float32, numpy.complex64) else 1e-11)
+        tol = 1e-4 if dtype in (numpy.float32, numpy.complex64) else 1e-11
+        numpy.testing.assert_allclose(x, ref, rtol=tol)
         assert x.dtype == ref.dtype
 
     def test_defaults_upper_and_vector(self):
@@ -269,11 +286,13 @@ class TestSolveTriangular:
         b = gen.standard_normal((2, 3, 4, 2))
         x = linalg.solve_triangular(a, b)
         assert x.shape == (2, 3, 4, 2)
-        assert h.solve_residual(a.reshape(6, 4, 4), x.reshape(6, 4, 2), b.reshape(6, 4, 2), numpy.float64) < h.THRESHOLD
+        residual = h.solve_residual(a.reshape(6, 4, 4), x.reshape(6, 4, 2), b.reshape(6, 4, 2), numpy.float64)
+        assert residual < h.THRESHOLD
         v = gen.standard_normal(4)                       # one vector for every matrix
         y = linalg.solve_triangular(a, v)
         assert y.shape == (2, 3, 4)
-        numpy.testing.assert_allclose(numpy.einsum("...ij,...j->...i", a, y), numpy.broadcast_to(v, (2, 3, 4)), atol=1e-12)
+        numpy.testing.assert_allclose(numpy.einsum("...ij,...j->...i", a, y),
+                                      numpy.broadcast_to(v, (2, 3, 4)), atol=1e-12)
         c = gen.standard_normal((4, 1))                  # one matrix right-hand side, broadcast
         assert linalg.solve_triangular(a, c).shape == (2, 3, 4, 1)
 
@@ -315,7 +334,8 @@ class TestArgumentErrors:
     B = numpy.ones((2, 3, 2))
 
     @pytest.mark.parametrize("call, exc, pattern", [
-        (lambda A, B: linalg.trsm(A[0], B), ValueError, r"^a: expected a \(batch, rows, cols\).*a\[None\]"),
+        (lambda A, B: linalg.trsm(A[0], B), ValueError,
+         r"^a: expected a \(batch, rows, cols\).*a\[None\]"),
         (lambda A, B: linalg.trsm(A, B[0]), ValueError, r"^b: expected"),
         (lambda A, B: linalg.trsm(A, B[:, :2]), ValueError, r"^b: expected 3 rows"),
         (lambda A, B: linalg.trsm(A, B, side="right"), ValueError, r"^b: expected 3 columns"),
@@ -326,7 +346,8 @@ class TestArgumentErrors:
         (lambda A, B: linalg.trsm(A, B, lower="U"), TypeError, r"^lower: expected True or False"),
         (lambda A, B: linalg.trsm(A, B, unit_diagonal=1), TypeError, r"^unit_diagonal"),
         (lambda A, B: linalg.trsm(A, B, alpha=numpy.ones(2)), TypeError, r"^alpha: expected a number"),
-        (lambda A, B: linalg.trsm(A.astype(numpy.float16), B), TypeError, r"^a: unsupported dtype float16"),
+        (lambda A, B: linalg.trsm(A.astype(numpy.float16), B), TypeError,
+         r"^a: unsupported dtype float16"),
         (lambda A, B: linalg.trsm(A, B.astype(object)), TypeError, r"^b: unsupported dtype object"),
         (lambda A, B: linalg.trsm(list(A), B), TypeError, r"^b: batch form"),
         (lambda A, B: linalg.trsm("a", B), TypeError, r"^a: expected a NumPy/CuPy array"),

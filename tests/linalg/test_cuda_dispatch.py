@@ -1,0 +1,214 @@
+"""Kernel-vs-vendor dispatch of the GPU launchers, on the CPU without CuPy: the tuning-table
+crossovers (linalg/_tuning.py, linalg/tuning/*.json) and the launchers' choice, with NumPy standing
+in for CuPy and the kernel launch recorded instead of run."""
+import sys
+import types
+
+import numpy
+import pytest
+
+from linalg import _tuning
+from linalg._cuda import blas, trsv as trsv_mod
+
+H100 = "NVIDIA H100 80GB HBM3"
+UNKNOWN = "Some Future GPU"
+
+
+@pytest.mark.parametrize("op,dtype,dims,vendor", [
+    ("gemv_n", "float64", (32, 32), True), ("gemv_n", "float64", (256, 256), True),
+    ("gemv_n", "float64", (192, 27), True), ("gemv_n", "float64", (375, 64), True),
+    ("gemv_n", "float64", (81, 8), False), ("gemv_n", "float64", (16, 16), False),
+    ("gemv_n", "float32", (64, 64), False), ("gemv_n", "float32", (128, 128), True),
+    ("gemv_n", "float32", (375, 64), False), ("gemv_n", "float32", (512, 512), True),
+    ("gemv_t", "float64", (256, 256), False), ("gemv_t", "float32", (375, 64), False),
+    ("gemm", "float64", (16, 16, 16), True), ("gemm", "float64", (81, 8, 64), True),
+    ("gemm", "float64", (32, 9, 36), False), ("gemm", "float64", (375, 64, 512), True),
+    ("gemm", "float32", (16, 16, 16), False), ("gemm", "float32", (81, 8, 64), False),
+    ("gemm", "float32", (64, 64, 64), True), ("gemm", "float32", (192, 27, 216), True),
+    ("trsv", "float64", (32,), False), ("trsv", "float64", (64,), True),
+    ("trsv", "float32", (256,), True), ("trsv", "float32", (1000,), True),
+])
+def test_h100_crossovers(op, dtype, dims, vendor):
+    choice, reason = _tuning.use_vendor(op, dtype, _tuning.shape_class(*dims), gpu=H100)
+    assert choice is vendor and reason
+
+
+@pytest.mark.parametrize("op,dtype,dims,vendor", [
+    ("gemv_n", "float32", (64, 64), True), ("gemv_n", "float32", (375, 64), False),
+    ("gemv_n", "float64", (81, 8), False), ("gemv_t", "float64", (512, 512), False),
+    ("gemm", "float32", (81, 8, 64), True), ("gemm", "float64", (8, 8, 8), False),
+    ("trsv", "float32", (32,), True), ("trsv", "float64", (16,), False),
+])
+def test_unknown_gpu_uses_conservative_defaults(op, dtype, dims, vendor):
+    assert _tuning.use_vendor(op, dtype, _tuning.shape_class(*dims), gpu=UNKNOWN)[0] is vendor
+
+
+def test_every_decision_has_a_reason_and_params_resolve():
+    for gpu, table in _tuning.tables().items():
+        for op, per_dtype in table.items():
+            for dtype, classes in per_dtype.items():
+                for cls, entry in classes.items():
+                    if {"use_vendor", "vendor_from"} & set(entry):
+                        assert entry.get("reason"), (gpu, op, dtype, cls)
+                    if cls != "*":      # decision-only entries fall through to parameters
+                        assert _tuning.lookup(op, dtype, cls, gpu=gpu)
+
+
+def test_rule_and_precedence(monkeypatch):
+    fake = {"G": {"op": {"float64": {"*": {"p": 1, "vendor_from": {"min_dim": 32}, "reason": "r"},
+                                     "64x64": {"use_vendor": False, "reason": "k"},
+                                     "128x128": {"q": 2}}}},
+            "default": {"op": {"float64": {"*": {"p": 0, "use_vendor": False, "reason": "d"}}}}}
+    monkeypatch.setattr(_tuning, "tables", lambda: fake)
+    assert _tuning.use_vendor("op", "float64", "32x32", gpu="G") == (True, "r")
+    assert _tuning.use_vendor("op", "float64", "16x64", gpu="G") == (False, "r")
+    assert _tuning.use_vendor("op", "float64", "64x64", gpu="G") == (False, "k")
+    assert _tuning.use_vendor("op", "float64", "128x128", gpu="G")[0] is True
+    assert _tuning.use_vendor("op", "float64", "128x128", gpu="H") == (False, "d")
+    assert _tuning.lookup("op", "float64", "64x64", gpu="G") == {"p": 1}
+    assert _tuning.lookup("op", "float64", "128x128", gpu="G") == {"q": 2}
+
+
+# ---------------------------------------------------------------------------------------------
+# The launchers with NumPy standing in for CuPy
+
+def _solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False):
+    n = a.shape[-1]
+    t = numpy.tril(a) if lower else numpy.triu(a)
+    d = t[:, numpy.arange(n), numpy.arange(n)]
+    t[:, numpy.arange(n), numpy.arange(n)] = numpy.where(unit_diagonal | (d == 0), 1, d)
+    op = t if trans == 0 else (numpy.swapaxes(t, 1, 2).conj() if trans == 2 else
+                               numpy.swapaxes(t, 1, 2))
+    return numpy.linalg.solve(op, b)
+
+
+@pytest.fixture(params=[H100, UNKNOWN])
+def fake_gpu(request, monkeypatch):
+    """cupy/cupyx -> NumPy; launches recorded in the returned list; plan caches cleared."""
+    fake = types.ModuleType("cupy")
+    for name in ("matmul", "empty", "zeros", "ascontiguousarray", "asarray"):
+        setattr(fake, name, getattr(numpy, name))
+    cupyx = types.ModuleType("cupyx")
+    scipy_mod = types.ModuleType("cupyx.scipy")
+    linalg_mod = types.ModuleType("cupyx.scipy.linalg")
+    linalg_mod.solve_triangular = _solve_triangular
+    for name, mod in (("cupy", fake), ("cupyx", cupyx), ("cupyx.scipy", scipy_mod),
+                      ("cupyx.scipy.linalg", linalg_mod)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    launches = []
+    monkeypatch.setattr(_tuning, "gpu_name", lambda *a: request.param)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "data_ptr", lambda arr: arr.ctypes.data)
+    monkeypatch.setattr(blas, "launch", lambda *args, **kw: launches.append(args))
+    monkeypatch.setattr(trsv_mod, "launch", lambda *args, **kw: launches.append(args))
+    monkeypatch.setattr(trsv_mod, "info_from_diagonal", _numpy_info)
+    monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
+    for fn in (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan):
+        fn.cache_clear()
+    yield request.param, launches
+    for fn in (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan):
+        fn.cache_clear()
+
+
+def _numpy_axpby(r, alpha, beta, c, out):
+    out[...] = alpha * r + beta * c
+    return out
+
+
+def _numpy_info(a, unit):
+    d = numpy.diagonal(a, axis1=1, axis2=2)
+    bad = (d == 0) | ~numpy.isfinite(d)
+    return numpy.where(bad.any(1), bad.argmax(1) + 1, 0).astype(numpy.int32) if not unit \
+        else numpy.zeros(len(a), numpy.int32)
+
+
+def _expect(op, dtype, dims, gpu, path):
+    if path is not None:
+        return path == "vendor"
+    return _tuning.use_vendor(op, dtype, _tuning.shape_class(*dims), gpu=gpu)[0]
+
+
+@pytest.mark.parametrize("path", [None, "kernel", "vendor"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("trans", ["N", "T"])
+@pytest.mark.parametrize("m,n", [(81, 8), (192, 27), (64, 64), (32, 32), (375, 64), (4, 4)])
+def test_gemv_dispatch(fake_gpu, path, dtype, trans, m, n):
+    gpu, launches = fake_gpu
+    g = numpy.random.default_rng(m * n)
+    a = g.standard_normal((3, m, n)).astype(dtype)
+    x = g.standard_normal((3, n if trans == "N" else m)).astype(dtype)
+    y = g.standard_normal((3, m if trans == "N" else n)).astype(dtype)
+    ref = -0.5 * ((a if trans == "N" else a.transpose(0, 2, 1)) @ x[..., None])[..., 0] + 2 * y
+    out = blas.gemv(a, x, y.copy(), trans=trans, alpha=-0.5, beta=2.0, _path=path)
+    vendor = _expect("gemv_t" if trans == "T" else "gemv_n", dtype, (m, n), gpu, path)
+    assert len(launches) == (0 if vendor else 1)
+    if vendor:
+        numpy.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("path", [None, "kernel", "vendor"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("m,n,k,shared", [(81, 8, 64, True), (32, 9, 36, True), (16, 16, 16, False),
+                                          (375, 64, 512, True), (8, 8, 8, False),
+                                          (100, 100, 100, False)])
+def test_gemm_dispatch(fake_gpu, path, dtype, m, n, k, shared):
+    gpu, launches = fake_gpu
+    g = numpy.random.default_rng(m + n + k)
+    a = g.standard_normal((4, m, k)).astype(dtype)
+    b = g.standard_normal((1 if shared else 4, n, k)).astype(dtype)
+    c = g.standard_normal((4, m, n)).astype(dtype)
+    ref = 1.5 * (a @ b.transpose(0, 2, 1)) - c
+    out = blas.gemm(a, b, c.copy(), transb="T", alpha=1.5, beta=-1.0, _path=path)
+    vendor = _expect("gemm", dtype, (m, n, k), gpu, path)
+    if path is None and not vendor and blas.default_gemm_config(m, n, k, shared) is None \
+            and "cfg" not in blas.params("gemm", dtype, m, n, k):
+        vendor = True       # no kernel configuration for the shape
+    assert len(launches) == (0 if vendor else 1)
+    if vendor:
+        numpy.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("path", [None, "kernel", "vendor"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [4, 32, 64, 256])
+@pytest.mark.parametrize("lower,trans", [(True, "N"), (False, "T")])
+def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
+    gpu, launches = fake_gpu
+    g = numpy.random.default_rng(n)
+    a = g.standard_normal((3, n, n)).astype(dtype) / n + 2 * numpy.eye(n, dtype=dtype)
+    a[1, n // 2, n // 2] = 0
+    b = g.standard_normal((3, n)).astype(dtype)
+    x, info = trsv_mod.trsv(a, b.copy(), lower=lower, trans=trans, _path=path)
+    vendor = _expect("trsv", dtype, (n,), gpu, path)
+    assert len(launches) == (0 if vendor else 1)
+    if vendor:
+        assert info.tolist() == [0, n // 2 + 1, 0]
+        t = numpy.tril(a[0]) if lower else numpy.triu(a[0])
+        op = t if trans == "N" else t.T
+        numpy.testing.assert_allclose(op @ x[0], b[0], rtol=1e-3, atol=1e-3)
+
+
+def test_empty_never_launches(fake_gpu):
+    _, launches = fake_gpu
+    assert blas.gemv(numpy.zeros((0, 3, 4)), numpy.zeros((0, 4))).shape == (0, 3)
+    assert blas.gemv(numpy.zeros((2, 3, 0)), numpy.zeros((2, 0)), numpy.ones((2, 3)),
+                     beta=2.0).tolist() == [[2.0] * 3] * 2
+    assert blas.gemm(numpy.zeros((0, 3, 4)), numpy.zeros((0, 4, 2))).shape == (0, 3, 2)
+    assert (blas.gemm(numpy.zeros((2, 3, 0)), numpy.zeros((2, 0, 2))) == 0).all()
+    x, info = trsv_mod.trsv(numpy.zeros((0, 5, 5)), numpy.zeros((0, 5)))
+    assert x.shape == (0, 5) and info.shape == (0,)
+    assert launches == []
+
+
+def test_bad_path_raises(fake_gpu):
+    with pytest.raises(ValueError, match="_path"):
+        blas.gemv(numpy.ones((1, 2, 2)), numpy.ones((1, 2)), _path="cublas")
+
+
+def test_grid_is_capped_for_huge_batches(fake_gpu):
+    _, launches = fake_gpu
+    a = numpy.ones((1_000_000, 2, 3), numpy.float32)
+    blas.gemv(a, numpy.ones((1_000_000, 3), numpy.float32), _path="kernel")
+    blas.gemv(a[:1], numpy.ones((1, 3), numpy.float32), _path="kernel")
+    (f1, e1, grid1, *_), (f2, e2, grid2, *_) = launches
+    assert 1 <= grid1 <= 64 * 16 * 132 and grid2 == 1

@@ -61,7 +61,7 @@ def _box(lo, hi, dims=(1, 2, 3)):
 
 
 # Domains and gammas from reference/hydro-method.md §1.2 and §1.4 (Laghos problems and meshes);
-# the 3-D triple point box is that of Laghos data/box01_hex.mesh: [0,7]x[0,3]x[0,1.5].
+# the 3-D triple point box is that of Laghos data/box01_hex.mesh: [0,7]x[0,3]x[0,3].
 PROBLEMS = {
     "sedov": ProblemInfo((1, 2, 3), _box(0.0, 1.0), 1.4, True),
     "taylor_green": ProblemInfo((2, 3), _box(0.0, 1.0, (2, 3)), 5.0 / 3.0, False),
@@ -69,7 +69,7 @@ PROBLEMS = {
     # 2-D cylindrical Noh on the quadrant [0,1]^2 (symmetry walls on x=0, y=0).
     "noh": ProblemInfo((2, 3), _box(0.0, 1.0, (2, 3)), 5.0 / 3.0, True),
     "triple_point": ProblemInfo((2, 3), {2: ((0.0, 7.0), (0.0, 3.0)),
-                                         3: ((0.0, 7.0), (0.0, 3.0), (0.0, 1.5))}, None, True),
+                                         3: ((0.0, 7.0), (0.0, 3.0), (0.0, 3.0))}, None, True),
     "gresho": ProblemInfo((2,), {2: ((-0.5, 0.5), (-0.5, 0.5))}, 5.0 / 3.0, False),
     "rayleigh_taylor": ProblemInfo((2,), {2: ((0.0, 0.5), (-1.0, 1.0))}, 5.0 / 3.0, True, True),
 }

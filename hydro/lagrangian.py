@@ -80,6 +80,9 @@ def det_inv(xp, J):
     return det, cof / det[..., None, None]
 
 
+EIGH_CHUNK = 32768    # matrices per cupy.linalg.eigh call (3-D Sedov 8^3 Q2 ran with this many)
+
+
 def min_eigenpair(xp, A):
     """Smallest eigenvalue (...,) and a unit eigenvector (..., d) of symmetric A (..., d, d)."""
     d = A.shape[-1]
@@ -100,8 +103,17 @@ def min_eigenpair(xp, A):
         lam = xp.where(first, l1, l2)
         vec = xp.stack([xp.where(first, cs, sn), xp.where(first, -sn, cs)], -1)
         return lam, vec
-    w, V = xp.linalg.eigh(A)
-    return w[..., 0], V[..., :, 0]
+    if xp is np:
+        w, V = xp.linalg.eigh(A)
+        return w[..., 0], V[..., :, 0]
+    # cuSOLVER's batched Jacobi eigensolver (behind cupy.linalg.eigh) rejects very large batches
+    # (CUSOLVER_STATUS_INVALID_VALUE at 3-D Sedov 16^3 Q2, 2.6e5 matrices): solve in chunks.
+    flat = A.reshape(-1, d, d)
+    lam, vec = xp.empty(flat.shape[0], A.dtype), xp.empty(flat.shape[:2], A.dtype)
+    for start in range(0, flat.shape[0], EIGH_CHUNK):
+        w, V = xp.linalg.eigh(flat[start:start + EIGH_CHUNK])
+        lam[start:start + EIGH_CHUNK], vec[start:start + EIGH_CHUNK] = w[:, 0], V[:, :, 0]
+    return lam.reshape(A.shape[:-2]), vec.reshape(A.shape[:-1])
 
 
 def min_singular_value(xp, J, det):

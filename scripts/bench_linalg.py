@@ -20,12 +20,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--output", type=Path, default=Path("out/bench_linalg"))
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds allowed to each family's script (default: no limit)")
     args = parser.parse_args(argv)
     failed = []
     for script in FAMILIES:
         command = [sys.executable, str(HERE / script), "--output", str(args.output)] + (["--quick"] if args.quick else [])
         print("$", " ".join(command), flush=True)
-        if subprocess.run(command).returncode != 0:
+        try:
+            if subprocess.run(command, timeout=args.timeout).returncode != 0:
+                failed.append(script)
+        except subprocess.TimeoutExpired:
+            print(f"{script}: stopped after {args.timeout:.0f} s", flush=True)
             failed.append(script)
     if failed:
         sys.exit(f"benchmarks failed: {', '.join(failed)}")

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Everything the GPU machine checks, in one call (the device tool's budget favours few, full calls):
 #   1. GPU tests (pytest -m gpu), 2. compute-sanitizer memcheck on a small run of every kernel,
-#   3. linalg benchmarks (ours vs vendor, same run), 4. hydro benchmark.
+#   3. linalg benchmarks (ours vs vendor, same run), 4. hydro benchmark, 5. (not by default) the
+#   long Laghos verification runs on the GPU backend (part `laghos`, scripts/laghos_runs.py).
 # Results go to $OUT (or ./out/gpu_check when OUT is unset): gpu_check.tar.gz with every log,
 # table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
 # where .whl holds pytest and its dependencies as wheels (the device image has no pytest).
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
-#   call of several parts must fit them all).
+#   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL="${OUT:-out/gpu_check}"; mkdir -p "$FINAL"
@@ -34,9 +35,11 @@ for part in $PARTS; do
         tests) timeout "$(limit tests 420)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
-        bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK --output "$OUT" 2>&1 | tail -80 || status=1 ;;
+        bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tail -80 || status=1 ;;
         hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
-        *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro)"; status=2 ;;
+        laghos) timeout "$(limit laghos 500)" python3 scripts/laghos_runs.py --runs ${GPU_CHECK_LAGHOS_RUNS:-2 4 6 7} \
+                    --backend gpu --jobs 4 --output "$OUT/laghos_runs.md" 2>&1 | tail -20 | tee "$OUT/laghos_runs.txt" || status=1 ;;
+        *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro, laghos)"; status=2 ;;
     esac
 done
 tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check

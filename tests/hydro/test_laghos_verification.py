@@ -124,3 +124,20 @@ def test_laghos_run9_rayleigh_taylor_q4q3():
     step, dt, norm = _final(s)
     assert (step, dt) == (2462, 0.000050)
     assert norm == pytest.approx(1.1792848680e+02, rel=1e-9)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("run", [1, 5])
+def test_laghos_runs_on_gpu(run):
+    """The GPU backend reproduces Laghos's step count, dt and |e| (runs 2, 4, 6, 7: scripts/laghos_runs.py)."""
+    pytest.importorskip("cupy")
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "laghos_runs.py"
+    spec = importlib.util.spec_from_file_location("laghos_runs", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    result = script.run_one(run, "gpu")
+    _, step, dt, norm = script.LAGHOS[run]
+    assert (result["step"], result["dt"]) == (step, dt)
+    assert result["norm"] == pytest.approx(norm, rel=1e-9)

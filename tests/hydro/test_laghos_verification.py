@@ -20,8 +20,9 @@ What is compared, and how it was reached:
   5.6547039080e+01 vs Laghos 5.6547039096e+01 (2.8e-10 relative, inside the issue's 1e-6 but
   not equal). Cause NOT found: emulating Laghos's energy CG (unpreconditioned, 1e-8) gives the
   same 5.6547039080e+01, and so does our P = 2 run (so it is not partition round-off);
-  run 7 (triple point 3-D, box01_hex.mesh read from file, -rs 1): step 858, dt 0.000474,
-  |e| 5.6691500623e+01 -- equal to Laghos's.
+  run 7 (triple point 3-D, the box01_hex geometry, -rs 1): step 858, dt 0.000474,
+  |e| 5.6691500623e+01 -- equal to Laghos's. All four are re-run on the device's GPU by
+  ``scripts/laghos_runs.py --runs 2 4 6 7 --backend gpu`` (docs/verification.md).
 
 Meshes: the Laghos meshes of these runs (square01_quad, segment01, square_gresho, rt2D) are
 uniform boxes, so the generated box with the same zones after refinement is the same mesh

@@ -248,3 +248,75 @@ __device__ __forceinline__ void copy_rows_to_shared(const T* __restrict__ src, i
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// One-warp panel GEMVs on a strided view (the building blocks of trsv.cu's warp kernel).
+// A StridedView holds entry (i, j) at p[i * rs + j * cs]; negative strides address a reversed
+// matrix (the backward substitutions run as forward ones on the reversed view). x and y are
+// accessors (shared-memory vectors, possibly reversed): x(j) returns a reference.
+
+template <typename T>
+struct StridedView {
+    const T* p;
+    index_t rs, cs;
+    __device__ __forceinline__ T operator()(int i, int j) const {
+        return p[(index_t)i * rs + (index_t)j * cs];
+    }
+};
+
+// Across the warp, lane r receives sum over lanes of p[r] (a butterfly reduce-scatter:
+// 16 + 8 + 4 + 2 + 1 = 31 shuffles for 32 sums instead of 5 per sum).
+template <int W, typename T>
+__device__ __forceinline__ void reduce_scatter_step(T (&p)[32], int lane) {
+    const bool upper = lane & W;
+#pragma unroll
+    for (int r = 0; r < W; ++r) {
+        const T send = upper ? p[r] : p[r + W];
+        const T keep = upper ? p[r + W] : p[r];
+        p[r] = keep + __shfl_xor_sync(0xffffffffu, send, W);
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ T warp_reduce_scatter32(T (&p)[32], int lane) {
+    reduce_scatter_step<16>(p, lane);
+    reduce_scatter_step<8>(p, lane);
+    reduce_scatter_step<4>(p, lane);
+    reduce_scatter_step<2>(p, lane);
+    reduce_scatter_step<1>(p, lane);
+    return p[0];
+}
+
+// Row panel, rows contiguous (|cs| == 1): lane r < nrows <= 32 receives
+// sum_{j < ncols} A(r0 + r, j) x(j). ncols must be a multiple of 32. Every load is one
+// coalesced row segment; 32 rows' loads are in flight per lane.
+template <typename T, typename X>
+__device__ __forceinline__ T warp_gemv_row_panel(const StridedView<T>& A, int r0, int nrows,
+                                                 int ncols, const X& x, int lane) {
+    T p[32];
+#pragma unroll
+    for (int r = 0; r < 32; ++r) p[r] = T(0);
+    for (int c0 = 0; c0 < ncols; c0 += 32) {
+        const T xc = x(c0 + lane);
+#pragma unroll
+        for (int r = 0; r < 32; ++r)
+            if (r < nrows) p[r] += A(r0 + r, c0 + lane) * xc;
+    }
+    return warp_reduce_scatter32(p, lane);
+}
+
+// Column panel, columns contiguous (|rs| == 1): y(i) -= sum_{j < ncols} A(i, c0 + j) x(c0 + j)
+// for every row rbeg <= i < rend, ncols <= 32; each lane owns rows rbeg + lane + 32 t, so no
+// reduction; every load is one coalesced column segment.
+template <typename T, typename X, typename Y>
+__device__ __forceinline__ void warp_gemv_col_panel_sub(const StridedView<T>& A, int rbeg,
+                                                        int rend, int c0, int ncols, const X& x,
+                                                        const Y& y, int lane) {
+    for (int i = rbeg + lane; i < rend; i += 32) {
+        T acc = T(0);
+#pragma unroll
+        for (int j = 0; j < 32; ++j)
+            if (j < ncols) acc += A(i, c0 + j) * x(c0 + j);
+        y(i) -= acc;
+    }
+}

@@ -112,3 +112,118 @@ __global__ void trsv_blocked(index_t batch, int n, const T* __restrict__ A, T* _
         tm.sync();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// trsv_warp<T>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS of
+// linalg/_cuda/cholesky.py)
+//   One warp per matrix, `blockDim.x / 32` matrices per block, x in shared memory (n elements
+//   per warp), A streamed from global memory exactly once per solve, every load coalesced.
+//   Every case is a forward substitution with a lower-triangular view M of op(A), reversed for
+//   the backward ones (negative strides), in blocks of 32 rows:
+//   * rows of M contiguous (trans == 0): y[blk] = b[blk] - M[blk, solved] x[solved] by the row
+//     panel GEMV (31-shuffle reduce-scatter), then the 32 x 32 diagonal block in registers (lane
+//     r holds row r; those loads are strided but hit L1);
+//   * columns of M contiguous (trans == 1): the diagonal block (lane r holds row r: coalesced),
+//     then x[unsolved] -= M[unsolved, blk] x[blk] by the column panel GEMV (no reduction).
+//   potrs != 0 runs the second solve of POTRS on the same x (op(A) transposed), so A x = b with
+//   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
+//   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
+
+template <typename T>
+struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, possibly reversed
+    T* p;
+    int step;
+    __device__ __forceinline__ T& operator()(int i) const { return p[i * step]; }
+};
+
+// Registers: lane r holds y_r and d[j] = M(r0 + r, r0 + j) (j < r, and j == r unless unit).
+// Column-oriented substitution: x_j is divided in lane j and broadcast by one shuffle.
+template <typename T>
+__device__ __forceinline__ T warp_solve_diag(const T (&d)[32], T y, int nb, int lane, bool unit) {
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+        if (j < nb) {
+            if (!unit && lane == j) y = y / d[j];
+            const T xj = __shfl_sync(0xffffffffu, y, j);
+            if (lane > j) y -= d[j] * xj;
+        }
+    }
+    return y;
+}
+
+// Smallest original index (reversed: n - 1 - logical) of a bad diagonal entry among the block's
+// lanes, or n.
+template <typename T>
+__device__ __forceinline__ int warp_first_bad(T dd, bool active, int logical, int n, bool reversed) {
+    const bool bad = active && !is_finite_nonzero(dd);
+    const unsigned idx = bad ? (unsigned)(reversed ? n - 1 - logical : logical) : (unsigned)n;
+    return (int)__reduce_min_sync(0xffffffffu, idx);
+}
+
+// Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
+// first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
+template <typename T, bool ROWS_CONTIGUOUS>
+__device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, bool unit,
+                            bool check, bool reversed, int lane) {
+    int bad = n;
+    for (int r0 = 0; r0 < n; r0 += 32) {
+        const int nb = min(32, n - r0);
+        const bool active = lane < nb;
+        T y = active ? x(r0 + lane) : T(0);
+        if (ROWS_CONTIGUOUS && r0 > 0) y -= warp_gemv_row_panel(M, r0, nb, r0, x, lane);
+        T d[32];
+#pragma unroll
+        for (int j = 0; j < 32; ++j)
+            d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j) : T(0);
+        if (check && !unit) {
+            const T dd = active ? M(r0 + lane, r0 + lane) : T(1);
+            bad = min(bad, warp_first_bad(dd, active, r0 + lane, n, reversed));
+        }
+        y = warp_solve_diag(d, y, nb, lane, unit);
+        if (active) x(r0 + lane) = y;
+        __syncwarp();
+        if (!ROWS_CONTIGUOUS && r0 + 32 < n) {
+            warp_gemv_col_panel_sub(M, r0 + 32, n, r0, 32, x, x, lane);
+            __syncwarp();
+        }
+    }
+    return bad;
+}
+
+// One solve op(A) x = b as a forward substitution on the (possibly reversed) view of op(A).
+template <typename T>
+__device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, bool lower, bool trans,
+                         bool unit, bool check, int lane) {
+    const bool reversed = lower == trans;          // op(A) upper: backward substitution
+    const index_t last = (index_t)(n - 1) * lda + (n - 1);
+    const T* p = reversed ? Ak + last : Ak;
+    const index_t s = reversed ? -1 : 1;
+    const SharedVec<T> x{reversed ? xs + n - 1 : xs, (int)s};
+    if (!trans) {                                  // M(i, j) = A(i, j): rows contiguous
+        const StridedView<T> M{p, s * lda, s};
+        return warp_forward<T, true>(n, M, x, unit, check, reversed, lane);
+    }
+    const StridedView<T> M{p, s, s * lda};         // M(i, j) = A(j, i): columns contiguous
+    return warp_forward<T, false>(n, M, x, unit, check, reversed, lane);
+}
+
+template <typename T>
+__global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                          index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
+                          int* __restrict__ info, int lower, int trans, int unit, int potrs) {
+    extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * n;
+    for (index_t k = (index_t)blockIdx.x * warps + warp; k < batch;
+         k += (index_t)gridDim.x * warps) {
+        const T* Ak = A + k * stride_a;
+        T* xk = X + k * stride_x;
+        for (int i = lane; i < n; i += 32) xs[i] = xk[(index_t)i * incx];
+        __syncwarp();
+        int bad = warp_trsv(n, Ak, lda, xs, lower != 0, trans != 0, unit != 0, true, lane);
+        if (potrs) warp_trsv(n, Ak, lda, xs, lower != 0, trans == 0, false, false, lane);
+        for (int i = lane; i < n; i += 32) xk[(index_t)i * incx] = xs[i];
+        if (lane == 0) info[k] = bad < n ? bad + 1 : 0;
+        __syncwarp();
+    }
+}

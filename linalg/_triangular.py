@@ -22,17 +22,21 @@ __all__ = ["trsm", "trmm", "trtri", "lauum", "trsv", "solve_triangular"]
 # helpers shared with linalg._decomp_cholesky
 
 def no_copy(ops, family, op, policy):
-    """``ops`` with the public layer's copy skipped where it is not needed (NumPy operands).
+    """``ops`` with the public layer's copy skipped where it is not needed (strided operands).
 
-    The CPU backend ``linalg._cpu.<family>`` lists in READS_ONLY[op] the operands it never
-    writes: those are passed as they are. An operand (read-only, or ``overwrite_*`` asked) is
-    passed without copy only if it already is a C-contiguous array of the compute dtype; otherwise
-    it is converted (a copy), as NumPy cannot convert in place.
+    The backend ``linalg._cpu.<family>`` or ``linalg._cuda.<family>`` lists in READS_ONLY[op]
+    the operands it never writes: those are passed as they are. An operand (read-only, or
+    ``overwrite_*`` asked) is passed without copy only if it already is a C-contiguous array of
+    the compute dtype; otherwise it is converted (a copy), as an array cannot convert in place.
     """
     values = [o.value for o in ops if o.value is not None]
-    if not all(isinstance(v, numpy.ndarray) for v in values):
+    if all(isinstance(v, numpy.ndarray) for v in values):
+        xp = numpy
+    elif values and all(_dispatch.is_cupy_array(v) for v in values):
+        xp = _dispatch.array_module(values[0])
+    else:
         return ops
-    names = getattr(_dispatch.backend(numpy, family), "READS_ONLY", {}).get(op, ())
+    names = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(op, ())
     try:
         dtype = policy(**{o.name: o.value for o in ops if o.value is not None})
     except (TypeError, ValueError):

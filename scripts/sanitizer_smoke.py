@@ -33,7 +33,10 @@ def main():
                 linalg.potrs(f, b, lower=lower); linalg.posv(a, b, lower=lower)
                 linalg.potri(f, lower=lower); linalg.poti(a, lower=lower)
                 linalg.trtri(f, lower=lower); linalg.lauum(f, lower=lower)
-                linalg.trsv(f, x, lower=lower)
+                linalg.potrs(f, x, lower=lower)           # one vector: the fused warp kernel
+                for trans in "NT":
+                    linalg.trsv(f, x, lower=lower, trans=trans)
+                    linalg.trsv(f, x, lower=lower, trans=trans, unit_diagonal=True)
                 linalg.syrk(a, lower=lower)
                 for side in ("left", "right"):
                     rhs = b if side == "left" else cupy.ascontiguousarray(b.transpose(0, 2, 1))

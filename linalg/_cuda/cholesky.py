@@ -1,10 +1,12 @@
 """GPU Cholesky family on strided batches: potrf, potrs, posv, potri, poti (docs/design.md).
 
-float32/float64, n <= 64: one fused kernel launch per operation (kernels/potrf.cu ``chol_small``
-for potrf/potri/poti, kernels/trsm.cu ``tri_vec`` for the fused two-solve potrs), several matrices
-per thread block, each matrix read and written once. n > 64: recursion (A11 by recursion, A21 by
-our TRSM, A22 -= A21 A21^T by cuBLAS batched GEMM) down to those kernels. Complex dtypes: a
-column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
+float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/potrf.cu
+``chol_small`` for potrf/potri/poti, kernels/trsm.cu ``tri_vec`` for the fused two-solve potrs),
+several matrices per thread block, each matrix read and written once. n > LEAF: recursion (A11 by
+recursion, A21 by our TRSM, A22 -= A21 A21^T by cuBLAS batched GEMM) down to those kernels;
+potri's LAUUM as one dense cuBLAS product (linalg/_cuda/triangular.py). potrs with one vector and
+n >= POTRS_WARP_FROM: both solves in one launch of kernels/trsv.cu ``trsv_warp``. Complex dtypes:
+a column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
 
 Every function returns (result, info) (docs/design.md): potrf/posv/poti info is potrf's (leading
 minor not positive definite, NaN included); potrs/potri info is a zero or non-finite diagonal
@@ -13,10 +15,18 @@ entry of the given factor.
 import numpy
 
 from . import triangular as tri
+from . import trsv
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
 COMPILE_CHECK = {}   # the kernels used here are listed by linalg/_cuda/triangular.py
+# potrs with one vector: the fused warp TRSV kernel from this n (H100, float64, batch 10240:
+# 0.119 ms at n = 32 against 0.338 for tri_vec and 0.224 for cuSOLVER potrsBatched; at n <= 16
+# tri_vec's several matrices per warp win: 0.039 against 0.095 ms at n = 4).
+POTRS_WARP_FROM = 17
+
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"potrs": ("l",)}
 
 
 def _combine_info(info1, info2, n1):
@@ -57,6 +67,10 @@ def potrs(l, b, lower=True):
     be ``b``; info: the first zero or non-finite diagonal entry of the factor."""
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)
+    if b.shape[2] == 1 and POTRS_WARP_FROM <= l.shape[1] <= trsv.MAX_N_KERNEL:
+        # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
+        # once per solve, coalesced).
+        return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True)
     if l.shape[1] <= tri.LEAF:
         return b, tri.tri_vec(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     info = tri._diag_info(l, False)

@@ -1,9 +1,11 @@
 """GPU triangular BLAS on strided batches: trsm, trmm, trtri, lauum (docs/design.md contract).
 
-float32/float64, n <= 64: one launch of our kernels (kernels/trsm.cu ``tri_vec``, kernels/potrf.cu
-``chol_small``), several matrices per thread block. n > 64: recursion on the triangle (two-sided
-for trsm/trmm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS batched GEMM
-(``cupy.matmul``) on views. Complex dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
+float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tri_vec``,
+kernels/potrf.cu ``chol_small``), several matrices per thread block. n > LEAF: recursion on the
+triangle (two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by
+cuBLAS batched GEMM on views; trmm and lauum as one dense cuBLAS product of the triangle, the
+triangle zeroed/mirrored by kernels/triangle.cu (coalesced 32 x 32 tiles). Complex dtypes: vendor
+(cuBLAS through cupyx / cupy.matmul).
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.
 """
@@ -31,10 +33,14 @@ DEFAULT_SMEM = 48 * 1024
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
 CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
 
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
+
 # Every name expression a launcher may ask for (tests/linalg/test_kernels_compile.py compiles them).
 COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
+    "triangle.cu": [f"triangle_fix<{t}>" for t in ("float", "double")],
 }
 
 
@@ -65,13 +71,19 @@ def launch_config(nmax, tile_elems, itemsize):
 _KERNELS = {}
 
 
-def launch(family, expr, per_block, threads, smem, batch, args):
-    """Launch one kernel instantiation (cached here: the host cost matters at small n)."""
+def _cached_kernel(family, expr):
+    """get_kernel through a plain dict (the host cost matters at small n)."""
     import cupy
     key = (cupy.cuda.runtime.getDevice(), family, expr)
     kernel = _KERNELS.get(key)
     if kernel is None:
         kernel = _KERNELS[key] = get_kernel(family, expr)
+    return kernel
+
+
+def launch(family, expr, per_block, threads, smem, batch, args):
+    """Launch one kernel instantiation of kernels/<family>.cu, 1-D grid over the batch."""
+    kernel = _cached_kernel(family, expr)
     if smem > DEFAULT_SMEM and kernel.max_dynamic_shared_size_bytes < smem:
         kernel.max_dynamic_shared_size_bytes = smem
     kernel((grid_1d(batch, per_block),), (threads,), args, shared_mem=smem)
@@ -280,37 +292,60 @@ def trtri(a, lower=True, unit_diagonal=False):
 
 
 def lauum(a, lower=True):
-    """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric."""
+    """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric.
+    ``a`` is work space (its other triangle is zeroed)."""
     import cupy
     if is_real(a.dtype) and a.shape[1] <= LEAF:
         chol_small(a, CHOL_LAUUM, lower)
         return a
-    t = cupy.tril(a) if lower else cupy.triu(a)
-    th = t.swapaxes(1, 2)
     if is_real(a.dtype):
+        # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
+        triangle_fix(a, lower, zero=True)
         prod = cupy.empty_like(a)
-        gemm(prod, th, t) if lower else gemm(prod, t, th)
-    else:
-        th = cupy.conj(th)
-        prod = cupy.matmul(th, t) if lower else cupy.matmul(t, th)
-    return hermitize(prod)
+        th = a.swapaxes(1, 2)
+        gemm(prod, th, a) if lower else gemm(prod, a, th)
+        return triangle_fix(prod, True, zero=False)
+    t = cupy.tril(a) if lower else cupy.triu(a)
+    th = cupy.conj(t.swapaxes(1, 2))
+    return hermitize(cupy.matmul(th, t) if lower else cupy.matmul(t, th))
+
+
+def triangle_fix(a, keep_lower, zero):
+    """In place on the (batch, n, n) view ``a`` (unit column stride, real dtype): the strict
+    triangle opposite to the kept one becomes the kept one mirrored (exactly symmetric) or zero
+    (kernels/triangle.cu). Returns ``a``."""
+    batch, n = a.shape[0], a.shape[1]
+    if batch == 0 or n <= 1:
+        return a
+    tiles = -(-n // 32)
+    kernel = _cached_kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>")
+    pairs = batch * tiles * (tiles + 1) // 2
+    _, lda, sa = view_args(a)
+    kernel((min(pairs, 2**20),), (32, 8),
+           (numpy.int64(batch), numpy.int32(n), a, lda, sa, numpy.int32(bool(keep_lower)),
+            numpy.int32(bool(zero))))
+    return a
 
 
 def hermitize(m):
     """Lower triangle mirrored (conjugated) into the upper one in place, real diagonal."""
     import cupy
+    if is_real(m.dtype):
+        return triangle_fix(m, True, zero=False)
     n = m.shape[1]
     il, jl = cupy.tril_indices(n, -1)
-    m[:, jl, il] = cupy.conj(m[:, il, jl]) if m.dtype.kind == "c" else m[:, il, jl]
-    if m.dtype.kind == "c":
-        idx = cupy.arange(n)
-        m[:, idx, idx] = m[:, idx, idx].real
+    m[:, jl, il] = cupy.conj(m[:, il, jl])
+    idx = cupy.arange(n)
+    m[:, idx, idx] = m[:, idx, idx].real
     return m
 
 
 def _zero_upper(a):
     import cupy
-    a[...] = cupy.tril(a)
+    if is_real(a.dtype):
+        triangle_fix(a, True, zero=True)
+    else:
+        a[...] = cupy.tril(a)
 
 
 # --------------------------------------------------------------------------- vendor (complex)

@@ -19,7 +19,10 @@ from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choo
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
-_MAX_N_KERNEL = 8192       # x lives in shared memory: 64 KiB in float64
+MAX_N_KERNEL = 6144       # x lives in shared memory: 48 KiB in float64 (one warp a block)
+_SMEM_DEFAULT = 48 * 1024
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"trsv": ("a",)}
 
 
 _INFO_SOURCE = """
@@ -68,15 +71,6 @@ def _vendor_trsv(a, x, lower, trans, unit_diagonal):
     return sol[:, :, 0], info_from_diagonal(a, unit_diagonal)
 
 
-def default_team(n):
-    """Untuned team size: one warp for n <= 32, then up to 256 threads."""
-    if n <= 32:
-        return 32
-    if n <= 64:
-        return 64
-    return 128 if n <= 256 else 256
-
-
 def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None):
     """Solve op(a) x = b (b given in x) for each matrix; returns (x, info).
     ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
@@ -85,25 +79,65 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     t = trans_flag(trans, a.dtype)
     if batch == 0 or n == 0:
         return x, cupy.zeros(batch, dtype=numpy.int32)
-    if not is_real(a.dtype) or n > _MAX_N_KERNEL:
+    if not is_real(a.dtype) or n > MAX_N_KERNEL:
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    plan = cached_plan(_plan, (a.dtype.name, batch, n), _params, _path)
+    plan = cached_plan(_plan, (a.dtype.name, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    expr, grid, block, smem, team = plan
+    if plan[0] == "blocked":
+        return x, _launch_blocked(a, x, lower, t, unit_diagonal, plan[1])
+    return x, launch_warp(a, x, lower, t, unit_diagonal, False, plan[1])
+
+
+def launch_warp(a, x, lower, trans, unit, potrs, warps=4):
+    """kernels/trsv.cu ``trsv_warp`` in place on x (batch, n) (any strides, a with unit column
+    stride); potrs=True adds the second (transposed) solve of POTRS. Returns info (no sync)."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    item = a.itemsize
+    if a.strides[2] != item:
+        a = cupy.ascontiguousarray(a)
     info = cupy.empty(batch, dtype=numpy.int32)
-    args = (numpy.int64(batch), numpy.int32(n), a, x, info, numpy.int32(bool(lower)),
+    warps = max(1, min(int(warps), _SMEM_DEFAULT // (n * item)))
+    args = (numpy.int64(batch), numpy.int32(n), a, numpy.int64(a.strides[1] // item),
+            numpy.int64(a.strides[0] // item), x, numpy.int64(x.strides[1] // item),
+            numpy.int64(x.strides[0] // item), info, numpy.int32(bool(lower)),
+            numpy.int32(trans), numpy.int32(bool(unit)), numpy.int32(bool(potrs)))
+    launch("trsv", name_expr("trsv_warp", _compile.ctype(a.dtype)), grid_for(batch, warps),
+           32 * warps, args, warps * n * item)
+    return info
+
+
+def _launch_blocked(a, x, lower, t, unit_diagonal, plan):
+    import cupy
+    batch = a.shape[0]
+    expr, per_block, smem, team = plan
+    info = cupy.empty(batch, dtype=numpy.int32)
+    a = cupy.ascontiguousarray(a)
+    args = (numpy.int64(batch), numpy.int32(a.shape[1]), a, x, info, numpy.int32(bool(lower)),
             numpy.int32(t), numpy.int32(bool(unit_diagonal)), numpy.int32(team))
-    launch("trsv", expr, grid, block, args, smem)
-    return x, info
+    launch("trsv", expr, grid_for(batch, per_block), team * per_block, args, smem)
+    return info
+
+
+def default_team(n):
+    """Untuned team size of the blocked kernel: one warp for n <= 32, then up to 256 threads."""
+    if n <= 32:
+        return 32
+    if n <= 64:
+        return 64
+    return 128 if n <= 256 else 256
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan(gpu, dtype, batch, n, override=None, path=None):
-    """('vendor',) or (name expression, grid, block, shared bytes, team size) of one TRSV."""
+def _plan(gpu, dtype, n, override=None, path=None):
+    """('vendor',), ('warp', warps per block) or ('blocked', (expr, teams per block, shared
+    bytes, team size)) for one TRSV class."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
+    if p.get("kernel", "warp") == "warp":
+        return ("warp", int(p.get("warps") or 4))
     nb, unroll = int(p["nb"]), int(p["unroll"])
     team = max(32, int(p.get("team") or 0) or default_team(n))    # the diagonal needs a warp
     per_block = int(p.get("teams_per_block") or 0) or max(1, 128 // team)
@@ -112,8 +146,9 @@ def _plan(gpu, dtype, batch, n, override=None, path=None):
     while per_block > 1 and per_team * per_block > 96 * 1024:
         per_block //= 2
     expr = name_expr("trsv_blocked", _compile.ctype(dtype), nb, unroll)
-    return expr, grid_for(batch, per_block), team * per_block, per_team * per_block, team
+    return ("blocked", (expr, per_block, per_team * per_block, team))
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_blocked", T, nb, u)
-                             for T in ("float", "double") for nb in (16, 32) for u in (2, 4)]}
+                             for T in ("float", "double") for nb in (16, 32) for u in (2, 4)]
+                 + [name_expr("trsv_warp", T) for T in ("float", "double")]}

@@ -188,3 +188,22 @@ def test_complex_vendor_path(cp, gpu, n, dtype):
         res = scaled_residual(a @ inv.get() - numpy.eye(n), fro(a) * fro(inv.get()), n, dtype)
         assert res < THRESHOLD
     assert eps(dtype) > 0
+
+
+@pytest.mark.parametrize("n", (5, 33, 100))
+def test_potrs_vector_zero_diagonal_mid_batch(cp, gpu, n):
+    """One right-hand side (the fused warp kernel): a zero and a NaN diagonal entry of the factor
+    reported by index (1-based, first in original order); the neighbours are solved."""
+    a = spd(n, 4, numpy.float64)
+    b = rng(5).standard_normal((4, n, 1))
+    for lower in (True, False):
+        f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+        f = f.get()
+        f[1, n // 2, n // 2] = 0
+        f[1, n - 1, n - 1] = 0
+        f[3, 0, 0] = numpy.nan
+        x, info = gpu.potrs(cp.asarray(f), cp.asarray(b), lower=lower)
+        assert info.get().tolist() == [0, n // 2 + 1, 0, 1]
+        x = x.get()
+        for k in (0, 2):
+            assert _solve_residual(a[k:k + 1], x[k:k + 1], b[k:k + 1], numpy.float64) < THRESHOLD

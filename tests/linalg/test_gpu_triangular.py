@@ -170,3 +170,28 @@ def test_complex_vendor_path(cp, gpu, dtype):
         x = x.get()
         lhs = opm @ x if side == "left" else x @ opm
         assert scaled_residual(lhs - b, fro(opm) * fro(x), n, dtype) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", (1, 2, 31, 32, 33, 64, 100))
+def test_triangle_fix_mirror_and_zero(cp, gpu, n, dtype):
+    """kernels/triangle.cu: the other strict triangle mirrored (exactly) or zeroed, the kept one
+    untouched, on a view with a leading dimension > n."""
+    g = rng(n)
+    for batch in (1, 7):
+        big = g.standard_normal((batch, n + 3, n + 2)).astype(dtype)
+        for keep_lower in (True, False):
+            for zero in (False, True):
+                dev = cp.asarray(big)
+                gpu.triangle_fix(dev[:, :n, :n], keep_lower, zero)
+                got = dev.get()
+                a = big[:, :n, :n]
+                kept = numpy.tril(a) if keep_lower else numpy.triu(a)
+                if zero:
+                    want = kept
+                else:
+                    strict = numpy.tril(a, -1) if keep_lower else numpy.triu(a, 1)
+                    want = kept + numpy.swapaxes(strict, 1, 2)
+                assert numpy.array_equal(got[:, :n, :n], want), (n, batch, keep_lower, zero)
+                assert numpy.array_equal(got[:, n:, :], big[:, n:, :])
+                assert numpy.array_equal(got[:, :, n:], big[:, :, n:])

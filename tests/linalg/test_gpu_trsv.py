@@ -2,6 +2,8 @@
 ||op(A) x - b|| / (n ||A|| ||x|| eps) for lower/upper x N/T x unit x float32/float64 x awkward
 sizes x batches, and info (first zero/non-finite diagonal) computed on the device.
 """
+import itertools
+
 import numpy
 import pytest
 
@@ -50,10 +52,13 @@ def test_trsv_all_variants(dtype, lower, trans, unit):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("params", [{"nb": 16, "unroll": 2, "team": 64, "teams_per_block": 2},
-                                    {"nb": 32, "unroll": 4, "team": 256, "teams_per_block": 1},
-                                    {"nb": 32, "unroll": 2, "team": 32, "teams_per_block": 4}],
-                         ids=["nb16-t64", "nb32-t256", "nb32-t32"])
+@pytest.mark.parametrize("params", [{"kernel": "blocked", "nb": 16, "unroll": 2, "team": 64,
+                                     "teams_per_block": 2},
+                                    {"kernel": "blocked", "nb": 32, "unroll": 4, "team": 256,
+                                     "teams_per_block": 1},
+                                    {"kernel": "warp", "warps": 1},
+                                    {"kernel": "warp", "warps": 8}],
+                         ids=["blocked-nb16-t64", "blocked-nb32-t256", "warp1", "warp8"])
 def test_trsv_forced_parameters(dtype, params):
     for n in (1, 17, 33, 100, 257):
         for lower in (True, False):
@@ -112,3 +117,25 @@ def test_trsv_complex_falls_back():
 
 def test_trsv_huge_batch_grid_stride():
     _case(3, 1_000_000, True, "N", False, numpy.float32)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_strided_operands(dtype):
+    """Views with a leading dimension > n and a strided x: the warp kernel takes the strides."""
+    g = rng(21)
+    n, batch = 37, 6
+    big = random_matrix(g, (batch, n + 5, n + 3), dtype)
+    a = big[:, :n, :n]
+    a[:, numpy.arange(n), numpy.arange(n)] += 4 * n
+    xbig = random_matrix(g, (batch, n, 2), dtype)
+    for lower, trans, path in itertools.product((True, False), "NT", (None, "kernel")):
+        xg = cupy.asarray(xbig)
+        x, info = trsv_mod.trsv(cupy.asarray(big)[:, :n, :n], xg[:, :, 1], lower=lower,
+                                trans=trans, _path=path)
+        assert not to_numpy(info).any()
+        t = numpy.tril(a) if lower else numpy.triu(a)
+        op = t if trans == "N" else numpy.swapaxes(t, 1, 2)
+        xs = to_numpy(x).astype(numpy.float64)
+        r = numpy.einsum("kij,kj->ki", op.astype(numpy.float64), xs) - xbig[:, :, 1]
+        assert scaled_residual(r, fro(t) * fro(xs), n, dtype) < THRESHOLD
+        assert numpy.array_equal(to_numpy(xg)[:, :, 0], xbig[:, :, 0])   # untouched

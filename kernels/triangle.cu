@@ -1,0 +1,41 @@
+// triangle.cu: batched triangle fix-ups for the paths that run a dense GEMM on triangular data
+// (LAUUM, SYRK and TRTRI above the leaf size: linalg/_cuda/triangular.py and syrk.py).
+//
+// Layout: A (batch, n, n) row-major with leading dimension lda and batch stride stride_a.
+// triangle_fix<T>: the kept triangle is the lower one (keep_lower) or the upper one; the other
+// strict triangle is overwritten, for every matrix, with the kept one mirrored (zero == 0: the
+// result is exactly symmetric) or with zeros (zero == 1). 32 x 32 tiles through shared memory so
+// that reads and writes are coalesced: a (32, 8) block handles the tile pairs (bi, bj), bi >= bj,
+// one at a time (grid stride over batch x tile pairs, so any batch count works).
+#include "common.cuh"
+
+template <typename T>
+__global__ void triangle_fix(index_t batch, int n, T* __restrict__ A, index_t lda,
+                             index_t stride_a, int keep_lower, int zero) {
+    __shared__ T tile[32][33];
+    const int tiles = (n + 31) / 32;
+    const index_t pairs = (index_t)tiles * (tiles + 1) / 2;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    for (index_t w = blockIdx.x; w < batch * pairs; w += gridDim.x) {
+        const index_t k = w / pairs;
+        int p = (int)(w - k * pairs), bi = 0;
+        while (p > bi) { p -= bi + 1; ++bi; }     // pair number -> (bi, bj = p), bj <= bi
+        T* Ak = A + k * stride_a;
+        // Kept tile at (sr, sc), overwritten tile at (sc, sr) (the same tile on the diagonal).
+        const int sr = keep_lower ? bi * 32 : p * 32, sc = keep_lower ? p * 32 : bi * 32;
+        if (!zero) {
+            for (int r = ty; r < 32; r += 8) {
+                const int i = sr + r, j = sc + tx;
+                if (i < n && j < n) tile[r][tx] = Ak[(index_t)i * lda + j];
+            }
+            __syncthreads();
+        }
+        for (int r = ty; r < 32; r += 8) {          // target (row, col) = (sc + r, sr + tx)
+            const int row = sc + r, col = sr + tx;
+            const bool other = keep_lower ? col > row : row > col;
+            if (row < n && col < n && other)
+                Ak[(index_t)row * lda + col] = zero ? T(0) : tile[tx][r];
+        }
+        if (!zero) __syncthreads();
+    }
+}

@@ -122,12 +122,14 @@ __global__ void trsv_blocked(index_t batch, int n, const T* __restrict__ A, T* _
 //   the backward ones (negative strides), in blocks of 32 rows:
 //   * rows of M contiguous (trans == 0): y[blk] = b[blk] - M[blk, solved] x[solved] by the row
 //     panel GEMV (31-shuffle reduce-scatter), then the 32 x 32 diagonal block in registers (lane
-//     r holds row r; those loads are strided but hit L1);
+//     r holds row r, staged through a shared tile so the loads stay coalesced);
 //   * columns of M contiguous (trans == 1): the diagonal block (lane r holds row r: coalesced),
 //     then x[unsolved] -= M[unsolved, blk] x[blk] by the column panel GEMV (no reduction).
 //   potrs != 0 runs the second solve of POTRS on the same x (op(A) transposed), so A x = b with
 //   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
 //   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
+
+constexpr int TRSV_TILE = 32 * 33;    // shared elements per warp besides x (trsv_warp)
 
 template <typename T>
 struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, possibly reversed
@@ -163,8 +165,8 @@ __device__ __forceinline__ int warp_first_bad(T dd, bool active, int logical, in
 // Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
 // first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
 template <typename T, bool ROWS_CONTIGUOUS>
-__device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, bool unit,
-                            bool check, bool reversed, int lane) {
+__device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* tile,
+                            bool unit, bool check, bool reversed, int lane) {
     int bad = n;
     for (int r0 = 0; r0 < n; r0 += 32) {
         const int nb = min(32, n - r0);
@@ -172,9 +174,24 @@ __device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& 
         T y = active ? x(r0 + lane) : T(0);
         if (ROWS_CONTIGUOUS && r0 > 0) y -= warp_gemv_row_panel(M, r0, nb, r0, x, lane);
         T d[32];
+        if (ROWS_CONTIGUOUS) {
+            // Row r of the block is contiguous: stage the block through shared memory (row by
+            // row, coalesced), then lane r takes its row (row stride 33: few bank conflicts).
+#pragma unroll 8
+            for (int r = 0; r < 32; ++r)
+                if (r < nb && lane <= r) tile[r * 33 + lane] = M(r0 + r, r0 + lane);
+            __syncwarp();
 #pragma unroll
-        for (int j = 0; j < 32; ++j)
-            d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j) : T(0);
+            for (int j = 0; j < 32; ++j)
+                d[j] = (active && (j < lane || (j == lane && !unit))) ? tile[lane * 33 + j] : T(0);
+            __syncwarp();
+        } else {
+            // Column j of the block is contiguous: lane r reads M(r0 + r, r0 + j) directly.
+#pragma unroll
+            for (int j = 0; j < 32; ++j)
+                d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
+                                                                        : T(0);
+        }
         if (check && !unit) {
             const T dd = active ? M(r0 + lane, r0 + lane) : T(1);
             bad = min(bad, warp_first_bad(dd, active, r0 + lane, n, reversed));
@@ -192,7 +209,7 @@ __device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& 
 
 // One solve op(A) x = b as a forward substitution on the (possibly reversed) view of op(A).
 template <typename T>
-__device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, bool lower, bool trans,
+__device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool lower, bool trans,
                          bool unit, bool check, int lane) {
     const bool reversed = lower == trans;          // op(A) upper: backward substitution
     const index_t last = (index_t)(n - 1) * lda + (n - 1);
@@ -201,10 +218,10 @@ __device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, bool lower, boo
     const SharedVec<T> x{reversed ? xs + n - 1 : xs, (int)s};
     if (!trans) {                                  // M(i, j) = A(i, j): rows contiguous
         const StridedView<T> M{p, s * lda, s};
-        return warp_forward<T, true>(n, M, x, unit, check, reversed, lane);
+        return warp_forward<T, true>(n, M, x, tile, unit, check, reversed, lane);
     }
     const StridedView<T> M{p, s, s * lda};         // M(i, j) = A(j, i): columns contiguous
-    return warp_forward<T, false>(n, M, x, unit, check, reversed, lane);
+    return warp_forward<T, false>(n, M, x, tile, unit, check, reversed, lane);
 }
 
 template <typename T>
@@ -213,15 +230,17 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
                           int* __restrict__ info, int lower, int trans, int unit, int potrs) {
     extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * n;
+    // Per warp: x (n elements), then a 32 x 33 tile for the diagonal blocks.
+    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * (n + TRSV_TILE);
+    T* tile = xs + n;
     for (index_t k = (index_t)blockIdx.x * warps + warp; k < batch;
          k += (index_t)gridDim.x * warps) {
         const T* Ak = A + k * stride_a;
         T* xk = X + k * stride_x;
         for (int i = lane; i < n; i += 32) xs[i] = xk[(index_t)i * incx];
         __syncwarp();
-        int bad = warp_trsv(n, Ak, lda, xs, lower != 0, trans != 0, unit != 0, true, lane);
-        if (potrs) warp_trsv(n, Ak, lda, xs, lower != 0, trans == 0, false, false, lane);
+        int bad = warp_trsv(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0, true, lane);
+        if (potrs) warp_trsv(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, lane);
         for (int i = lane; i < n; i += 32) xk[(index_t)i * incx] = xs[i];
         if (lane == 0) info[k] = bad < n ? bad + 1 : 0;
         __syncwarp();

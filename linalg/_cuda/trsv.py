@@ -3,11 +3,13 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Complex dtypes, n above the shared-memory limit and the classes where the tuning table's crossover
-says ``use_vendor`` (cuBLAS trsm measured faster, e.g. n >= 64 on the H100) go to cuBLAS
-trsmBatched through cupyx.scipy.linalg.solve_triangular (row-major handled there, x solved in
-place); info then comes from one small CuPy kernel over the diagonals (no sync). Empty problems
-never reach a kernel.
+Two kernels, chosen per size class by the tuning table (linalg/tuning/*.json, key "kernel"):
+``trsv_warp`` (one matrix per warp, A streamed once; n >= 9 on the H100) and ``trsv_blocked``
+(a team per matrix over the GEMV device functions; n <= 8). ``launch_warp`` also serves the fused
+one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
+the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
+(row-major handled there); info then comes from one small CuPy kernel over the diagonals (no
+sync). Empty problems never reach a kernel.
 """
 import functools
 
@@ -19,7 +21,8 @@ from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choo
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
-MAX_N_KERNEL = 6144       # x lives in shared memory: 48 KiB in float64 (one warp a block)
+MAX_N_KERNEL = 4096       # x and a 32 x 33 tile per warp in shared memory: 41 KiB in float64
+TILE = 32 * 33            # kernels/trsv.cu TRSV_TILE
 _SMEM_DEFAULT = 48 * 1024
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsv": ("a",)}
@@ -98,13 +101,14 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4):
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
     info = cupy.empty(batch, dtype=numpy.int32)
-    warps = max(1, min(int(warps), _SMEM_DEFAULT // (n * item)))
+    per_warp = (n + TILE) * item                  # x and the diagonal tile, kernels/trsv.cu
+    warps = max(1, min(int(warps), _SMEM_DEFAULT // per_warp))
     args = (numpy.int64(batch), numpy.int32(n), a, numpy.int64(a.strides[1] // item),
             numpy.int64(a.strides[0] // item), x, numpy.int64(x.strides[1] // item),
             numpy.int64(x.strides[0] // item), info, numpy.int32(bool(lower)),
             numpy.int32(trans), numpy.int32(bool(unit)), numpy.int32(bool(potrs)))
     launch("trsv", name_expr("trsv_warp", _compile.ctype(a.dtype)), grid_for(batch, warps),
-           32 * warps, args, warps * n * item)
+           32 * warps, args, warps * per_warp)
     return info
 
 

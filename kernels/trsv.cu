@@ -122,14 +122,19 @@ __global__ void trsv_blocked(index_t batch, int n, const T* __restrict__ A, T* _
 //   the backward ones (negative strides), in blocks of 32 rows:
 //   * rows of M contiguous (trans == 0): y[blk] = b[blk] - M[blk, solved] x[solved] by the row
 //     panel GEMV (31-shuffle reduce-scatter), then the 32 x 32 diagonal block in registers (lane
-//     r holds row r, staged through a shared tile so the loads stay coalesced);
+//     r holds row r; double stages it through a shared tile so the loads stay coalesced);
 //   * columns of M contiguous (trans == 1): the diagonal block (lane r holds row r: coalesced),
 //     then x[unsolved] -= M[unsolved, blk] x[blk] by the column panel GEMV (no reduction).
 //   potrs != 0 runs the second solve of POTRS on the same x (op(A) transposed), so A x = b with
 //   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
 //   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
 
-constexpr int TRSV_TILE = 32 * 33;    // shared elements per warp besides x (trsv_warp)
+// The diagonal blocks of row-contiguous solves go through a shared 32 x 33 tile in double only:
+// measured on the H100 (batch 10240, lower N), the tile took float64 from 1.30 to 1.16 ms at
+// n = 256 but float32 from 0.82 to 1.60 ms, so float32 reads those rows directly.
+template <typename T> struct trsv_stage { static constexpr bool value = sizeof(T) == 8; };
+template <typename T>
+__host__ __device__ constexpr int trsv_tile() { return trsv_stage<T>::value ? 32 * 33 : 0; }
 
 template <typename T>
 struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, possibly reversed
@@ -164,7 +169,7 @@ __device__ __forceinline__ int warp_first_bad(T dd, bool active, int logical, in
 
 // Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
 // first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
-template <typename T, bool ROWS_CONTIGUOUS>
+template <typename T, bool ROWS_CONTIGUOUS, bool STAGE_DIAGONAL = trsv_stage<T>::value>
 __device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* tile,
                             bool unit, bool check, bool reversed, int lane) {
     int bad = n;
@@ -174,7 +179,7 @@ __device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& 
         T y = active ? x(r0 + lane) : T(0);
         if (ROWS_CONTIGUOUS && r0 > 0) y -= warp_gemv_row_panel(M, r0, nb, r0, x, lane);
         T d[32];
-        if (ROWS_CONTIGUOUS) {
+        if (ROWS_CONTIGUOUS && STAGE_DIAGONAL) {
             // Row r of the block is contiguous: stage the block through shared memory (row by
             // row, coalesced), then lane r takes its row (row stride 33: few bank conflicts).
 #pragma unroll 8
@@ -186,7 +191,8 @@ __device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& 
                 d[j] = (active && (j < lane || (j == lane && !unit))) ? tile[lane * 33 + j] : T(0);
             __syncwarp();
         } else {
-            // Column j of the block is contiguous: lane r reads M(r0 + r, r0 + j) directly.
+            // Lane r reads M(r0 + r, r0 + j) directly: coalesced when columns are contiguous,
+            // else strided row reads served by L1.
 #pragma unroll
             for (int j = 0; j < 32; ++j)
                 d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
@@ -230,8 +236,8 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
                           int* __restrict__ info, int lower, int trans, int unit, int potrs) {
     extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    // Per warp: x (n elements), then a 32 x 33 tile for the diagonal blocks.
-    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * (n + TRSV_TILE);
+    // Per warp: x (n elements), then (double) a 32 x 33 tile for the diagonal blocks.
+    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * (n + trsv_tile<T>());
     T* tile = xs + n;
     for (index_t k = (index_t)blockIdx.x * warps + warp; k < batch;
          k += (index_t)gridDim.x * warps) {

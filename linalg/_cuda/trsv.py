@@ -22,7 +22,7 @@ from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choo
 __all__ = ["trsv", "COMPILE_CHECK"]
 
 MAX_N_KERNEL = 4096       # x and a 32 x 33 tile per warp in shared memory: 41 KiB in float64
-TILE = 32 * 33            # kernels/trsv.cu TRSV_TILE
+TILE = 32 * 33            # kernels/trsv.cu trsv_tile<double>() (float32: no tile)
 _SMEM_DEFAULT = 48 * 1024
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsv": ("a",)}
@@ -101,7 +101,7 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4):
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
     info = cupy.empty(batch, dtype=numpy.int32)
-    per_warp = (n + TILE) * item                  # x and the diagonal tile, kernels/trsv.cu
+    per_warp = (n + (TILE if item == 8 else 0)) * item   # x (+ tile), kernels/trsv.cu
     warps = max(1, min(int(warps), _SMEM_DEFAULT // per_warp))
     args = (numpy.int64(batch), numpy.int32(n), a, numpy.int64(a.strides[1] // item),
             numpy.int64(a.strides[0] // item), x, numpy.int64(x.strides[1] // item),

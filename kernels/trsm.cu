@@ -18,7 +18,8 @@
 //             chunks of NMAX vectors staged through shared memory, so any nvec works and global
 //             accesses stay coalesced); `blockDim.x / NMAX` matrices per block; grid-stride loop.
 // Shared:     NMAX + (blockDim.x / NMAX) * tri_tile<NMAX>() elements of T (dynamic).
-// Template:   T = float | double; NMAX in {8, 16, 32} (fully unrolled); n <= NMAX and nvec runtime.
+// Template:   T = float | double; NMAX in {8, 16, 32} (fully unrolled); MODE (below) the path;
+//             n <= NMAX and nvec runtime.
 // info:       TRSM/POTRS (if info != nullptr): j if the j-th diagonal entry is zero or not finite.
 // Launcher:   linalg/_cuda/triangular.py (trsm, trmm), linalg/_cuda/cholesky.py (potrs, posv).
 #include "common.cuh"
@@ -99,14 +100,22 @@ __device__ __forceinline__ void tri_lower_mul(const T* t, T* v, int dir, int n, 
     }
 }
 
-template <typename T, int NMAX>
+// MODE: TRI_MODE_SOLVE, TRI_MODE_MUL or TRI_MODE_POTRS, a template parameter so that each
+// instantiation holds one fully unrolled path (one path per kernel: 255 -> fewer registers, no
+// spills at NMAX = 32 in double, a third of the code); it must agree with TRI_MUL / TRI_POTRS in
+// `flags`.
+#define TRI_MODE_SOLVE 0
+#define TRI_MODE_MUL 1
+#define TRI_MODE_POTRS 2
+
+template <typename T, int NMAX, int MODE>
 __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                         index_t ldb, index_t sb, int n, int nvec, index_t batch, int flags, T alpha,
                         int* __restrict__ info) {
     constexpr int LD = tri_ld<NMAX>();
     extern __shared__ __align__(16) unsigned char tri_smem[];
     const bool right = flags & TRI_RIGHT, lower = flags & TRI_LOWER, unit = flags & TRI_UNIT;
-    const bool mul = flags & TRI_MUL, potrs = flags & TRI_POTRS;
+    constexpr bool mul = MODE == TRI_MODE_MUL, potrs = MODE == TRI_MODE_POTRS;
     const int per_block = blockDim.x / NMAX;
     const int m = threadIdx.x / NMAX;
     const int r = threadIdx.x % NMAX;
@@ -188,10 +197,10 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             tri_sync<NMAX>();
             if (active && r < vc) {
                 T* x = xv + r * LD;
-                if (potrs) {
+                if constexpr (potrs) {
                     tri_fwd_solve<T, NMAX, true>(t, dg, x, 1, n, T(1));
                     tri_fwd_solve<T, NMAX, false>(t, dg + NMAX, x + n - 1, -1, n, T(1));
-                } else if (mul) {
+                } else if constexpr (mul) {
                     tri_lower_mul<T, NMAX>(t, rev ? x + n - 1 : x, rev ? -1 : 1, n, alpha);
                 } else {
                     tri_fwd_solve<T, NMAX, true>(t, dg, rev ? x + n - 1 : x, rev ? -1 : 1, n, alpha);

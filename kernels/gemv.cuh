@@ -305,6 +305,24 @@ __device__ __forceinline__ T warp_gemv_row_panel(const StridedView<T>& A, int r0
     return warp_reduce_scatter32(p, lane);
 }
 
+// The row panel for any ncols (columns >= ncols read as zero, never loaded).
+template <typename T, typename X>
+__device__ __forceinline__ T warp_gemv_row_panel_any(const StridedView<T>& A, int r0, int nrows,
+                                                     int ncols, const X& x, int lane) {
+    T p[32];
+#pragma unroll
+    for (int r = 0; r < 32; ++r) p[r] = T(0);
+    for (int c0 = 0; c0 < ncols; c0 += 32) {
+        const int c = c0 + lane;
+        const bool in = c < ncols;
+        const T xc = x(c);
+#pragma unroll
+        for (int r = 0; r < 32; ++r)
+            if (r < nrows && in) p[r] += A(r0 + r, c) * xc;
+    }
+    return warp_reduce_scatter32(p, lane);
+}
+
 // Column panel, columns contiguous (|rs| == 1): y(i) -= sum_{j < ncols} A(i, c0 + j) x(c0 + j)
 // for every row rbeg <= i < rend, ncols <= 32; each lane owns rows rbeg + lane + 32 t, so no
 // reduction; every load is one coalesced column segment.

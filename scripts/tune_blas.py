@@ -86,6 +86,8 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
                 cands += [{"kernel": "team", "vec": v, "unroll": u, "team": tm, "block": 256}
                           for v in vecs for u in (4, 2)
                           for tm in sorted({max(4, team // 2), team, min(256, team * 2)})]
+                if n >= 16:
+                    cands += [{"kernel": "warp", "warps": w} for w in (2, 4, 8)]
             else:
                 auto = blas.gemv_t_team_auto(m, n, vmax)
                 cands = [{"vec": v, "unroll": u, "team": tm, "block": 256}

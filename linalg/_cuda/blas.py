@@ -206,6 +206,9 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
     item = numpy.dtype(dtype).itemsize
     T = _compile.ctype(dtype)
     p = params(op, dtype, m, n, override=override)
+    if not t and p.get("kernel") == "warp":
+        warps = int(p.get("warps") or 4)
+        return ("gemv", name_expr("gemv_n_warp", T), grid_for(batch, warps), 32 * warps, 0, 0)
     vec, unroll = int(p["vec"]) if aligned else 1, int(p["unroll"])
     if t or p.get("kernel") == "team":
         while vec > 1 and n % vec:
@@ -381,6 +384,7 @@ def _compile_check():
                 exprs["gemv.cu"].append(name_expr("gemv_t_team", T, vec, unroll))
             for unroll in (1, 2, 4):
                 exprs["gemv.cu"].append(name_expr("gemv_n_team", T, vec, unroll))
+        exprs["gemv.cu"].append(name_expr("gemv_n_warp", T))
         for cfg in GEMM_CONFIGS.values():
             exprs["gemm.cu"].append(name_expr("gemm_tiled", T, *cfg))
         for nc in TALL_NC:

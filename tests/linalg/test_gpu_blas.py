@@ -116,7 +116,8 @@ GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128},
                  {"vec": 4, "unroll": 4, "tx": 8, "block": 256},
                  {"kernel": "team", "vec": 2, "unroll": 4, "team": 32, "block": 256},
                  {"kernel": "team", "vec": 1, "unroll": 2, "team": 128, "block": 256},
-                 {"kernel": "team", "vec": 4, "unroll": 1, "team": 8, "block": 128})
+                 {"kernel": "team", "vec": 4, "unroll": 1, "team": 8, "block": 128},
+                 {"kernel": "warp", "warps": 1}, {"kernel": "warp", "warps": 8})
 GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},
                  {"vec": 4, "unroll": 2, "team": 64, "block": 256},
                  {"vec": 2, "unroll": 4, "team": 256, "block": 256})

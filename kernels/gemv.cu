@@ -13,7 +13,7 @@
 //   gemv_n_team<T, VEC, UNROLL>   y = A x, one team per matrix (below; the tuner picks it or flat).
 //   gemv_t_team<T, VEC, UNROLL>   y = A^T x. One team of `team` threads per matrix
 //       (team_gemv_t of gemv.cuh), teams loop over the batch with a grid stride.
-//   gemv_n_warp<T>                y = A x, one warp per matrix (warp_gemv_row_panel of
+//   gemv_n_warp<T>                y = A x, one warp per matrix (group_gemv_row_panel of
 //       gemv.cuh, the panel GEMV of trsv.cu): 32 rows at a time, each row segment one coalesced
 //       load, 32 loads in flight per lane, one 31-shuffle reduce-scatter per 32 rows. For the
 //       classes with n >= 27 where the tuning table picks it.
@@ -126,19 +126,20 @@ __global__ void gemv_n_team(index_t batch, int m, int n, T alpha, const T* __res
 template <typename T>
 __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
                             const T* __restrict__ x, T beta, T* __restrict__ y, int unused) {
-    const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    const LaneGroup<32> g = LaneGroup<32>::make();
+    const int warps = blockDim.x >> 5;
     const index_t mn = (index_t)m * n;
     for (index_t k = (index_t)blockIdx.x * warps + (threadIdx.x >> 5); k < batch;
          k += (index_t)gridDim.x * warps) {
         const StridedView<T> Ak{A + k * mn, n, 1};
         const T* xk = x + k * n;
         T* yk = y + k * m;
-        const auto xv = [&](int j) { return j < n ? __ldg(xk + j) : T(0); };
+        const auto xv = [&](int j) { return __ldg(xk + j); };
         for (int r0 = 0; r0 < m; r0 += 32) {
             const int nrows = min(32, m - r0);
-            const T s = warp_gemv_row_panel_any(Ak, r0, nrows, n, xv, lane);
-            if (lane < nrows)
-                yk[r0 + lane] = alpha * s + (beta == T(0) ? T(0) : beta * yk[r0 + lane]);
+            const T s = group_gemv_row_panel<32>(Ak, r0, nrows, n, xv, g);
+            if (g.lane < nrows)
+                yk[r0 + g.lane] = alpha * s + (beta == T(0) ? T(0) : beta * yk[r0 + g.lane]);
         }
     }
 }

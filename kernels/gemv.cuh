@@ -250,10 +250,11 @@ __device__ __forceinline__ void copy_rows_to_shared(const T* __restrict__ src, i
 }
 
 // ---------------------------------------------------------------------------------------------
-// One-warp panel GEMVs on a strided view (the building blocks of trsv.cu's warp kernel).
-// A StridedView holds entry (i, j) at p[i * rs + j * cs]; negative strides address a reversed
-// matrix (the backward substitutions run as forward ones on the reversed view). x and y are
-// accessors (shared-memory vectors, possibly reversed): x(j) returns a reference.
+// Lane-group panel GEMVs on a strided view (the building blocks of trsv.cu's warp kernel and of
+// gemv.cu's gemv_n_warp). A group is W consecutive lanes of a warp (W = 8, 16 or 32) working on
+// one matrix; rows come in panels of W. A StridedView holds entry (i, j) at p[i * rs + j * cs];
+// negative strides address a reversed matrix (the backward substitutions run as forward ones on
+// the reversed view). x and y are accessors (shared-memory vectors, possibly reversed).
 
 template <typename T>
 struct StridedView {
@@ -264,76 +265,80 @@ struct StridedView {
     }
 };
 
-// Across the warp, lane r receives sum over lanes of p[r] (a butterfly reduce-scatter:
-// 16 + 8 + 4 + 2 + 1 = 31 shuffles for 32 sums instead of 5 per sum).
-template <int W, typename T>
-__device__ __forceinline__ void reduce_scatter_step(T (&p)[32], int lane) {
-    const bool upper = lane & W;
+template <int W>
+struct LaneGroup {
+    int lane;        // 0 .. W-1 within the group
+    unsigned mask;   // the group's lanes in the warp
+    __device__ __forceinline__ static LaneGroup make() {
+        const int l = threadIdx.x & 31;
+        LaneGroup g;
+        g.lane = l % W;
+        g.mask = W == 32 ? 0xffffffffu : (((1u << W) - 1u) << (l / W * W));
+        return g;
+    }
+    __device__ __forceinline__ void sync() const { __syncwarp(mask); }
+    template <typename T>
+    __device__ __forceinline__ T shfl(T v, int src) const { return __shfl_sync(mask, v, src, W); }
+    template <typename T>
+    __device__ __forceinline__ T shfl_xor(T v, int off) const {
+        return __shfl_xor_sync(mask, v, off, W);
+    }
+};
+
+template <int S, int W, typename T>
+__device__ __forceinline__ void reduce_scatter_step(T (&p)[W], const LaneGroup<W>& g) {
+    const bool upper = g.lane & S;
 #pragma unroll
-    for (int r = 0; r < W; ++r) {
-        const T send = upper ? p[r] : p[r + W];
-        const T keep = upper ? p[r + W] : p[r];
-        p[r] = keep + __shfl_xor_sync(0xffffffffu, send, W);
+    for (int r = 0; r < S; ++r) {
+        const T send = upper ? p[r] : p[r + S];
+        const T keep = upper ? p[r + S] : p[r];
+        p[r] = keep + g.shfl_xor(send, S);
     }
 }
 
-template <typename T>
-__device__ __forceinline__ T warp_reduce_scatter32(T (&p)[32], int lane) {
-    reduce_scatter_step<16>(p, lane);
-    reduce_scatter_step<8>(p, lane);
-    reduce_scatter_step<4>(p, lane);
-    reduce_scatter_step<2>(p, lane);
-    reduce_scatter_step<1>(p, lane);
+// Across the group, lane r receives the sum over the group's lanes of p[r] (a butterfly
+// reduce-scatter: W - 1 shuffles for W sums instead of log2(W) per sum).
+template <int W, typename T>
+__device__ __forceinline__ T group_reduce_scatter(T (&p)[W], const LaneGroup<W>& g) {
+    if constexpr (W >= 32) reduce_scatter_step<16>(p, g);
+    if constexpr (W >= 16) reduce_scatter_step<8>(p, g);
+    if constexpr (W >= 8) reduce_scatter_step<4>(p, g);
+    reduce_scatter_step<2>(p, g);
+    reduce_scatter_step<1>(p, g);
     return p[0];
 }
 
-// Row panel, rows contiguous (|cs| == 1): lane r < nrows <= 32 receives
-// sum_{j < ncols} A(r0 + r, j) x(j). ncols must be a multiple of 32. Every load is one
-// coalesced row segment; 32 rows' loads are in flight per lane.
-template <typename T, typename X>
-__device__ __forceinline__ T warp_gemv_row_panel(const StridedView<T>& A, int r0, int nrows,
-                                                 int ncols, const X& x, int lane) {
-    T p[32];
+// Row panel, rows contiguous (|cs| == 1): lane r < nrows <= W receives
+// sum_{j < ncols} A(r0 + r, j) x(j) (columns >= ncols are neither loaded nor counted). Every
+// load is one coalesced row segment; W rows' loads are in flight per lane.
+template <int W, typename T, typename X>
+__device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r0, int nrows,
+                                                  int ncols, const X& x, const LaneGroup<W>& g) {
+    T p[W];
 #pragma unroll
-    for (int r = 0; r < 32; ++r) p[r] = T(0);
-    for (int c0 = 0; c0 < ncols; c0 += 32) {
-        const T xc = x(c0 + lane);
-#pragma unroll
-        for (int r = 0; r < 32; ++r)
-            if (r < nrows) p[r] += A(r0 + r, c0 + lane) * xc;
-    }
-    return warp_reduce_scatter32(p, lane);
-}
-
-// The row panel for any ncols (columns >= ncols read as zero, never loaded).
-template <typename T, typename X>
-__device__ __forceinline__ T warp_gemv_row_panel_any(const StridedView<T>& A, int r0, int nrows,
-                                                     int ncols, const X& x, int lane) {
-    T p[32];
-#pragma unroll
-    for (int r = 0; r < 32; ++r) p[r] = T(0);
-    for (int c0 = 0; c0 < ncols; c0 += 32) {
-        const int c = c0 + lane;
+    for (int r = 0; r < W; ++r) p[r] = T(0);
+    for (int c0 = 0; c0 < ncols; c0 += W) {
+        const int c = c0 + g.lane;
         const bool in = c < ncols;
-        const T xc = x(c);
+        const T xc = in ? x(c) : T(0);
 #pragma unroll
-        for (int r = 0; r < 32; ++r)
+        for (int r = 0; r < W; ++r)
             if (r < nrows && in) p[r] += A(r0 + r, c) * xc;
     }
-    return warp_reduce_scatter32(p, lane);
+    return group_reduce_scatter<W>(p, g);
 }
 
 // Column panel, columns contiguous (|rs| == 1): y(i) -= sum_{j < ncols} A(i, c0 + j) x(c0 + j)
-// for every row rbeg <= i < rend, ncols <= 32; each lane owns rows rbeg + lane + 32 t, so no
+// for every row rbeg <= i < rend, ncols <= W; each lane owns rows rbeg + lane + W t, so no
 // reduction; every load is one coalesced column segment.
-template <typename T, typename X, typename Y>
-__device__ __forceinline__ void warp_gemv_col_panel_sub(const StridedView<T>& A, int rbeg,
-                                                        int rend, int c0, int ncols, const X& x,
-                                                        const Y& y, int lane) {
-    for (int i = rbeg + lane; i < rend; i += 32) {
+template <int W, typename T, typename X, typename Y>
+__device__ __forceinline__ void group_gemv_col_panel_sub(const StridedView<T>& A, int rbeg,
+                                                         int rend, int c0, int ncols, const X& x,
+                                                         const Y& y, const LaneGroup<W>& g) {
+    for (int i = rbeg + g.lane; i < rend; i += W) {
         T acc = T(0);
 #pragma unroll
-        for (int j = 0; j < 32; ++j)
+        for (int j = 0; j < W; ++j)
             if (j < ncols) acc += A(i, c0 + j) * x(c0 + j);
         y(i) -= acc;
     }

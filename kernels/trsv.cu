@@ -114,14 +114,14 @@ __global__ void trsv_blocked(index_t batch, int n, const T* __restrict__ A, T* _
 }
 
 // ---------------------------------------------------------------------------------------------
-// trsv_warp<T>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS of
+// trsv_warp<T, W>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS of
 // linalg/_cuda/cholesky.py)
-//   One warp per matrix, `blockDim.x / 32` matrices per block, x in shared memory (n elements
-//   per warp), A streamed from global memory exactly once per solve, every load coalesced.
-//   Every case is a forward substitution with a lower-triangular view M of op(A), reversed for
-//   the backward ones (negative strides), in blocks of 32 rows:
+//   One group of W lanes (W = 8, 16 or 32; 32 / W matrices per warp) per matrix, x in shared
+//   memory, A streamed from global memory exactly once per solve, every load coalesced. Every
+//   case is a forward substitution with a lower-triangular view M of op(A), reversed for the
+//   backward ones (negative strides), in blocks of W rows:
 //   * rows of M contiguous (trans == 0): y[blk] = b[blk] - M[blk, solved] x[solved] by the row
-//     panel GEMV (31-shuffle reduce-scatter), then the 32 x 32 diagonal block in registers (lane
+//     panel GEMV (W - 1 shuffle reduce-scatter), then the W x W diagonal block in registers (lane
 //     r holds row r; double stages it through a shared tile so the loads stay coalesced);
 //   * columns of M contiguous (trans == 1): the diagonal block (lane r holds row r: coalesced),
 //     then x[unsolved] -= M[unsolved, blk] x[blk] by the column panel GEMV (no reduction).
@@ -129,12 +129,12 @@ __global__ void trsv_blocked(index_t batch, int n, const T* __restrict__ A, T* _
 //   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
 //   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
 
-// The diagonal blocks of row-contiguous solves go through a shared 32 x 33 tile in double only:
-// measured on the H100 (batch 10240, lower N), the tile took float64 from 1.30 to 1.16 ms at
-// n = 256 but float32 from 0.82 to 1.60 ms, so float32 reads those rows directly.
+// The diagonal blocks of row-contiguous solves go through a shared W x (W + 1) tile in double
+// only: measured on the H100 (batch 10240, lower N, W = 32), the tile took float64 from 1.30 to
+// 1.16 ms at n = 256 but float32 from 0.82 to 1.60 ms, so float32 reads those rows directly.
 template <typename T> struct trsv_stage { static constexpr bool value = sizeof(T) == 8; };
-template <typename T>
-__host__ __device__ constexpr int trsv_tile() { return trsv_stage<T>::value ? 32 * 33 : 0; }
+template <typename T, int W>
+__host__ __device__ constexpr int trsv_tile() { return trsv_stage<T>::value ? W * (W + 1) : 0; }
 
 template <typename T>
 struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, possibly reversed
@@ -145,14 +145,15 @@ struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, po
 
 // Registers: lane r holds y_r and d[j] = M(r0 + r, r0 + j) (j < r, and j == r unless unit).
 // Column-oriented substitution: x_j is divided in lane j and broadcast by one shuffle.
-template <typename T>
-__device__ __forceinline__ T warp_solve_diag(const T (&d)[32], T y, int nb, int lane, bool unit) {
+template <int W, typename T>
+__device__ __forceinline__ T group_solve_diag(const T (&d)[W], T y, int nb, const LaneGroup<W>& g,
+                                              bool unit) {
 #pragma unroll
-    for (int j = 0; j < 32; ++j) {
+    for (int j = 0; j < W; ++j) {
         if (j < nb) {
-            if (!unit && lane == j) y = y / d[j];
-            const T xj = __shfl_sync(0xffffffffu, y, j);
-            if (lane > j) y -= d[j] * xj;
+            if (!unit && g.lane == j) y = y / d[j];
+            const T xj = g.shfl(y, j);
+            if (g.lane > j) y -= d[j] * xj;
         }
     }
     return y;
@@ -160,63 +161,68 @@ __device__ __forceinline__ T warp_solve_diag(const T (&d)[32], T y, int nb, int 
 
 // Smallest original index (reversed: n - 1 - logical) of a bad diagonal entry among the block's
 // lanes, or n.
-template <typename T>
-__device__ __forceinline__ int warp_first_bad(T dd, bool active, int logical, int n, bool reversed) {
+template <int W, typename T>
+__device__ __forceinline__ int group_first_bad(T dd, bool active, int logical, int n,
+                                               bool reversed, const LaneGroup<W>& g) {
     const bool bad = active && !is_finite_nonzero(dd);
-    const unsigned idx = bad ? (unsigned)(reversed ? n - 1 - logical : logical) : (unsigned)n;
-    return (int)__reduce_min_sync(0xffffffffu, idx);
+    int idx = bad ? (reversed ? n - 1 - logical : logical) : n;
+#pragma unroll
+    for (int off = W / 2; off >= 1; off >>= 1) idx = min(idx, g.shfl_xor(idx, off));
+    return idx;
 }
 
 // Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
 // first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
-template <typename T, bool ROWS_CONTIGUOUS, bool STAGE_DIAGONAL = trsv_stage<T>::value>
-__device__ int warp_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* tile,
-                            bool unit, bool check, bool reversed, int lane) {
+template <int W, typename T, bool ROWS_CONTIGUOUS, bool STAGE_DIAGONAL = trsv_stage<T>::value>
+__device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* tile,
+                             bool unit, bool check, bool reversed, const LaneGroup<W>& g) {
+    const int lane = g.lane;
     int bad = n;
-    for (int r0 = 0; r0 < n; r0 += 32) {
-        const int nb = min(32, n - r0);
+    for (int r0 = 0; r0 < n; r0 += W) {
+        const int nb = min(W, n - r0);
         const bool active = lane < nb;
         T y = active ? x(r0 + lane) : T(0);
-        if (ROWS_CONTIGUOUS && r0 > 0) y -= warp_gemv_row_panel(M, r0, nb, r0, x, lane);
-        T d[32];
+        if (ROWS_CONTIGUOUS && r0 > 0) y -= group_gemv_row_panel<W>(M, r0, nb, r0, x, g);
+        T d[W];
         if (ROWS_CONTIGUOUS && STAGE_DIAGONAL) {
             // Row r of the block is contiguous: stage the block through shared memory (row by
-            // row, coalesced), then lane r takes its row (row stride 33: few bank conflicts).
+            // row, coalesced), then lane r takes its row (row stride W + 1: few bank conflicts).
 #pragma unroll 8
-            for (int r = 0; r < 32; ++r)
-                if (r < nb && lane <= r) tile[r * 33 + lane] = M(r0 + r, r0 + lane);
-            __syncwarp();
+            for (int r = 0; r < W; ++r)
+                if (r < nb && lane <= r) tile[r * (W + 1) + lane] = M(r0 + r, r0 + lane);
+            g.sync();
 #pragma unroll
-            for (int j = 0; j < 32; ++j)
-                d[j] = (active && (j < lane || (j == lane && !unit))) ? tile[lane * 33 + j] : T(0);
-            __syncwarp();
+            for (int j = 0; j < W; ++j)
+                d[j] = (active && (j < lane || (j == lane && !unit))) ? tile[lane * (W + 1) + j]
+                                                                      : T(0);
+            g.sync();
         } else {
             // Lane r reads M(r0 + r, r0 + j) directly: coalesced when columns are contiguous,
             // else strided row reads served by L1.
 #pragma unroll
-            for (int j = 0; j < 32; ++j)
+            for (int j = 0; j < W; ++j)
                 d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
                                                                         : T(0);
         }
         if (check && !unit) {
             const T dd = active ? M(r0 + lane, r0 + lane) : T(1);
-            bad = min(bad, warp_first_bad(dd, active, r0 + lane, n, reversed));
+            bad = min(bad, group_first_bad<W>(dd, active, r0 + lane, n, reversed, g));
         }
-        y = warp_solve_diag(d, y, nb, lane, unit);
+        y = group_solve_diag<W>(d, y, nb, g, unit);
         if (active) x(r0 + lane) = y;
-        __syncwarp();
-        if (!ROWS_CONTIGUOUS && r0 + 32 < n) {
-            warp_gemv_col_panel_sub(M, r0 + 32, n, r0, 32, x, x, lane);
-            __syncwarp();
+        g.sync();
+        if (!ROWS_CONTIGUOUS && r0 + W < n) {
+            group_gemv_col_panel_sub<W>(M, r0 + W, n, r0, W, x, x, g);
+            g.sync();
         }
     }
     return bad;
 }
 
 // One solve op(A) x = b as a forward substitution on the (possibly reversed) view of op(A).
-template <typename T>
-__device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool lower, bool trans,
-                         bool unit, bool check, int lane) {
+template <int W, typename T>
+__device__ int group_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool lower,
+                          bool trans, bool unit, bool check, const LaneGroup<W>& g) {
     const bool reversed = lower == trans;          // op(A) upper: backward substitution
     const index_t last = (index_t)(n - 1) * lda + (n - 1);
     const T* p = reversed ? Ak + last : Ak;
@@ -224,31 +230,32 @@ __device__ int warp_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool l
     const SharedVec<T> x{reversed ? xs + n - 1 : xs, (int)s};
     if (!trans) {                                  // M(i, j) = A(i, j): rows contiguous
         const StridedView<T> M{p, s * lda, s};
-        return warp_forward<T, true>(n, M, x, tile, unit, check, reversed, lane);
+        return group_forward<W, T, true>(n, M, x, tile, unit, check, reversed, g);
     }
     const StridedView<T> M{p, s, s * lda};         // M(i, j) = A(j, i): columns contiguous
-    return warp_forward<T, false>(n, M, x, tile, unit, check, reversed, lane);
+    return group_forward<W, T, false>(n, M, x, tile, unit, check, reversed, g);
 }
 
-template <typename T>
+template <typename T, int W>
 __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t lda,
                           index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
                           int* __restrict__ info, int lower, int trans, int unit, int potrs) {
     extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    // Per warp: x (n elements), then (double) a 32 x 33 tile for the diagonal blocks.
-    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)warp * (n + trsv_tile<T>());
+    const LaneGroup<W> g = LaneGroup<W>::make();
+    const int group = threadIdx.x / W, groups = blockDim.x / W;
+    // Per group: x (n elements), then (double) a W x (W + 1) tile for the diagonal blocks.
+    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)group * (n + trsv_tile<T, W>());
     T* tile = xs + n;
-    for (index_t k = (index_t)blockIdx.x * warps + warp; k < batch;
-         k += (index_t)gridDim.x * warps) {
+    for (index_t k = (index_t)blockIdx.x * groups + group; k < batch;
+         k += (index_t)gridDim.x * groups) {
         const T* Ak = A + k * stride_a;
         T* xk = X + k * stride_x;
-        for (int i = lane; i < n; i += 32) xs[i] = xk[(index_t)i * incx];
-        __syncwarp();
-        int bad = warp_trsv(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0, true, lane);
-        if (potrs) warp_trsv(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, lane);
-        for (int i = lane; i < n; i += 32) xk[(index_t)i * incx] = xs[i];
-        if (lane == 0) info[k] = bad < n ? bad + 1 : 0;
-        __syncwarp();
+        for (int i = g.lane; i < n; i += W) xs[i] = xk[(index_t)i * incx];
+        g.sync();
+        int bad = group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0, true, g);
+        if (potrs) group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, g);
+        for (int i = g.lane; i < n; i += W) xk[(index_t)i * incx] = xs[i];
+        if (g.lane == 0) info[k] = bad < n ? bad + 1 : 0;
+        g.sync();
     }
 }

@@ -4,7 +4,7 @@
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
 Two kernels, chosen per size class by the tuning table (linalg/tuning/*.json, key "kernel"):
-``trsv_warp`` (one matrix per warp, A streamed once; n >= 9 on the H100) and ``trsv_blocked``
+``trsv_warp`` (a group of 8, 16 or 32 lanes per matrix, A streamed once) and ``trsv_blocked``
 (a team per matrix over the GEMV device functions; n <= 8). ``launch_warp`` also serves the fused
 one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
 the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
@@ -22,7 +22,6 @@ from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choo
 __all__ = ["trsv", "COMPILE_CHECK"]
 
 MAX_N_KERNEL = 4096       # x and a 32 x 33 tile per warp in shared memory: 41 KiB in float64
-TILE = 32 * 33            # kernels/trsv.cu trsv_tile<double>() (float32: no tile)
 _SMEM_DEFAULT = 48 * 1024
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsv": ("a",)}
@@ -89,26 +88,36 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
     if plan[0] == "blocked":
         return x, _launch_blocked(a, x, lower, t, unit_diagonal, plan[1])
-    return x, launch_warp(a, x, lower, t, unit_diagonal, False, plan[1])
+    return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
 
 
-def launch_warp(a, x, lower, trans, unit, potrs, warps=4):
+def group_width(n):
+    """Lanes per matrix of ``trsv_warp``: 8 for n <= 8, 16 for n <= 16, else a whole warp."""
+    return 8 if n <= 8 else (16 if n <= 16 else 32)
+
+
+def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
     """kernels/trsv.cu ``trsv_warp`` in place on x (batch, n) (any strides, a with unit column
-    stride); potrs=True adds the second (transposed) solve of POTRS. Returns info (no sync)."""
+    stride): one group of ``width`` lanes per matrix (default ``group_width(n)``), ``warps``
+    warps a block; potrs=True adds the second (transposed) solve of POTRS. Returns info (no
+    sync)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
+    width = int(width or group_width(n))
     info = cupy.empty(batch, dtype=numpy.int32)
-    per_warp = (n + (TILE if item == 8 else 0)) * item   # x (+ tile), kernels/trsv.cu
-    warps = max(1, min(int(warps), _SMEM_DEFAULT // per_warp))
+    tile = width * (width + 1) if item == 8 else 0     # kernels/trsv.cu trsv_tile<T, W>()
+    per_group = (n + tile) * item
+    groups = max(1, min(int(warps) * 32 // width, _SMEM_DEFAULT // per_group))
+    groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
     args = (numpy.int64(batch), numpy.int32(n), a, numpy.int64(a.strides[1] // item),
             numpy.int64(a.strides[0] // item), x, numpy.int64(x.strides[1] // item),
             numpy.int64(x.strides[0] // item), info, numpy.int32(bool(lower)),
             numpy.int32(trans), numpy.int32(bool(unit)), numpy.int32(bool(potrs)))
-    launch("trsv", name_expr("trsv_warp", _compile.ctype(a.dtype)), grid_for(batch, warps),
-           32 * warps, args, warps * per_warp)
+    launch("trsv", name_expr("trsv_warp", _compile.ctype(a.dtype), width),
+           grid_for(batch, groups), groups * width, args, groups * per_group)
     return info
 
 
@@ -135,13 +144,14 @@ def default_team(n):
 
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
-    """('vendor',), ('warp', warps per block) or ('blocked', (expr, teams per block, shared
+    """('vendor',), ('warp', warps per block, lanes per matrix or None) or ('blocked', (expr,
+    teams per block, shared
     bytes, team size)) for one TRSV class."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
     if p.get("kernel", "warp") == "warp":
-        return ("warp", int(p.get("warps") or 4))
+        return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None)
     nb, unroll = int(p["nb"]), int(p["unroll"])
     team = max(32, int(p.get("team") or 0) or default_team(n))    # the diagonal needs a warp
     per_block = int(p.get("teams_per_block") or 0) or max(1, 128 // team)
@@ -155,4 +165,4 @@ def _plan(gpu, dtype, n, override=None, path=None):
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_blocked", T, nb, u)
                              for T in ("float", "double") for nb in (16, 32) for u in (2, 4)]
-                 + [name_expr("trsv_warp", T) for T in ("float", "double")]}
+                 + [name_expr("trsv_warp", T, w) for T in ("float", "double") for w in (8, 16, 32)]}

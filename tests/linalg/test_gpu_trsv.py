@@ -57,10 +57,13 @@ def test_trsv_all_variants(dtype, lower, trans, unit):
                                     {"kernel": "blocked", "nb": 32, "unroll": 4, "team": 256,
                                      "teams_per_block": 1},
                                     {"kernel": "warp", "warps": 1},
-                                    {"kernel": "warp", "warps": 8}],
-                         ids=["blocked-nb16-t64", "blocked-nb32-t256", "warp1", "warp8"])
+                                    {"kernel": "warp", "warps": 8},
+                                    {"kernel": "warp", "warps": 4, "width": 8},
+                                    {"kernel": "warp", "warps": 2, "width": 16}],
+                         ids=["blocked-nb16-t64", "blocked-nb32-t256", "warp1", "warp8",
+                              "width8", "width16"])
 def test_trsv_forced_parameters(dtype, params):
-    for n in (1, 17, 33, 100, 257):
+    for n in (1, 5, 8, 9, 16, 17, 33, 100, 257):
         for lower in (True, False):
             for trans in ("N", "T"):
                 _case(n, 5, lower, trans, False, dtype, params)

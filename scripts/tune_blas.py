@@ -141,10 +141,8 @@ def tune_trsv(t, dtype, sizes, batch):
         idx = cupy.arange(n)
         a[:, idx, idx] = 2
         x = cupy.random.standard_normal((batch, n)).astype(dtype)
-        cands = [{"kernel": "blocked", "nb": 32, "unroll": u, "team": tm,
-                  "teams_per_block": max(1, 128 // tm)}
-                 for tm in (32, 64, 128, 256) if tm <= max(32, 4 * n) for u in (2, 4)]
-        cands += [{"kernel": "warp", "warps": w} for w in (2, 4, 8)]
+        cands = [{"kernel": "warp", "warps": w, "width": width}
+                 for w in (2, 4, 8) for width in (8, 16, 32)]
         t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
                lambda: trsv.trsv(a, x, _path="vendor"))
         del a, x

@@ -20,10 +20,16 @@ from . import trsv
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
 COMPILE_CHECK = {}   # the kernels used here are listed by linalg/_cuda/triangular.py
-# potrs with one vector: the fused warp TRSV kernel from this n (H100, float64, batch 10240:
-# 0.119 ms at n = 32 against 0.338 for tri_vec and 0.224 for cuSOLVER potrsBatched; at n <= 16
-# tri_vec's several matrices per warp win: 0.039 against 0.095 ms at n = 4).
-POTRS_WARP_FROM = 17
+# potrs with one vector: the fused lane-group TRSV kernel (8 lanes a matrix up to n = 32) from
+# this n (H100, float64, batch 10240: 0.043 ms at n = 12 against 0.049 for tri_vec, 0.104 against
+# 0.228 at n = 32; at n <= 8 tri_vec wins: 0.031 against 0.038 ms at n = 8).
+POTRS_WARP_FROM = 9
+
+
+def potrs_width(n):
+    """Lanes per matrix of the fused one-vector POTRS (measured: 8 beat 16 and 32 up to n = 32)."""
+    return 8 if n <= 32 else trsv.group_width(n)
+
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
@@ -70,7 +76,8 @@ def potrs(l, b, lower=True):
     if b.shape[2] == 1 and POTRS_WARP_FROM <= l.shape[1] <= trsv.MAX_N_KERNEL:
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
         # once per solve, coalesced).
-        return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True)
+        return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
+                                   width=potrs_width(l.shape[1]))
     if l.shape[1] <= tri.LEAF:
         return b, tri.tri_vec(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     info = tri._diag_info(l, False)

@@ -3,9 +3,8 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Two kernels, chosen per size class by the tuning table (linalg/tuning/*.json, key "kernel"):
-``trsv_warp`` (a group of 8, 16 or 32 lanes per matrix, A streamed once) and ``trsv_blocked``
-(a team per matrix over the GEMV device functions; n <= 8). ``launch_warp`` also serves the fused
+One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
+tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the fused
 one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
 the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
 (row-major handled there); info then comes from one small CuPy kernel over the diagonals (no
@@ -86,14 +85,13 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     plan = cached_plan(_plan, (a.dtype.name, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    if plan[0] == "blocked":
-        return x, _launch_blocked(a, x, lower, t, unit_diagonal, plan[1])
     return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
 
 
 def group_width(n):
-    """Lanes per matrix of ``trsv_warp``: 8 for n <= 8, 16 for n <= 16, else a whole warp."""
-    return 8 if n <= 8 else (16 if n <= 16 else 32)
+    """Untuned lanes per matrix of ``trsv_warp``: smaller groups keep more matrices in flight
+    (H100, batch 10240: 8 lanes beat 32 by 1.5x at n = 24-32, 16 lanes by 1.7x at n = 48)."""
+    return 8 if n <= 32 else (16 if n <= 64 else 32)
 
 
 def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
@@ -121,48 +119,14 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
     return info
 
 
-def _launch_blocked(a, x, lower, t, unit_diagonal, plan):
-    import cupy
-    batch = a.shape[0]
-    expr, per_block, smem, team = plan
-    info = cupy.empty(batch, dtype=numpy.int32)
-    a = cupy.ascontiguousarray(a)
-    args = (numpy.int64(batch), numpy.int32(a.shape[1]), a, x, info, numpy.int32(bool(lower)),
-            numpy.int32(t), numpy.int32(bool(unit_diagonal)), numpy.int32(team))
-    launch("trsv", expr, grid_for(batch, per_block), team * per_block, args, smem)
-    return info
-
-
-def default_team(n):
-    """Untuned team size of the blocked kernel: one warp for n <= 32, then up to 256 threads."""
-    if n <= 32:
-        return 32
-    if n <= 64:
-        return 64
-    return 128 if n <= 256 else 256
-
-
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
-    """('vendor',), ('warp', warps per block, lanes per matrix or None) or ('blocked', (expr,
-    teams per block, shared
-    bytes, team size)) for one TRSV class."""
+    """('vendor',) or ('warp', warps per block, lanes per matrix or None) for one TRSV class."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
-    if p.get("kernel", "warp") == "warp":
-        return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None)
-    nb, unroll = int(p["nb"]), int(p["unroll"])
-    team = max(32, int(p.get("team") or 0) or default_team(n))    # the diagonal needs a warp
-    per_block = int(p.get("teams_per_block") or 0) or max(1, 128 // team)
-    per_block = min(per_block, 15 if team > 32 else 32)
-    per_team = ((n + 1) // 2 * 2 + nb * (nb + 1) + team + 2) * numpy.dtype(dtype).itemsize
-    while per_block > 1 and per_team * per_block > 96 * 1024:
-        per_block //= 2
-    expr = name_expr("trsv_blocked", _compile.ctype(dtype), nb, unroll)
-    return ("blocked", (expr, per_block, per_team * per_block, team))
+    return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None)
 
 
-COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_blocked", T, nb, u)
-                             for T in ("float", "double") for nb in (16, 32) for u in (2, 4)]
-                 + [name_expr("trsv_warp", T, w) for T in ("float", "double") for w in (8, 16, 32)]}
+COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w) for T in ("float", "double")
+                             for w in (8, 16, 32)]}

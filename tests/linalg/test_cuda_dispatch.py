@@ -181,8 +181,9 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     x, info = trsv_mod.trsv(a, b.copy(), lower=lower, trans=trans, _path=path)
     vendor = _expect("trsv", dtype, (n,), gpu, path)
     assert len(launches) == (0 if vendor else 1)
-    if not vendor:       # the blocked kernel for n <= 8, the warp kernel above (both tables)
-        assert launches[0][1].startswith("trsv_blocked<" if n <= 8 else "trsv_warp<")
+    if not vendor:       # the lane-group kernel, group width by n (both tables)
+        assert launches[0][1] == f"trsv_warp<{'float' if dtype == 'float32' else 'double'}, " \
+                                 f"{trsv_mod.group_width(n)}>"
     if vendor:
         assert info.tolist() == [0, n // 2 + 1, 0]
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])

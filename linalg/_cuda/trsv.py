@@ -89,9 +89,10 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 
 
 def group_width(n):
-    """Untuned lanes per matrix of ``trsv_warp``: smaller groups keep more matrices in flight
-    (H100, batch 10240: 8 lanes beat 32 by 1.5x at n = 24-32, 16 lanes by 1.7x at n = 48)."""
-    return 8 if n <= 32 else (16 if n <= 64 else 32)
+    """Untuned lanes per matrix of ``trsv_warp`` (the tables may set "width" per class): smaller
+    groups keep more matrices in flight (H100, float64, batch 10240: 8 lanes beat 32 by 1.5x at
+    n = 24-32, 16 lanes by 1.3-1.7x at n = 48-512)."""
+    return 8 if n <= 32 else 16
 
 
 def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):

@@ -182,8 +182,9 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     vendor = _expect("trsv", dtype, (n,), gpu, path)
     assert len(launches) == (0 if vendor else 1)
     if not vendor:       # the lane-group kernel, group width by n (both tables)
-        assert launches[0][1] == f"trsv_warp<{'float' if dtype == 'float32' else 'double'}, " \
-                                 f"{trsv_mod.group_width(n)}>"
+        width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \
+            or trsv_mod.group_width(n)
+        assert launches[0][1] == f"trsv_warp<{'float' if dtype == 'float32' else 'double'}, {width}>"
     if vendor:
         assert info.tolist() == [0, n // 2 + 1, 0]
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])

@@ -72,22 +72,9 @@ def launch_config(nmax, tile_elems, itemsize):
     return per_block, per_block * nmax, per_block * tile_elems * itemsize
 
 
-_KERNELS = {}
-
-
-def _cached_kernel(family, expr):
-    """get_kernel through a plain dict (the host cost matters at small n)."""
-    import cupy
-    key = (cupy.cuda.runtime.getDevice(), family, expr)
-    kernel = _KERNELS.get(key)
-    if kernel is None:
-        kernel = _KERNELS[key] = get_kernel(family, expr)
-    return kernel
-
-
 def launch(family, expr, per_block, threads, smem, batch, args):
     """Launch one kernel instantiation of kernels/<family>.cu, 1-D grid over the batch."""
-    kernel = _cached_kernel(family, expr)
+    kernel = get_kernel(family, expr)
     if smem > DEFAULT_SMEM and kernel.max_dynamic_shared_size_bytes < smem:
         kernel.max_dynamic_shared_size_bytes = smem
     kernel((grid_1d(batch, per_block),), (threads,), args, shared_mem=smem)
@@ -323,7 +310,7 @@ def triangle_fix(a, keep_lower, zero):
     if batch == 0 or n <= 1:
         return a
     tiles = -(-n // 32)
-    kernel = _cached_kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>")
+    kernel = get_kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>")
     pairs = batch * tiles * (tiles + 1) // 2
     _, lda, sa = view_args(a)
     kernel((min(pairs, 2**20),), (32, 8),

@@ -21,13 +21,13 @@ _SMEM_LIMIT = 200 * 1024
 
 
 def default_team(m, n):
-    """Untuned team size: one warp up to 32 x 32, then more threads with the matrix size."""
+    """Untuned team size: one warp up to 32 x 32, then more threads with the matrix size (above
+    64 a matrix fills most of an SM's shared memory, so the team is the occupancy: 256 threads
+    measured 1.3-1.5x faster than 128 at n = 128 on the H100)."""
     size = max(m, n)
     if size <= 32:
         return 32
-    if size <= 64:
-        return 64
-    return 128 if size <= 128 else 256
+    return 64 if size <= 64 else 256
 
 
 def _cpu_gebrd(a):

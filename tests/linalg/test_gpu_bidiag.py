@@ -153,10 +153,11 @@ def test_gebrd_rectangular(dtype, shape):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("params", [{"unroll": 1, "team": 32, "teams_per_block": 4},
-                                    {"unroll": 4, "team": 256, "teams_per_block": 1}],
-                         ids=["t32", "t256"])
+                                    {"unroll": 4, "team": 256, "teams_per_block": 1},
+                                    {"unroll": 2, "team": 512, "teams_per_block": 0}],
+                         ids=["t32", "t256", "t512"])
 def test_gebrd_forced_parameters(dtype, params):
-    for m, n in ((16, 16), (33, 17), (17, 33), (100, 100)):
+    for m, n in ((16, 16), (33, 17), (17, 33), (100, 100), (128, 128)):
         _case(m, n, 5, dtype, params)
 
 

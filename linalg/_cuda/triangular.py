@@ -160,7 +160,12 @@ def _diag_info(a, unit):
 
 
 def split(n):
-    """Recursion split point: about half, a multiple of 16 so GEMM blocks stay aligned."""
+    """Recursion split point: about half, a multiple of 32 (whole leaf tiles) when that leaves two
+    parts, else of 16 (GEMM blocks stay aligned). H100, batch 10240, n = 96: POTRF 1.46 against
+    1.72 ms for the multiple of 16, TRSM 1.92 against 2.09; equal at n = 64, 128, 256."""
+    s = (n // 2 + 31) // 32 * 32
+    if 0 < s < n:
+        return s
     return max(16, (n // 2 + 15) // 16 * 16)
 
 

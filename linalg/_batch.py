@@ -124,13 +124,24 @@ def _form(op):
 
 
 def _per_matrix_shapes(op, form):
-    """(batch, core_ndim) int64 array of each matrix's shape, after the form's own checks."""
+    """(batch count, (k, core_ndim) int64 array of matrix shapes), after the form's own checks.
+
+    k is the batch count, except for a strided batch, whose matrices all have one shape: one row
+    (none for an empty batch), so that the checks cost nothing per matrix."""
     v, what = op.value, "(batch, rows, cols)" if op.core_ndim == 2 else "(batch, n)"
     if form == "strided":
         if v.ndim != op.core_ndim + 1:
             hint = "; use a[None] for a single one" if v.ndim == op.core_ndim else ""
             raise ValueError(f"{op.name}: expected a {what} array, got shape {v.shape}{hint}")
-        return numpy.broadcast_to(numpy.array(v.shape[1:], dtype=numpy.int64), (v.shape[0], op.core_ndim))
+        rows = 1 if v.shape[0] else 0
+        return v.shape[0], numpy.array([v.shape[1:]] * rows, dtype=numpy.int64).reshape(
+            rows, op.core_ndim)
+    shapes = _listed_shapes(op, form, v)
+    return shapes.shape[0], shapes
+
+
+def _listed_shapes(op, form, v):
+    """(batch, core_ndim) shapes of a VBatch or a list/tuple of arrays."""
     if form == "vbatch":
         if v.is_vector != (op.core_ndim == 1):
             expected = "vectors" if op.core_ndim == 1 else "matrices"
@@ -192,14 +203,11 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
         if f != form:
             raise TypeError(f"{name}: batch form '{f}' differs from {ops[0].name}'s '{form}'; "
                             "pass all operands as arrays, as lists, or as VBatch")
-    shapes = {op.name: _per_matrix_shapes(op, form) for op in ops}
-    counts = {name: s.shape[0] for name, s in shapes.items()}
+    measured = {op.name: _per_matrix_shapes(op, form) for op in ops}
+    counts = {name: count for name, (count, _) in measured.items()}
     if len(set(counts.values())) > 1:
         raise ValueError(f"batch counts differ: {counts}")
-    if form == "strided":
-        # Every matrix of a strided batch has the same shape: check one row, not the batch
-        # (the per-row checks cost ~100 us per call at batch 10^4, more than a small kernel).
-        shapes = {name: s[:1] for name, s in shapes.items()}
+    shapes = {name: rows for name, (_, rows) in measured.items()}
     check_shapes(shapes)
     xp = _array_module_of(ops, form)
     dtype = dtype_policy(**{op.name: numpy.empty(0, _dtype_of(op, form)) for op in ops})

@@ -24,5 +24,12 @@ def backend(xp, family):
     CPU: ``linalg._cpu.<family>``; GPU: ``linalg._cuda.<family>`` (imported lazily so that
     ``import linalg`` works without CuPy or a GPU).
     """
-    package = "linalg._cpu" if xp is numpy else "linalg._cuda"
-    return importlib.import_module(f"{package}.{family}")
+    key = (xp is numpy, family)
+    module = _BACKENDS.get(key)
+    if module is None:
+        package = "linalg._cpu" if xp is numpy else "linalg._cuda"
+        module = _BACKENDS[key] = importlib.import_module(f"{package}.{family}")
+    return module
+
+
+_BACKENDS = {}   # (CPU?, family) -> module: import_module costs microseconds on every call

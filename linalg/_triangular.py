@@ -41,9 +41,13 @@ def no_copy(ops, family, op, policy):
         dtype = policy(**{o.name: o.value for o in ops if o.value is not None})
     except (TypeError, ValueError):
         return ops            # run_batched raises the argument error
-    return [o if o.value is None else dataclasses.replace(
-        o, overwrite=(o.overwrite or o.name in names) and o.value.dtype == dtype
-        and o.value.flags.c_contiguous) for o in ops]
+    out = []
+    for o in ops:
+        keep = o.value is not None and (o.overwrite or o.name in names) \
+            and o.value.dtype == dtype and o.value.flags.c_contiguous
+        out.append(o if o.value is None or keep == o.overwrite
+                   else dataclasses.replace(o, overwrite=keep))
+    return out
 
 
 def rhs_core_ndim(b):

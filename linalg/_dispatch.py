@@ -18,6 +18,9 @@ def array_module(x):
     return sys.modules["cupy"] if is_cupy_array(x) else numpy
 
 
+_BACKENDS = {}   # (CPU?, family) -> module: import_module costs microseconds on every call
+
+
 def backend(xp, family):
     """The backend module implementing ``family`` (e.g. "cholesky") for array module ``xp``.
 
@@ -31,5 +34,3 @@ def backend(xp, family):
         module = _BACKENDS[key] = importlib.import_module(f"{package}.{family}")
     return module
 
-
-_BACKENDS = {}   # (CPU?, family) -> module: import_module costs microseconds on every call

@@ -56,11 +56,7 @@ def _gemm_syrk(a, c, lower, tr, alpha, beta, use_c):
     if use_c:
         prod = c
         if not lower:                              # make the referenced triangle the lower one
-            if tri.is_real(prod.dtype):
-                tri.triangle_fix(prod, False, zero=False)
-            else:
-                iu, ju = cupy.triu_indices(n, 1)
-                prod[:, ju, iu] = prod[:, iu, ju]
+            tri.mirror(prod, keep_lower=False)
     else:
         prod = c if c is not None else cupy.empty((a.shape[0], n, n), dtype=a.dtype)
     if tri.is_real(a.dtype):
@@ -68,8 +64,4 @@ def _gemm_syrk(a, c, lower, tr, alpha, beta, use_c):
     else:
         prod[...] = alpha * cupy.matmul(m, m.swapaxes(1, 2)) + (beta * prod if use_c else 0)
     # Mirror the lower triangle (symmetric, not conjugated) so both triangles are equal bit for bit.
-    if tri.is_real(prod.dtype):
-        return tri.triangle_fix(prod, True, zero=False)
-    il, jl = cupy.tril_indices(n, -1)
-    prod[:, jl, il] = prod[:, il, jl]
-    return prod
+    return tri.mirror(prod)

@@ -301,7 +301,7 @@ def lauum(a, lower=True):
         prod = cupy.empty_like(a)
         th = a.swapaxes(1, 2)
         gemm(prod, th, a) if lower else gemm(prod, a, th)
-        return triangle_fix(prod, True, zero=False)
+        return hermitize(prod)
     t = cupy.tril(a) if lower else cupy.triu(a)
     th = cupy.conj(t.swapaxes(1, 2))
     return hermitize(cupy.matmul(th, t) if lower else cupy.matmul(t, th))
@@ -324,11 +324,24 @@ def triangle_fix(a, keep_lower, zero):
     return a
 
 
+def mirror(m, keep_lower=True):
+    """The kept strict triangle copied (not conjugated) onto the other one, in place: both
+    triangles equal bit for bit. Real dtypes: kernels/triangle.cu; complex: index gathers."""
+    import cupy
+    if is_real(m.dtype):
+        return triangle_fix(m, keep_lower, zero=False)
+    i, j = cupy.tril_indices(m.shape[1], -1)
+    if not keep_lower:
+        i, j = j, i
+    m[:, j, i] = m[:, i, j]
+    return m
+
+
 def hermitize(m):
     """Lower triangle mirrored (conjugated) into the upper one in place, real diagonal."""
     import cupy
     if is_real(m.dtype):
-        return triangle_fix(m, True, zero=False)
+        return mirror(m)
     n = m.shape[1]
     il, jl = cupy.tril_indices(n, -1)
     m[:, jl, il] = cupy.conj(m[:, il, jl])

@@ -1,23 +1,13 @@
 """scripts/bench_cpu.py runs end to end (tiny sizes) and writes its Markdown table."""
-import importlib.util
-import pathlib
-
 import pytest
+
+from . import load_script
 
 pytest.importorskip("scipy")
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "bench_cpu.py"
-
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("bench_cpu", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_quick_run_writes_table(tmp_path, capsys):
-    bench = load_bench()
+    bench = load_script("bench_cpu")
     output = tmp_path / "bench.md"
     assert bench.main(["--quick", "--batch", "20", "--output", str(output)]) == 0
     text = output.read_text()
@@ -37,7 +27,7 @@ def test_scipy_loop_matches_ours_for_gebrd():
     import numpy
 
     import linalg
-    bench = load_bench()
+    bench = load_script("bench_cpu")
     d = bench.make_inputs(numpy.random.default_rng(0), 3, 5)
     call = bench._gebrd_caller(d["a"])
     ours = linalg.gebrd(d["a"])

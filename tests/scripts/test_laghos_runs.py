@@ -1,21 +1,11 @@
 """scripts/laghos_runs.py: runs a case file to its end, compares with Laghos, sets the exit status."""
-import importlib.util
-import pathlib
-
 import pytest
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "laghos_runs.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("laghos_runs", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from . import load_script
 
 
 def test_sod_run_matches_and_table_is_written(tmp_path):
-    script = load_script()
+    script = load_script("laghos_runs")
     out = tmp_path / "runs.md"
     with pytest.raises(SystemExit) as stop:
         script.main(["--runs", "5", "--output", str(out)])
@@ -25,7 +15,7 @@ def test_sod_run_matches_and_table_is_written(tmp_path):
 
 
 def test_mismatch_sets_exit_status(monkeypatch, tmp_path):
-    script = load_script()
+    script = load_script("laghos_runs")
     case, step, dt, norm = script.LAGHOS[5]
     monkeypatch.setitem(script.LAGHOS, 5, (case, step + 1, dt, norm))   # a reference we cannot meet
     with pytest.raises(SystemExit) as stop:

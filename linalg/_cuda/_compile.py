@@ -3,16 +3,19 @@
 Kernels are C++ templates in kernels/<family>.cu; a launcher asks for one instantiation by its
 name expression, e.g. ``get_kernel("potrf", "potrf_small<double, 8>")``. The module is compiled
 once per (device, family, name expression) with NVRTC through ``cupy.RawModule`` and cached here
-in memory (and by CuPy on disk).
+in memory (and by CuPy on disk). ``kernel`` returns its Launcher, which starts it through
+cuLaunchKernel with the parameters packed by a declared signature.
 """
 import functools
 import os
+import struct
+import threading
 from importlib import resources
 from pathlib import Path
 
 import numpy
 
-__all__ = ["kernel_dir", "kernel_source", "get_kernel", "ctype", "COMPILE_OPTIONS"]
+__all__ = ["kernel_dir", "kernel_source", "get_kernel", "kernel", "Launcher", "current_device", "ctype", "COMPILE_OPTIONS"]
 
 # Environment override for development: point at a kernels/ checkout.
 KERNEL_DIR_ENV = "LINALG_KERNEL_DIR"
@@ -80,3 +83,92 @@ def grid_1d(batch, per_block):
     """Grid size for one block per ``per_block`` matrices, capped at CUDA's x-dimension limit
     (kernels loop over the batch with a grid stride, so any batch count works)."""
     return max(1, min(-(-batch // per_block), 2**31 - 1))
+
+
+# Parameter slot of each signature code: every parameter gets its own 8-byte slot (a 4-byte value
+# is followed by 4 pad bytes), read by the driver through one pointer per slot.
+_SLOT_FORMATS = {"p": "Q", "i": "i4x", "q": "q", "f": "f4x", "d": "d"}
+
+
+class Launcher:
+    """One compiled kernel instantiation, launched through cuLaunchKernel with its parameters
+    packed into a buffer made once (CuPy's generic launch path converts every argument on every
+    call; small batched calls are host bound, docs/design.md "Launch overhead").
+
+    ``launcher(grid, block, args, shared_mem=0)``: grid/block an int or an (x, y, z) tuple; args in
+    the kernel's parameter order, matching the signature: "p" a CuPy array (its device pointer),
+    "i" int32, "q" int64, "f" float, "d" double (Python or NumPy numbers). Packing runs under a
+    lock: the driver has copied the parameters when cuLaunchKernel returns."""
+
+    def __init__(self, function, signature, array_type, launch_kernel, current_stream):
+        if not signature or any(c not in _SLOT_FORMATS for c in signature):
+            raise ValueError(f"kernel signature {signature!r}: expected codes from 'piqfd'")
+        self.function = function        # CuPy RawKernel: attributes are set on it
+        self.function_ptr = getattr(function, "kernel", function).ptr     # the CUfunction
+        self.nargs = len(signature)
+        self.array_slots = tuple(i for i, c in enumerate(signature) if c == "p")
+        self.array_type = array_type
+        self.pack = struct.Struct("<" + "".join(_SLOT_FORMATS[c] for c in signature)).pack_into
+        self.slots = numpy.zeros(self.nargs, dtype=numpy.uint64)
+        base = self.slots.ctypes.data
+        self.pointers = numpy.arange(base, base + 8 * self.nargs, 8, dtype=numpy.uint64)
+        self.address = self.pointers.ctypes.data
+        self.lock = threading.Lock()
+        self.launch_kernel = launch_kernel        # cupy_backends' cuLaunchKernel wrapper
+        self.current_stream = current_stream
+        self.smem_limit = 48 * 1024
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        if len(args) != self.nargs:
+            raise TypeError(f"kernel takes {self.nargs} arguments, got {len(args)}")
+        if shared_mem > self.smem_limit:
+            if self.function.max_dynamic_shared_size_bytes < shared_mem:
+                self.function.max_dynamic_shared_size_bytes = shared_mem
+            self.smem_limit = shared_mem
+        args = list(args)
+        for i in self.array_slots:
+            x = args[i]
+            if not isinstance(x, self.array_type):
+                raise TypeError(f"kernel argument {i}: expected a device array, got "
+                                f"{type(x).__name__}")
+            args[i] = x.data.ptr
+        gx, gy, gz = (grid, 1, 1) if type(grid) is int else _dims(grid)
+        bx, by, bz = (block, 1, 1) if type(block) is int else _dims(block)
+        stream = self.current_stream().ptr
+        with self.lock:
+            self.pack(self.slots, 0, *args)
+            self.launch_kernel(self.function_ptr, max(1, gx), gy, gz, bx, by, bz, shared_mem,
+                               stream, self.address, 0)
+
+
+def _dims(d):
+    """(x, y, z) of an int or a 1-3 tuple of ints, each >= 1."""
+    if not isinstance(d, tuple):
+        return (max(1, int(d)), 1, 1)
+    return (tuple(max(1, int(v)) for v in d) + (1, 1))[:3]
+
+
+_LAUNCHERS = {}
+
+
+def current_device():
+    """Id of the current CUDA device (part of every launch-configuration cache key)."""
+    import cupy
+    return cupy.cuda.runtime.getDevice()
+
+
+def kernel(family, name_expression, signature, dtype=None, options=()):
+    """The Launcher of one kernel instantiation on the current device (compiled on first use,
+    cached). A "T" in the signature stands for the real dtype ``dtype`` ("f" or "d")."""
+    import cupy
+    key = (cupy.cuda.runtime.getDevice(), family, name_expression, signature, dtype, options)
+    launcher = _LAUNCHERS.get(key)
+    if launcher is None:
+        from cupy_backends.cuda.api import driver
+        codes = signature
+        if "T" in signature:
+            codes = signature.replace("T", "d" if numpy.dtype(dtype).itemsize == 8 else "f")
+        launcher = _LAUNCHERS[key] = Launcher(get_kernel(family, name_expression, options), codes,
+                                              cupy.ndarray, driver.launchKernel,
+                                              cupy.cuda.get_current_stream)
+    return launcher

@@ -10,10 +10,9 @@ One team per matrix; the matrix sits in shared memory when it fits (the big-tile
 003), otherwise the same kernel works on it in global memory. Complex dtypes have no kernel yet
 and no vendor routine: they are computed by the CPU backend on a host copy (correct, slow).
 """
-import numpy
-
 from . import _compile
-from .blas import is_real, name_expr, launch, grid_for, params
+from ._compile import kernel
+from .blas import is_real, name_expr, grid_for, params
 
 __all__ = ["gebrd", "COMPILE_CHECK"]
 
@@ -64,12 +63,11 @@ def gebrd(a, _params=None):
     e = cupy.zeros((batch, mn), dtype=a.dtype)
     tauq = cupy.empty((batch, mn), dtype=a.dtype)
     taup = cupy.empty((batch, mn), dtype=a.dtype)
-    args = (numpy.int64(batch), numpy.int32(m), numpy.int32(n), a, d, e, tauq, taup,
-            numpy.int32(team))
     expr = name_expr("gebrd_team", _compile.ctype(a.dtype), int(p["unroll"]),
                      "true" if in_smem else "false")
-    launch("gebrd", expr, grid_for(batch, per_block), team * per_block, args,
-           per_team * per_block)
+    launcher = kernel("gebrd", expr, "qiipppppi")
+    launcher(grid_for(batch, per_block), team * per_block, (batch, m, n, a, d, e, tauq, taup, team),
+             per_team * per_block)
     return a, d, cupy.ascontiguousarray(e[:, :max(mn - 1, 0)]), tauq, taup
 
 

@@ -16,6 +16,7 @@ import functools
 import numpy
 
 from . import _compile
+from ._compile import kernel
 from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
@@ -32,8 +33,6 @@ GEMM_CONFIGS = {
     "h32x16": (32, 16, 16, 16, 8),
     "h64x32": (64, 32, 16, 16, 16),
 }
-
-_SMEM_DEFAULT = 48 * 1024
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,15 +53,6 @@ def trans_flag(word, dtype):
 def name_expr(func, *targs):
     """C++ name expression, e.g. name_expr("gemv_t_team", "double", 2, 4)."""
     return f"{func}<{', '.join(str(t) for t in targs)}>"
-
-
-def launch(family, expr, grid, block, args, smem=0):
-    """Compile (cached) and launch one kernel instantiation on the current stream."""
-    kernel = _compile.get_kernel(family, expr)
-    if smem > _SMEM_DEFAULT:
-        kernel.max_dynamic_shared_size_bytes = int(smem)
-    kernel((int(grid),), block if isinstance(block, tuple) else (int(block),), args,
-           shared_mem=int(smem))
 
 
 def sm_count():
@@ -190,10 +180,9 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
         beta = 0
         y = cupy.empty((batch, n if t else m), dtype=a.dtype) if y is None else y
     family, expr, grid, block, smem, last = plan
-    s = a.dtype.type
-    first = numpy.int64(batch * m) if expr.startswith("gemv_n_flat") else numpy.int64(batch)
-    launch(family, expr, grid, block, (first, numpy.int32(m), numpy.int32(n), s(alpha), a, x,
-                                       s(beta), y, numpy.int32(last)), smem)
+    first = batch * m if expr.startswith("gemv_n_flat") else batch
+    launcher = kernel(family, expr, "qiiTppTpi", a.dtype)
+    launcher(grid, block, (first, m, n, alpha, a, x, beta, y, last), smem)
     return y
 
 
@@ -352,17 +341,15 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if c is None or beta == 0:
         beta = 0
         c = cupy.empty((batch, m, n), dtype=a.dtype) if c is None else c
-    s = a.dtype.type
     if kind == "tall":
-        args = (numpy.int64(batch * m), numpy.int32(n), numpy.int32(k), s(alpha), a, b,
-                numpy.int32(tb), s(beta), c, numpy.int32(extra[0]), numpy.int32(extra[1]))
+        launcher = kernel("gemm", expr, "qiiTppiTpii", a.dtype)
+        args = (batch * m, n, k, alpha, a, b, tb, beta, c, extra[0], extra[1])
     else:
         sb = 0 if shared_b and batch > 1 else b.shape[1] * b.shape[2]
-        args = (numpy.int64(batch), numpy.int32(m), numpy.int32(n), numpy.int32(k), s(alpha),
-                a, numpy.int64(a.shape[1] * a.shape[2]), numpy.int32(a.shape[2]),
-                numpy.int32(ta), b, numpy.int64(sb), numpy.int32(b.shape[2]), numpy.int32(tb),
-                s(beta), c, numpy.int64(m * n), numpy.int32(n))
-    launch("gemm", expr, grid, block, args, smem)
+        launcher = kernel("gemm", expr, "qiiiTpqiipqiiTpqi", a.dtype)
+        args = (batch, m, n, k, alpha, a, a.shape[1] * a.shape[2], a.shape[2], ta, b, sb,
+                b.shape[2], tb, beta, c, m * n, n)
+    launcher(grid, block, args, smem)
     return c
 
 

@@ -47,7 +47,6 @@ def _combine_info(info1, info2, n1):
 
 def potrf_lower_inplace(a):
     """Lower Cholesky factor over the view ``a`` (upper part zeroed); returns info. Real dtypes."""
-    import cupy
     n = a.shape[1]
     if n <= tri.LEAF:
         return tri.chol_small(a, tri.CHOL_POTRF, True)

@@ -3,9 +3,7 @@
 float32/float64 with op(A) and C small enough for shared memory: kernels/syrk.cu ``syrk_small``
 (several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-import numpy
-
-from ._compile import ctype
+from ._compile import ctype, grid_1d, kernel
 from . import triangular as tri
 
 __all__ = ["syrk"]
@@ -41,11 +39,10 @@ def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):
     smem = per_block * tile * a.itemsize
     pa, lda, sa = tri.view_args(a)
     pc, ldc, sc = tri.view_args(out)
-    dt = a.dtype.type
-    tri.launch("syrk", f"syrk_small<{ctype(a.dtype)}>", per_block, threads, smem, batch,
-               (pa, lda, sa, pc, ldc, sc, numpy.int32(n), numpy.int32(kd), numpy.int64(batch),
-                numpy.int32(per_block), numpy.int32(tr), numpy.int32(bool(lower)),
-                numpy.int32(use_c), dt(alpha), dt(beta)))
+    launcher = kernel("syrk", f"syrk_small<{ctype(a.dtype)}>", "pqqpqqiiqiiiiTT", a.dtype)
+    launcher(grid_1d(batch, per_block), threads,
+             (pa, lda, sa, pc, ldc, sc, n, kd, batch, per_block, int(tr), int(lower), int(use_c),
+              alpha, beta), smem)
     return out
 
 

@@ -9,11 +9,12 @@ triangle zeroed/mirrored by kernels/triangle.cu (coalesced 32 x 32 tiles). Compl
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.
 """
+import functools
 import os
 
 import numpy
 
-from ._compile import ctype, get_kernel, grid_1d
+from ._compile import ctype, current_device, grid_1d, kernel
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -23,14 +24,15 @@ __all__ = ["trsm", "trmm", "trtri", "lauum"]
 # LINALG_CUDA_LEAF (8, 16 or 32) overrides it for measurements.
 LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "32"))
 SIZE_CLASSES = (8, 16, 32)
-# trmm runs the leaf kernel up to this n only (H100, float64, batch 10240, n = 32: leaf 0.36 ms,
-# tril copy + dense cuBLAS product 0.25 ms).
+# trmm runs the leaf kernel up to TRMM_LEAF, kernels/trmm.cu (one warp a matrix, coalesced) up
+# to TRMM_MAX, then one dense cuBLAS product of the triangle (H100, float64, batch 10240, n = 32:
+# trmm.cu 0.096 ms, dense product 0.176 ms, the leaf 0.36 ms; a 64-class trmm.cu spilled and lost).
 TRMM_LEAF = 16
+TRMM_MAX = 32
 # Tuned parameters (data, not code): matrices per thread block for each size class, and the
 # shared-memory budget a block may take before it gets fewer matrices.
 PER_BLOCK = {8: 16, 16: 8, 32: 4}
 SMEM_BUDGET = 96 * 1024
-DEFAULT_SMEM = 48 * 1024
 
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
@@ -45,6 +47,7 @@ COMPILE_CHECK = {
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
     "triangle.cu": [f"triangle_fix<{t}>" for t in ("float", "double")],
+    "trmm.cu": [f"trmm_cols<{t}, 32>" for t in ("float", "double")],
 }
 
 
@@ -61,7 +64,7 @@ def view_args(x):
     item = x.itemsize
     if x.strides[2] != item and x.shape[2] > 1:
         raise ValueError("kernel operands need unit column stride")
-    return x, numpy.int64(x.strides[1] // item), numpy.int64(x.strides[0] // item)
+    return x, x.strides[1] // item, x.strides[0] // item
 
 
 def launch_config(nmax, tile_elems, itemsize):
@@ -70,14 +73,6 @@ def launch_config(nmax, tile_elems, itemsize):
     while per_block > 1 and per_block * tile_elems * itemsize > SMEM_BUDGET:
         per_block //= 2
     return per_block, per_block * nmax, per_block * tile_elems * itemsize
-
-
-def launch(family, expr, per_block, threads, smem, batch, args):
-    """Launch one kernel instantiation of kernels/<family>.cu, 1-D grid over the batch."""
-    kernel = get_kernel(family, expr)
-    if smem > DEFAULT_SMEM and kernel.max_dynamic_shared_size_bytes < smem:
-        kernel.max_dynamic_shared_size_bytes = smem
-    kernel((grid_1d(batch, per_block),), (threads,), args, shared_mem=smem)
 
 
 def gemm(c, a, b, alpha=1.0, beta=0.0):
@@ -117,15 +112,21 @@ def chol_small(a, ops, lower, unit=False):
     """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
-    nmax = size_class(n)
-    tile = nmax * (nmax + 1) + 1
-    per_block, threads, smem = launch_config(nmax, tile, a.itemsize)
+    launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch)
     info = cupy.empty(batch, dtype=numpy.int32)
-    ptr, lda, sa = view_args(a)
-    launch("potrf", f"chol_small<{ctype(a.dtype)}, {nmax}>", per_block, threads, smem, batch,
-           (ptr, lda, sa, numpy.int32(n), numpy.int64(batch), numpy.int32(ops),
-            numpy.int32(bool(lower)), numpy.int32(bool(unit)), info))
+    _, lda, sa = view_args(a)
+    launcher(grid, threads, (a, lda, sa, n, batch, ops, int(lower), int(unit), info), smem)
     return info
+
+
+@functools.lru_cache(maxsize=4096)
+def _chol_config(device_id, dtype, n, batch):
+    """(launcher, grid, threads, shared bytes) of one chol_small launch (cached: the host cost
+    is most of a small call)."""
+    nmax = size_class(n)
+    per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
+    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip")
+    return launcher, grid_1d(batch, per_block), threads, smem
 
 
 def tri_vec(a, b, flags, alpha=1.0):
@@ -133,20 +134,49 @@ def tri_vec(a, b, flags, alpha=1.0):
     import cupy
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    info = cupy.empty(batch, dtype=numpy.int32)
     if nvec == 0:
         return _diag_info(a, bool(flags & TRI_UNIT))
+    mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
+    launcher, grid, threads, smem = _tri_vec_config(current_device(), a.dtype, n, batch, mode)
+    info = cupy.empty(batch, dtype=numpy.int32)
+    _, lda, sa = view_args(a)
+    _, ldb, sb = view_args(b)
+    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=4096)
+def _tri_vec_config(device_id, dtype, n, batch, mode):
+    """(launcher, grid, threads, shared bytes) of one tri_vec launch (cached)."""
     nmax = size_class(n)
     tile = 2 * nmax * (nmax + 1) + 2 * nmax + 1          # kernels/trsm.cu tri_tile<NMAX>()
-    per_block, threads, smem = launch_config(nmax, tile, a.itemsize)
-    smem += nmax * a.itemsize                             # padding before the first tile
-    pa, lda, sa = view_args(a)
-    pb, ldb, sb = view_args(b)
-    mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
-    launch("trsm", f"tri_vec<{ctype(a.dtype)}, {nmax}, {mode}>", per_block, threads, smem, batch,
-           (pa, lda, sa, pb, ldb, sb, numpy.int32(n), numpy.int32(nvec), numpy.int64(batch),
-            numpy.int32(flags), a.dtype.type(alpha), info))
-    return info
+    per_block, threads, smem = launch_config(nmax, tile, dtype.itemsize)
+    smem += nmax * dtype.itemsize                         # padding before the first tile
+    launcher = kernel("trsm", f"tri_vec<{ctype(dtype)}, {nmax}, {mode}>", "pqqpqqiiqiTp", dtype)
+    return launcher, grid_1d(batch, per_block), threads, smem
+
+
+def trmm_cols(a, b, flags, alpha=1.0):
+    """Run kernels/trmm.cu trmm_cols in place on B (left: (batch, n, nvec); right: (batch, nvec,
+    n)), n <= TRMM_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT."""
+    batch, n = a.shape[0], a.shape[1]
+    right = bool(flags & TRI_RIGHT)
+    nvec = b.shape[1] if right else b.shape[2]
+    launcher, grid, threads, smem = _trmm_config(current_device(), a.dtype, batch, right)
+    _, lda, sa = view_args(a)
+    _, ldb, sb = view_args(b)
+    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha), smem)
+
+
+@functools.lru_cache(maxsize=4096)
+def _trmm_config(device_id, dtype, batch, right):
+    """(launcher, grid, threads, shared bytes) of one trmm_cols launch: 4 matrices (warps) a
+    block, each with its triangle tile (and a tile of rows of B for the right side)."""
+    nmax, per_block = TRMM_MAX, 4
+    tiles = 2 if right else 1
+    smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
+    launcher = kernel("trmm", f"trmm_cols<{ctype(dtype)}, {nmax}>", "pqqpqqiiqiT", dtype)
+    return launcher, grid_1d(batch, per_block), per_block * nmax, smem
 
 
 def _diag_info(a, unit):
@@ -188,7 +218,6 @@ def _op_blocks(a, n1, lower, trans):
 
 def trsm_inplace(a, b, right, lower, trans, unit, alpha):
     """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes."""
-    import cupy
     n = a.shape[1]
     if n <= LEAF:
         tri_vec(a, b, _flags(right, lower, trans, unit), alpha)
@@ -266,11 +295,16 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
 def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
     """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
     right = side == "right"
-    if not is_real(a.dtype) or a.shape[1] > TRMM_LEAF:
+    n = a.shape[1]
+    if not is_real(a.dtype) or n > TRMM_MAX:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
-        # leaves for n = 64..256, and than the leaf itself at n = 32: 0.25 against 0.36 ms).
+        # leaves for n = 128..256).
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
-    tri_vec(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal) | TRI_MUL, alpha)
+    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
+    if n <= TRMM_LEAF:
+        tri_vec(a, b, flags | TRI_MUL, alpha)
+    else:
+        trmm_cols(a, b, flags, alpha)
     return b
 
 
@@ -315,12 +349,10 @@ def triangle_fix(a, keep_lower, zero):
     if batch == 0 or n <= 1:
         return a
     tiles = -(-n // 32)
-    kernel = get_kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>")
     pairs = batch * tiles * (tiles + 1) // 2
     _, lda, sa = view_args(a)
-    kernel((min(pairs, 2**20),), (32, 8),
-           (numpy.int64(batch), numpy.int32(n), a, lda, sa, numpy.int32(bool(keep_lower)),
-            numpy.int32(bool(zero))))
+    launcher = kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>", "qipqqii")
+    launcher(min(pairs, 2**20), (32, 8, 1), (batch, n, a, lda, sa, int(keep_lower), int(zero)))
     return a
 
 

@@ -15,7 +15,8 @@ import functools
 import numpy
 
 from . import _compile
-from .blas import is_real, trans_flag, name_expr, launch, grid_for, params, choose_vendor, \
+from ._compile import kernel
+from .blas import is_real, trans_flag, name_expr, grid_for, params, choose_vendor, \
     cached_plan
 
 __all__ = ["trsv", "COMPILE_CHECK"]
@@ -105,28 +106,28 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
-    expr, grid, block, smem = _warp_config(a.dtype.name, batch, n, warps, width)
+    launcher, grid, block, smem = _warp_config(_compile.current_device(), a.dtype, batch, n, warps, width)
     info = cupy.empty(batch, dtype=numpy.int32)
-    args = (numpy.int64(batch), numpy.int32(n), a, numpy.int64(a.strides[1] // item),
-            numpy.int64(a.strides[0] // item), x, numpy.int64(x.strides[1] // item),
-            numpy.int64(x.strides[0] // item), info, numpy.int32(bool(lower)),
-            numpy.int32(trans), numpy.int32(bool(unit)), numpy.int32(bool(potrs)))
-    launch("trsv", expr, grid, block, args, smem)
+    ax, xx = a.strides, x.strides
+    launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
+                           xx[0] // item, info, int(lower), int(trans), int(unit), int(potrs)),
+             smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _warp_config(dtype, batch, n, warps, width):
-    """(name expression, grid, block, shared bytes) of one trsv_warp launch (cached: the host
-    cost is most of a small call)."""
-    item = numpy.dtype(dtype).itemsize
+def _warp_config(device_id, dtype, batch, n, warps, width):
+    """(launcher, grid, block, shared bytes) of one trsv_warp launch (cached: the host cost is
+    most of a small call)."""
+    item = dtype.itemsize
     width = int(width or group_width(n))
     tile = width * (width + 1) if item == 8 else 0     # kernels/trsv.cu trsv_tile<T, W>()
     per_group = (n + tile) * item
     groups = max(1, min(int(warps) * 32 // width, _SMEM_DEFAULT // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
-    return (name_expr("trsv_warp", _compile.ctype(dtype), width), grid_for(batch, groups),
-            groups * width, groups * per_group)
+    launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width),
+                      "qipqqpqqpiiii")
+    return launcher, grid_for(batch, groups), groups * width, groups * per_group
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from linalg import _tuning
-from linalg._cuda import blas, trsv as trsv_mod
+from linalg._cuda import _compile, blas, trsv as trsv_mod
 
 H100 = "NVIDIA H100 80GB HBM3"
 UNKNOWN = "Some Future GPU"
@@ -99,14 +99,19 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(_tuning, "gpu_name", lambda *a: request.param)
     monkeypatch.setattr(blas, "sm_count", lambda: 132)
     monkeypatch.setattr(blas, "data_ptr", lambda arr: arr.ctypes.data)
-    monkeypatch.setattr(blas, "launch", lambda *args, **kw: launches.append(args))
-    monkeypatch.setattr(trsv_mod, "launch", lambda *args, **kw: launches.append(args))
+
+    def kernel(family, expr, *signature):       # each launch recorded as (family, expr, grid, ...)
+        return lambda *call: launches.append((family, expr) + call)
+    monkeypatch.setattr(blas, "kernel", kernel)
+    monkeypatch.setattr(trsv_mod, "kernel", kernel)
+    monkeypatch.setattr(_compile, "current_device", lambda: 0)
     monkeypatch.setattr(trsv_mod, "info_from_diagonal", _numpy_info)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
-    for fn in (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan):
+    caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config)
+    for fn in caches:
         fn.cache_clear()
     yield request.param, launches
-    for fn in (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan):
+    for fn in caches:
         fn.cache_clear()
 
 

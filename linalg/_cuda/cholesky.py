@@ -1,7 +1,7 @@
 """GPU Cholesky family on strided batches: potrf, potrs, posv, potri, poti (docs/design.md).
 
 float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/potrf.cu
-``chol_small`` for potrf/potri/poti, kernels/trsm.cu ``tri_vec`` for the fused two-solve potrs),
+``chol_small`` for potrf/potri/poti; the fused two-solve potrs through triangular.solve_leaf),
 several matrices per thread block, each matrix read and written once. n > LEAF: recursion (A11 by
 recursion, A21 by our TRSM, A22 -= A21 A21^T by cuBLAS batched GEMM) down to those kernels;
 potri's LAUUM as one dense cuBLAS product (linalg/_cuda/triangular.py). potrs with one vector and
@@ -82,7 +82,7 @@ def potrs(l, b, lower=True):
         return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
                                    width=potrs_width(l.shape[1], l.itemsize))
     if l.shape[1] <= tri.LEAF:
-        return b, tri.tri_vec(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
+        return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     info = tri._diag_info(l, False)
     # lower: L y = b, L^T x = y; upper: U^T y = b, U x = y.
     tri.trsm_inplace(l, b, False, lower, not lower, False, 1.0)

@@ -1,9 +1,10 @@
 """GPU triangular BLAS on strided batches: trsm, trmm, trtri, lauum (docs/design.md contract).
 
-float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tri_vec``,
-kernels/potrf.cu ``chol_small``), several matrices per thread block. n > LEAF: recursion on the
-triangle (two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by
-cuBLAS batched GEMM on views; trmm and lauum as one dense cuBLAS product of the triangle, the
+float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tri_vec`` below
+TRI_WARP_FROM, kernels/tri_warp.cu ``tri_warp`` from there, kernels/potrf.cu ``chol_small``),
+several matrices per thread block. n > LEAF: recursion on the triangle (two-sided for
+trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS batched GEMM on
+views; trmm and lauum as one dense cuBLAS product of the triangle, the
 triangle zeroed/mirrored by kernels/triangle.cu (coalesced 32 x 32 tiles). Complex dtypes: vendor
 (cuBLAS through cupyx / cupy.matmul).
 
@@ -24,11 +25,12 @@ __all__ = ["trsm", "trmm", "trtri", "lauum"]
 # LINALG_CUDA_LEAF (8, 16 or 32) overrides it for measurements.
 LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "32"))
 SIZE_CLASSES = (8, 16, 32)
-# trmm runs the leaf kernel up to TRMM_LEAF, kernels/trmm.cu (one warp a matrix, coalesced) up
-# to TRMM_MAX, then one dense cuBLAS product of the triangle (H100, float64, batch 10240, n = 32:
-# trmm.cu 0.096 ms, dense product 0.176 ms, the leaf 0.36 ms; a 64-class trmm.cu spilled and lost).
-TRMM_LEAF = 16
-TRMM_MAX = 32
+# Leaves from TRI_WARP_FROM to LEAF run kernels/tri_warp.cu (one warp a matrix, vectors in
+# registers, coalesced) instead of tri_vec (H100, float64, batch 10240, TRMM n = 32: 0.10 ms
+# against 0.36; n <= 16: tri_vec 0.02-0.035 ms against 0.055-0.06). trmm above LEAF: one dense
+# cuBLAS product of the triangle (a 64-class tri_warp spilled and lost to it).
+TRI_WARP_FROM = 17
+TRI_WARP_MUL, TRI_WARP_SOLVE, TRI_WARP_POTRS = 0, 1, 2      # kernels/tri_warp.cu MODE
 # Tuned parameters (data, not code): matrices per thread block for each size class, and the
 # shared-memory budget a block may take before it gets fewer matrices.
 PER_BLOCK = {8: 16, 16: 8, 32: 4}
@@ -47,7 +49,7 @@ COMPILE_CHECK = {
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
     "triangle.cu": [f"triangle_fix<{t}>" for t in ("float", "double")],
-    "trmm.cu": [f"trmm_cols<{t}, 32>" for t in ("float", "double")],
+    "tri_warp.cu": [f"tri_warp<{t}, 32, {m}>" for t in ("float", "double") for m in range(3)],
 }
 
 
@@ -156,26 +158,31 @@ def _tri_vec_config(device_id, dtype, n, batch, mode):
     return launcher, grid_1d(batch, per_block), threads, smem
 
 
-def trmm_cols(a, b, flags, alpha=1.0):
-    """Run kernels/trmm.cu trmm_cols in place on B (left: (batch, n, nvec); right: (batch, nvec,
-    n)), n <= TRMM_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT."""
+def tri_warp(a, b, flags, mode, alpha=1.0):
+    """Run kernels/tri_warp.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
+    n <= LEAF; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
+    _POTRS (left only). Returns info (zeros for the multiply)."""
+    import cupy
     batch, n = a.shape[0], a.shape[1]
     right = bool(flags & TRI_RIGHT)
     nvec = b.shape[1] if right else b.shape[2]
-    launcher, grid, threads, smem = _trmm_config(current_device(), a.dtype, batch, right)
+    launcher, grid, threads, smem = _tri_warp_config(current_device(), a.dtype, batch, right, mode)
+    info = (cupy.zeros if mode == TRI_WARP_MUL else cupy.empty)(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
-    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha), smem)
+    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)
+    return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _trmm_config(device_id, dtype, batch, right):
-    """(launcher, grid, threads, shared bytes) of one trmm_cols launch: 4 matrices (warps) a
+def _tri_warp_config(device_id, dtype, batch, right, mode):
+    """(launcher, grid, threads, shared bytes) of one tri_warp launch: 4 matrices (warps) a
     block, each with its triangle tile (and a tile of rows of B for the right side)."""
-    nmax, per_block = TRMM_MAX, 4
+    nmax, per_block = 32, 4
     tiles = 2 if right else 1
     smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
-    launcher = kernel("trmm", f"trmm_cols<{ctype(dtype)}, {nmax}>", "pqqpqqiiqiT", dtype)
+    launcher = kernel("tri_warp", f"tri_warp<{ctype(dtype)}, {nmax}, {mode}>", "pqqpqqiiqiTp",
+                      dtype)
     return launcher, grid_1d(batch, per_block), per_block * nmax, smem
 
 
@@ -216,11 +223,19 @@ def _op_blocks(a, n1, lower, trans):
     return a11, a22, off, lower != trans
 
 
+def solve_leaf(a, b, flags, alpha=1.0):
+    """TRSM (or, with TRI_POTRS, the fused POTRS) in place on B for n <= LEAF; returns info."""
+    if a.shape[1] < TRI_WARP_FROM:
+        return tri_vec(a, b, flags, alpha)
+    mode = TRI_WARP_POTRS if flags & TRI_POTRS else TRI_WARP_SOLVE
+    return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha)
+
+
 def trsm_inplace(a, b, right, lower, trans, unit, alpha):
     """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes."""
     n = a.shape[1]
     if n <= LEAF:
-        tri_vec(a, b, _flags(right, lower, trans, unit), alpha)
+        solve_leaf(a, b, _flags(right, lower, trans, unit), alpha)
         return
     n1 = split(n)
     a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
@@ -285,7 +300,7 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     if not is_real(a.dtype):
         return _vendor_trsm(a, b, right, lower, trans, unit_diagonal, alpha)
     if a.shape[1] <= LEAF:
-        info = tri_vec(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
+        info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
         return b, info
     info = _diag_info(a, unit_diagonal)
     trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
@@ -296,15 +311,15 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
     right = side == "right"
     n = a.shape[1]
-    if not is_real(a.dtype) or n > TRMM_MAX:
+    if not is_real(a.dtype) or n > LEAF:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
-        # leaves for n = 128..256).
+        # leaves for n = 64..256).
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    if n <= TRMM_LEAF:
+    if n < TRI_WARP_FROM:
         tri_vec(a, b, flags | TRI_MUL, alpha)
     else:
-        trmm_cols(a, b, flags, alpha)
+        tri_warp(a, b, flags, TRI_WARP_MUL, alpha)
     return b
 
 

@@ -1,5 +1,5 @@
 // tri_warp.cu: triangular multiply / solve with many vectors on small matrices (n <= NMAX = 32),
-// one warp a matrix.
+// one warp (or half a warp) a matrix.
 //
 // Operation:  tri_warp<T, NMAX, MODE> on each matrix pair of a strided batch, by `flags`:
 //               MUL (TRMM):    B := alpha op(A) B (left)  or  B := alpha B op(A) (right)
@@ -18,13 +18,15 @@
 // Layout:     row-major; A(i, j) = A[k*sa + i*lda + j] (n x n), B(i, j) = B[k*sb + i*ldb + j]
 //             (n x nvec left, nvec x n right). Only the triangle of A selected by TRI_LOWER is
 //             read; with TRI_UNIT not its diagonal either.
-// Threads:    one warp (NMAX lanes) per matrix, lane r handles vectors r, r + NMAX, ...;
-//             `blockDim.x / NMAX` matrices per block; grid-stride loop over the batch. Global
-//             accesses are coalesced: left-side vectors are columns (a warp reads a row of B),
-//             right-side rows pass through a shared NMAX x (NMAX + 1) tile.
+// Threads:    G lanes (a warp or half a warp) per matrix; in each chunk of NMAX vectors lane r
+//             handles vectors r, r + G, ... (NMAX / G of them, sharing each shared load);
+//             `blockDim.x / G` matrices per block (128 threads); grid-stride loop over the batch.
+//             Global accesses are coalesced: left-side vectors are columns (a group reads a row
+//             of B), right-side rows pass through a shared NMAX x (NMAX + 1) tile.
 // Shared:     per matrix NMAX * (NMAX + 1) elements of T, twice for the right side (dynamic).
 // Template:   T = float | double; NMAX = 32 (fully unrolled; rows n..NMAX-1 are zero padding);
-//             MODE = TRI_WARP_MUL | TRI_WARP_SOLVE | TRI_WARP_POTRS (one path per kernel).
+//             MODE = TRI_WARP_MUL | TRI_WARP_SOLVE | TRI_WARP_POTRS (one path per kernel);
+//             G = 16 | 32.
 //             A 64 class of the multiply was measured and dropped: 255 registers, spills,
 //             0.3-0.6x a dense cupy.matmul at n = 48-64 (H100).
 // info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0 (MUL does
@@ -40,25 +42,29 @@
 #define TRI_WARP_SOLVE 1
 #define TRI_WARP_POTRS 2
 
-// Blocks of 4 matrices per SM each instantiation is compiled for (caps its registers; H100,
-// batch 10240, n = 32, TRMM: double 3 (0.096 ms; 4: 0.109, 2: 0.112), float 4 (0.062; 3: 0.071)).
-template <typename T>
-__host__ __device__ constexpr int tri_warp_min_blocks() { return sizeof(T) == 8 ? 3 : 4; }
+// Blocks of 128 threads per SM each instantiation is compiled for (caps its registers; H100,
+// batch 10240, n = 32, TRMM with G = 32: double 3 (0.096 ms; 4: 0.109, 2: 0.112), float 4
+// (0.062; 3: 0.071)). G = 16 holds two vectors a lane: twice the registers; double 3 (left
+// solve 0.156 ms; 2 or 1: 0.169).
+template <typename T, int G>
+__host__ __device__ constexpr int tri_warp_min_blocks() {
+    return G == 16 ? 3 : (sizeof(T) == 8 ? 3 : 4);
+}
 
 template <int NMAX>
 __host__ __device__ constexpr int tri_warp_ld() { return NMAX + 1; }
 
 // The effective triangle M of one matrix into s (NMAX x LD, zero outside the triangle and beyond
-// n; diagonal inverted when `invert`): rows of A read coalesced, written transposed when M = A^T.
-// Returns (on every lane) the first zero or non-finite diagonal entry (1-based) or 0 (always 0
-// without `invert`).
-template <typename T, int NMAX>
+// n; diagonal inverted when `invert`) by the G lanes of its group: rows of A read coalesced,
+// written transposed when M = A^T. Returns (on every lane of the group) the first zero or
+// non-finite diagonal entry (1-based) or 0 (always 0 without `invert`).
+template <typename T, int NMAX, int G>
 __device__ __forceinline__ int tri_warp_stage(const T* __restrict__ a, index_t lda, T* s, int n,
                                               bool lower, bool unit, bool transpose, bool invert,
-                                              int lane) {
+                                              int lane, unsigned mask) {
     constexpr int LD = tri_warp_ld<NMAX>();
 #pragma unroll 4
-    for (int e = lane; e < NMAX * NMAX; e += NMAX) {
+    for (int e = lane; e < NMAX * NMAX; e += G) {
         const int r = e / NMAX, c = e % NMAX;
         const bool inside = r < n && c < n && (lower ? c <= r : c >= r);
         T v = T(0);
@@ -66,70 +72,98 @@ __device__ __forceinline__ int tri_warp_stage(const T* __restrict__ a, index_t l
         if (invert && r == c && inside) v = T(1) / v;
         s[transpose ? c * LD + r : r * LD + c] = v;
     }
-    const int bad = (invert && !unit && lane < n && !is_finite_nonzero(a[lane * lda + lane]))
-                    ? lane + 1 : NMAX + 1;
-    const int first = __reduce_min_sync(0xffffffffu, bad);
+    int bad = NMAX + 1;
+    for (int r = lane; r < n; r += G)
+        if (invert && !unit && !is_finite_nonzero(a[r * lda + r])) bad = min(bad, r + 1);
+    const int first = __reduce_min_sync(mask, bad);
     return first > NMAX ? 0 : first;
 }
 
-// x := M x (lower_m: M lower, else upper). `s` is read through a volatile pointer: M is the same
-// for every vector of the matrix, and without it the compiler hoists all NMAX^2/2 loads out of
-// the vector loop into (spilled) registers.
-template <typename T, int NMAX>
-__device__ __forceinline__ void tri_warp_mul(const volatile T* s, T (&x)[NMAX], bool lower_m) {
+// x := M x for V vectors (lower_m: M lower, else upper); each shared load feeds V FMAs. `s` is
+// read through a volatile pointer: M is the same for every vector of the matrix, and without it
+// the compiler hoists all NMAX^2/2 loads out of the vector loop into (spilled) registers.
+template <typename T, int NMAX, int V>
+__device__ __forceinline__ void tri_warp_mul(const volatile T* s, T (&x)[V][NMAX], bool lower_m) {
     constexpr int LD = tri_warp_ld<NMAX>();
     if (lower_m) {
 #pragma unroll
         for (int k = NMAX - 1; k >= 0; --k) {
 #pragma unroll
-            for (int i = k + 1; i < NMAX; ++i) x[i] = fma(s[i * LD + k], x[k], x[i]);
-            x[k] *= s[k * LD + k];
+            for (int i = k + 1; i < NMAX; ++i) {
+                const T m = s[i * LD + k];
+#pragma unroll
+                for (int j = 0; j < V; ++j) x[j][i] = fma(m, x[j][k], x[j][i]);
+            }
+            const T d = s[k * LD + k];
+#pragma unroll
+            for (int j = 0; j < V; ++j) x[j][k] *= d;
         }
     } else {
 #pragma unroll
         for (int k = 0; k < NMAX; ++k) {
 #pragma unroll
-            for (int i = 0; i < k; ++i) x[i] = fma(s[i * LD + k], x[k], x[i]);
-            x[k] *= s[k * LD + k];
+            for (int i = 0; i < k; ++i) {
+                const T m = s[i * LD + k];
+#pragma unroll
+                for (int j = 0; j < V; ++j) x[j][i] = fma(m, x[j][k], x[j][i]);
+            }
+            const T d = s[k * LD + k];
+#pragma unroll
+            for (int j = 0; j < V; ++j) x[j][k] *= d;
         }
     }
 }
 
-// x := M^-1 x (the diagonal of s holds 1/m_ii). ROWS: M(k, i) = s[k*LD + i]; otherwise
-// M(k, i) = s[i*LD + k] (the staged matrix transposed: POTRS's second solve).
-template <typename T, int NMAX, bool ROWS>
-__device__ __forceinline__ void tri_warp_solve(const volatile T* s, T (&x)[NMAX], bool lower_m) {
+// x := M^-1 x for V vectors (the diagonal of s holds 1/m_ii). ROWS: M(k, i) = s[k*LD + i];
+// otherwise M(k, i) = s[i*LD + k] (the staged matrix transposed: POTRS's second solve). The
+// substitution is a dependent chain per vector; V > 1 interleaves independent chains.
+template <typename T, int NMAX, int V, bool ROWS>
+__device__ __forceinline__ void tri_warp_solve(const volatile T* s, T (&x)[V][NMAX], bool lower_m) {
     constexpr int LD = tri_warp_ld<NMAX>();
     if (lower_m) {
 #pragma unroll
         for (int i = 0; i < NMAX; ++i) {
-            x[i] *= s[i * LD + i];
+            const T d = s[i * LD + i];
 #pragma unroll
-            for (int k = i + 1; k < NMAX; ++k) x[k] = fma(-s[ROWS ? k * LD + i : i * LD + k], x[i], x[k]);
+            for (int j = 0; j < V; ++j) x[j][i] *= d;
+#pragma unroll
+            for (int k = i + 1; k < NMAX; ++k) {
+                const T m = s[ROWS ? k * LD + i : i * LD + k];
+#pragma unroll
+                for (int j = 0; j < V; ++j) x[j][k] = fma(-m, x[j][i], x[j][k]);
+            }
         }
     } else {
 #pragma unroll
         for (int i = NMAX - 1; i >= 0; --i) {
-            x[i] *= s[i * LD + i];
+            const T d = s[i * LD + i];
 #pragma unroll
-            for (int k = 0; k < i; ++k) x[k] = fma(-s[ROWS ? k * LD + i : i * LD + k], x[i], x[k]);
+            for (int j = 0; j < V; ++j) x[j][i] *= d;
+#pragma unroll
+            for (int k = 0; k < i; ++k) {
+                const T m = s[ROWS ? k * LD + i : i * LD + k];
+#pragma unroll
+                for (int j = 0; j < V; ++j) x[j][k] = fma(-m, x[j][i], x[j][k]);
+            }
         }
     }
 }
 
-template <typename T, int NMAX, int MODE>
-__global__ void __launch_bounds__(4 * NMAX, tri_warp_min_blocks<T>())
+template <typename T, int NMAX, int MODE, int G>
+__global__ void __launch_bounds__(128, tri_warp_min_blocks<T, G>())
 tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
          index_t sb, int n, int nvec, index_t batch, int flags, T alpha, int* __restrict__ info) {
-    static_assert(NMAX == 32, "one warp a matrix (__syncwarp, __reduce_min_sync over the warp)");
+    static_assert(NMAX == 32 && (G == 16 || G == 32), "a matrix is one warp or half a warp");
     constexpr int LD = tri_warp_ld<NMAX>();
+    constexpr int V = NMAX / G;                // vectors per lane in each chunk of NMAX
     extern __shared__ __align__(16) unsigned char tri_warp_smem[];
     const bool right = flags & TRI_RIGHT, lower = flags & TRI_LOWER, unit = flags & TRI_UNIT;
     // POTRS stages the factor applied first (L, or U^T) as a lower M.
     const bool transpose = MODE == TRI_WARP_POTRS ? !lower : (((flags & TRI_TRANS) != 0) != right);
     const bool lower_m = lower != transpose;
-    const int per_block = blockDim.x / NMAX;
-    const int group = threadIdx.x / NMAX, lane = threadIdx.x % NMAX;
+    const int per_block = blockDim.x / G;
+    const int group = threadIdx.x / G, lane = threadIdx.x % G;
+    const unsigned mask = G == 32 ? 0xffffffffu : 0xffffu << (threadIdx.x & 16);
     T* s = reinterpret_cast<T*>(tri_warp_smem) + group * NMAX * LD * (right ? 2 : 1);
     T* rows = s + NMAX * LD;                   // right side: NMAX rows of B
     for (index_t first = (index_t)blockIdx.x * per_block; first < batch;
@@ -137,45 +171,67 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
         const index_t k = first + group;
         __syncthreads();                       // the previous matrix's tile is no longer read
         if (k < batch) {
-            const int bad = tri_warp_stage<T, NMAX>(A + k * sa, lda, s, n, lower, unit, transpose,
-                                                    MODE != TRI_WARP_MUL, lane);
+            const int bad = tri_warp_stage<T, NMAX, G>(A + k * sa, lda, s, n, lower, unit,
+                                                       transpose, MODE != TRI_WARP_MUL, lane, mask);
             if (MODE != TRI_WARP_MUL && lane == 0) info[k] = bad;
         }
         __syncthreads();
         if (k >= batch) continue;
         T* b = B + k * sb;
         for (int v0 = 0; v0 < nvec; v0 += NMAX) {
-            const int v = v0 + lane;
-            T x[NMAX];
+            T x[V][NMAX];
             if (right) {                       // rows staged so that global accesses coalesce
 #pragma unroll
-                for (int r = 0; r < NMAX; ++r)     // unrolled: NMAX independent loads in flight
-                    if (v0 + r < nvec && lane < n) rows[r * LD + lane] = b[(index_t)(v0 + r) * ldb + lane];
-                __syncwarp();
+                for (int r = 0; r < NMAX; ++r)     // unrolled: independent loads in flight
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i) x[i] = (i < n && v < nvec) ? rows[lane * LD + i] : T(0);
+                    for (int j = 0; j < V; ++j) {
+                        const int c = lane + j * G;
+                        if (v0 + r < nvec && c < n) rows[r * LD + c] = b[(index_t)(v0 + r) * ldb + c];
+                    }
+                __syncwarp(mask);
+#pragma unroll
+                for (int j = 0; j < V; ++j)
+#pragma unroll
+                    for (int i = 0; i < NMAX; ++i)
+                        x[j][i] = (i < n && v0 + lane + j * G < nvec) ? rows[(lane + j * G) * LD + i] : T(0);
             } else {
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i) x[i] = (i < n && v < nvec) ? b[i * ldb + v] : T(0);
+                for (int j = 0; j < V; ++j) {
+                    const int v = v0 + lane + j * G;
+#pragma unroll
+                    for (int i = 0; i < NMAX; ++i) x[j][i] = (i < n && v < nvec) ? b[i * ldb + v] : T(0);
+                }
             }
             if (MODE == TRI_WARP_MUL) {
-                tri_warp_mul<T, NMAX>(s, x, lower_m);
+                tri_warp_mul<T, NMAX, V>(s, x, lower_m);
             } else {
-                tri_warp_solve<T, NMAX, true>(s, x, lower_m);
-                if (MODE == TRI_WARP_POTRS) tri_warp_solve<T, NMAX, false>(s, x, false);
+                tri_warp_solve<T, NMAX, V, true>(s, x, lower_m);
+                if (MODE == TRI_WARP_POTRS) tri_warp_solve<T, NMAX, V, false>(s, x, false);
             }
             if (right) {
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i) rows[lane * LD + i] = alpha * x[i];
-                __syncwarp();
+                for (int j = 0; j < V; ++j)
+#pragma unroll
+                    for (int i = 0; i < NMAX; ++i) rows[(lane + j * G) * LD + i] = alpha * x[j][i];
+                __syncwarp(mask);
 #pragma unroll
                 for (int r = 0; r < NMAX; ++r)
-                    if (v0 + r < nvec && lane < n) b[(index_t)(v0 + r) * ldb + lane] = rows[r * LD + lane];
-                __syncwarp();                  // before the next chunk overwrites the rows
-            } else if (v < nvec) {
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i)
-                    if (i < n) b[i * ldb + v] = alpha * x[i];
+                    for (int j = 0; j < V; ++j) {
+                        const int c = lane + j * G;
+                        if (v0 + r < nvec && c < n) b[(index_t)(v0 + r) * ldb + c] = rows[r * LD + c];
+                    }
+                __syncwarp(mask);              // before the next chunk overwrites the rows
+            } else {
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    const int v = v0 + lane + j * G;
+                    if (v < nvec) {
+#pragma unroll
+                        for (int i = 0; i < NMAX; ++i)
+                            if (i < n) b[i * ldb + v] = alpha * x[j][i];
+                    }
+                }
             }
         }
     }

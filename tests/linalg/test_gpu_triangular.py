@@ -92,7 +92,7 @@ def test_trsm_many_rhs(cp, gpu, n, nrhs):
     assert scaled_residual(x @ t.swapaxes(1, 2) - b, fro(t) * fro(x), n, numpy.float64) < THRESHOLD
 
 
-@pytest.mark.parametrize("n", [4, 40, 80])
+@pytest.mark.parametrize("n", [4, 24, 40, 80])
 def test_trsm_trtri_bad_diagonal_mid_batch(cp, gpu, n):
     gen = rng(2)
     t = random_triangular(gen, 5, n, numpy.float64, lower=True)
@@ -113,6 +113,43 @@ def test_trsm_trtri_bad_diagonal_mid_batch(cp, gpu, n):
     good = [0, 2, 4]
     assert scaled_residual(inv[good] @ t[good] - numpy.eye(n), fro(t[good]) * fro(inv[good]), n,
                            numpy.float64) < THRESHOLD
+
+
+@pytest.mark.parametrize("lanes", [16, 32])
+@pytest.mark.parametrize("dtype", REAL)
+def test_tri_warp_every_mode_with_both_lane_counts(cp, gpu, lanes, dtype):
+    """kernels/tri_warp.cu forced to 16 or 32 lanes a matrix: multiply, solve (both sides, every
+    variant) and the fused POTRS, with a vector count that leaves a partial chunk."""
+    n, nvec, batch = 23, 37, 9
+    gen = rng(lanes)
+    for side, lower, trans, unit in VARIANTS:
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        opm = op_matrix(t, lower, trans, unit)
+        b = gen.standard_normal((batch, n, nvec) if side == "left" else (batch, nvec, n)).astype(dtype)
+        flags = gpu._flags(side == "right", lower, trans == "T", unit)
+        for mode in (gpu.TRI_WARP_MUL, gpu.TRI_WARP_SOLVE):
+            y = cp.asarray(b)
+            info = gpu.tri_warp(cp.asarray(poisoned(t, lower, unit)), y, flags, mode, 1.5, lanes)
+            assert not info.get().any()
+            y = y.get()
+            if mode == gpu.TRI_WARP_MUL:
+                ref = 1.5 * (opm @ b if side == "left" else b @ opm)
+                res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)
+            else:
+                lhs = opm @ y if side == "left" else y @ opm
+                res = scaled_residual(lhs - 1.5 * b, fro(opm) * fro(y), n, dtype)
+            assert res < THRESHOLD, (side, lower, trans, unit, mode, res)
+    a = random_spd(gen, batch, n, dtype)
+    for lower in (True, False):
+        f = numpy.linalg.cholesky(a)
+        f = f if lower else numpy.swapaxes(f, 1, 2).copy()
+        b = gen.standard_normal((batch, n, nvec)).astype(dtype)
+        y = cp.asarray(b)
+        info = gpu.tri_warp(cp.asarray(poisoned(f, lower, False)), y, gpu.TRI_LOWER if lower else 0,
+                            gpu.TRI_WARP_POTRS, 1.0, lanes)
+        assert not info.get().any()
+        res = scaled_residual(a @ y.get() - b, fro(a) * fro(y.get()), n, dtype)
+        assert res < THRESHOLD, ("potrs", lower, res)
 
 
 @pytest.mark.parametrize("dtype", REAL)

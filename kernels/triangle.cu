@@ -1,5 +1,6 @@
 // triangle.cu: batched triangle fix-ups for the paths that run a dense GEMM on triangular data
-// (LAUUM, SYRK and TRTRI above the leaf size: linalg/_cuda/triangular.py and syrk.py).
+// (LAUUM, SYRK and TRTRI above the leaf size: linalg/_cuda/triangular.py and syrk.py), and the
+// diagonal check behind the triangular solves' info.
 //
 // Layout: A (batch, n, n) row-major with leading dimension lda and batch stride stride_a.
 // triangle_fix<T>: the kept triangle is the lower one (keep_lower) or the upper one; the other
@@ -37,5 +38,24 @@ __global__ void triangle_fix(index_t batch, int n, T* __restrict__ A, index_t ld
                 Ak[(index_t)row * lda + col] = zero ? T(0) : tile[tx][r];
         }
         if (!zero) __syncthreads();
+    }
+}
+
+// diag_info<T>: info[k] = the first i (1-based) with A_k(i, i) zero or not finite, else 0 (the
+// LAPACK trtri/trsm info from the diagonal). One warp per matrix: each lane checks every 32nd
+// diagonal entry, then a warp minimum. Grid stride over the batch.
+template <typename T>
+__global__ void diag_info(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                          index_t stride_a, int* __restrict__ info) {
+    const int lane = threadIdx.x & 31;
+    const index_t warps = (index_t)gridDim.x * (blockDim.x >> 5);
+    for (index_t k = (index_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); k < batch;
+         k += warps) {
+        const T* a = A + k * stride_a;
+        int bad = n + 1;
+        for (int i = lane; i < n; i += 32)
+            if (!is_finite_nonzero(a[i * lda + i])) { bad = i + 1; break; }
+        bad = __reduce_min_sync(0xffffffffu, bad);
+        if (lane == 0) info[k] = bad > n ? 0 : bad;
     }
 }

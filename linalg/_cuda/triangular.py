@@ -59,7 +59,7 @@ COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
-    "triangle.cu": [f"triangle_fix<{t}>" for t in ("float", "double")],
+    "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info") for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
 }
@@ -202,10 +202,20 @@ def _tri_warp_config(device_id, dtype, batch, right, mode, lanes):
 
 
 def _diag_info(a, unit):
-    """LAPACK trtri/trsm info from the diagonal: first zero or non-finite entry (1-based)."""
+    """LAPACK trtri/trsm info from the diagonal: first zero or non-finite entry (1-based), no
+    host sync. Real dtypes: one launch of kernels/triangle.cu diag_info (the CuPy expression
+    below took 0.21-0.26 ms of host time on the H100 machine, the kernel 0.04-0.15 ms)."""
     import cupy
     if unit:
         return cupy.zeros(a.shape[0], dtype=numpy.int32)
+    if is_real(a.dtype) and a.strides[2] == a.itemsize:
+        batch, n = a.shape[0], a.shape[1]
+        info = cupy.empty(batch, dtype=numpy.int32)
+        if batch:
+            _, lda, sa = view_args(a)
+            launcher = kernel("triangle", f"diag_info<{ctype(a.dtype)}>", "qipqqp")
+            launcher(grid_1d(batch, 8), 256, (batch, n, a, lda, sa, info))
+        return info
     d = cupy.diagonal(a, axis1=1, axis2=2)
     bad = ~(cupy.isfinite(d) & (d != 0))
     return cupy.where(bad.any(axis=1), cupy.argmax(bad, axis=1) + 1, 0).astype(numpy.int32)

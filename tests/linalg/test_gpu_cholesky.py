@@ -30,6 +30,14 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
+@pytest.fixture(params=["recursion", "cusolver"])
+def potrf_path(request, gpu, monkeypatch):
+    """potrf above the leaf size by our recursion or by cuSOLVER potrfBatched (the small-batch
+    path), whatever the batch count."""
+    monkeypatch.setattr(gpu, "POTRF_VENDOR_BELOW", 0 if request.param == "recursion" else 10**12)
+    return request.param
+
+
 def spd(n, batch, dtype, seed=0):
     return random_spd(rng(seed + n), batch, n, dtype)
 
@@ -54,7 +62,7 @@ def check_factor(f, a, lower, dtype):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", SIZES)
-def test_potrf(cp, gpu, n, lower, dtype):
+def test_potrf(cp, gpu, potrf_path, n, lower, dtype):
     a = spd(n, batch_for(n), dtype)
     f, info = gpu.potrf(cp.asarray(poison_other_triangle(a, lower)), lower=lower)
     assert isinstance(info, cp.ndarray) and info.dtype == numpy.int32
@@ -84,7 +92,7 @@ def test_potrf_huge_batch(cp, gpu):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", [5, 33, 100])
-def test_potrf_not_spd_mid_batch(cp, gpu, n, lower, dtype):
+def test_potrf_not_spd_mid_batch(cp, gpu, potrf_path, n, lower, dtype):
     """Matrix 2 of 5 loses definiteness at order j + 1: info[2] = j + 1, the others are right."""
     a = spd(n, 5, dtype)
     j = n - 2
@@ -102,7 +110,7 @@ def test_potrf_not_spd_mid_batch(cp, gpu, n, lower, dtype):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [1, 6, 40, 90])
-def test_potrf_nan(cp, gpu, n, dtype):
+def test_potrf_nan(cp, gpu, potrf_path, n, dtype):
     """A NaN on the diagonal fails at that order; an off-diagonal NaN at (i, j) fails at i + 1."""
     a = spd(n, 3, dtype)
     a[0, 0, 0] = numpy.nan
@@ -120,7 +128,7 @@ def _solve_residual(a, x, b, dtype):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", SIZES)
-def test_potrs_posv(cp, gpu, n, lower, dtype):
+def test_potrs_posv(cp, gpu, potrf_path, n, lower, dtype):
     batch = min(batch_for(n), 100)
     a = spd(n, batch, dtype)
     gen = rng(7)
@@ -149,7 +157,7 @@ def _inverse_check(inv, a, dtype):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", SIZES)
-def test_potri_poti(cp, gpu, n, lower, dtype):
+def test_potri_poti(cp, gpu, potrf_path, n, lower, dtype):
     batch = min(batch_for(n), 100)
     a = spd(n, batch, dtype)
     f, _ = gpu.potrf(cp.asarray(a), lower=lower)

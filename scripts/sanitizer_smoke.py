@@ -3,7 +3,8 @@
     compute-sanitizer --tool memcheck --error-exitcode 9 python3 scripts/sanitizer_smoke.py
 
 Sizes cover the kernel size classes (tiny register kernels, shared-memory, blocked) with odd
-shapes, where out-of-bounds accesses hide.
+shapes, where out-of-bounds accesses hide; a second pass turns the small-batch vendor crossovers
+off so that the recursive paths run too.
 """
 import cupy
 import numpy
@@ -61,4 +62,9 @@ def main():
 
 
 if __name__ == "__main__":
+    main()
+    # Again with the small-batch vendor crossovers off, so that our recursive kernels run on
+    # these small batches too.
+    from linalg._cuda import cholesky as _gchol, triangular as _gtri
+    _gchol.POTRF_VENDOR_BELOW = _gtri.TRSM_VENDOR_BELOW = 0
     main()

@@ -32,6 +32,15 @@ def gpu():
     return pytest.importorskip("linalg._cuda.triangular")
 
 
+@pytest.fixture(params=["ours", "cublas"])
+def trsm_path(request, gpu, monkeypatch):
+    """trsm above the leaf size by our recursion or by cuBLAS trsmBatched (the small-batch
+    path), whatever the batch count."""
+    monkeypatch.setattr(gpu, "TRSM_VENDOR_BELOW", 0 if request.param == "ours" else 10**12)
+    monkeypatch.setattr(gpu, "TRSM_VENDOR_ABOVE_N", gpu.LEAF)
+    return request.param
+
+
 def poisoned(a, lower, unit):
     """NaN in the unreferenced triangle (and on a unit diagonal): the kernels must not read it."""
     a = a.copy()
@@ -53,7 +62,7 @@ def op_matrix(t, lower, trans, unit):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", SIZES)
-def test_trsm_trmm_all_variants(cp, gpu, n, dtype):
+def test_trsm_trmm_all_variants(cp, gpu, trsm_path, n, dtype):
     batch = batch_for(n)
     gen = rng(n)
     for side, lower, trans, unit in VARIANTS:
@@ -78,7 +87,7 @@ def test_trsm_trmm_all_variants(cp, gpu, n, dtype):
 
 @pytest.mark.parametrize("nrhs", [1, 64, 130])
 @pytest.mark.parametrize("n", [9, 64, 100])
-def test_trsm_many_rhs(cp, gpu, n, nrhs):
+def test_trsm_many_rhs(cp, gpu, trsm_path, n, nrhs):
     """More right-hand sides than one chunk of the kernel (NMAX vectors)."""
     gen = rng(1)
     t = random_triangular(gen, 3, n, numpy.float64, lower=True)
@@ -93,7 +102,7 @@ def test_trsm_many_rhs(cp, gpu, n, nrhs):
 
 
 @pytest.mark.parametrize("n", [4, 24, 40, 80])
-def test_trsm_trtri_bad_diagonal_mid_batch(cp, gpu, n):
+def test_trsm_trtri_bad_diagonal_mid_batch(cp, gpu, trsm_path, n):
     gen = rng(2)
     t = random_triangular(gen, 5, n, numpy.float64, lower=True)
     t[1, 2, 2] = 0

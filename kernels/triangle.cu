@@ -42,15 +42,17 @@ __global__ void triangle_fix(index_t batch, int n, T* __restrict__ A, index_t ld
 }
 
 // diag_info<T>: info[k] = the first i (1-based) with A_k(i, i) zero or not finite, else 0 (the
-// LAPACK trtri/trsm info from the diagonal). One warp per matrix: each lane checks every 32nd
+// LAPACK trtri/trsm info from the diagonal); with keep_prior, a nonzero info[k] already there
+// (e.g. cuSOLVER's potrf info) is kept. One warp per matrix: each lane checks every 32nd
 // diagonal entry, then a warp minimum. Grid stride over the batch.
 template <typename T>
 __global__ void diag_info(index_t batch, int n, const T* __restrict__ A, index_t lda,
-                          index_t stride_a, int* __restrict__ info) {
+                          index_t stride_a, int* __restrict__ info, int keep_prior) {
     const int lane = threadIdx.x & 31;
     const index_t warps = (index_t)gridDim.x * (blockDim.x >> 5);
     for (index_t k = (index_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); k < batch;
          k += warps) {
+        if (keep_prior && info[k] != 0) continue;        // the same value on every lane
         const T* a = A + k * stride_a;
         int bad = n + 1;
         for (int i = lane; i < n; i += 32)

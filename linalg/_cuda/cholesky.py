@@ -149,7 +149,7 @@ def _cusolver_potrf(a, lower):
     cusolver.setStream(handle, cupy.cuda.get_current_stream().ptr)
     fn(handle, uplo, n, pointers.data.ptr, n, info.data.ptr, batch)
     tri.triangle_fix(a, lower, zero=True)
-    return a, cupy.where(info != 0, info, tri._diag_info(a, False))
+    return a, tri._diag_info(a, False, prior=info)
 
 
 # --------------------------------------------------------------------------- vendor (complex)

@@ -241,3 +241,25 @@ def test_triangle_fix_mirror_and_zero(cp, gpu, n, dtype):
                 assert numpy.array_equal(got[:, :n, :n], want), (n, batch, keep_lower, zero)
                 assert numpy.array_equal(got[:, n:, :], big[:, n:, :])
                 assert numpy.array_equal(got[:, :, n:], big[:, :, n:])
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", (1, 5, 33, 70))
+def test_diag_info_first_bad_entry_and_prior(cp, gpu, n, dtype):
+    """kernels/triangle.cu diag_info: the first zero or non-finite diagonal entry per matrix, on a
+    strided view; with a prior info array its nonzero entries win."""
+    gen = rng(n)
+    t = random_triangular(gen, 6, n, dtype, lower=True)
+    t[1, n - 1, n - 1] = 0
+    t[3, n // 2, n // 2] = numpy.nan
+    t[4, 0, 0] = numpy.inf
+    t[4, n - 1, n - 1] = 0
+    padded = cp.zeros((6, n, n + 3), dtype=dtype)
+    padded[:, :, :n] = cp.asarray(t)
+    view = padded[:, :, :n]
+    expect = [0, n, 0, n // 2 + 1, 1, 0]
+    assert list(gpu._diag_info(view, False).get()) == expect
+    prior = cp.asarray([0, 0, 7, 0, 9, 0], dtype=numpy.int32)
+    got = gpu._diag_info(view, False, prior=prior)
+    assert list(got.get()) == [0, n, 7, n // 2 + 1, 9, 0]
+    assert not gpu._diag_info(view, True).get().any()

@@ -2,9 +2,9 @@
 
     python scripts/bench_linalg.py [--quick] [--output DIR]
 
-Runs scripts/bench_cholesky.py (TRSM, TRMM, SYRK and the Cholesky family) and
-scripts/bench_blas.py (GEMV, GEMM incl. the hydro shapes, TRSV, GEBRD) one after the other, each
-in its own process (so one failure does not lose the other's table), writing their Markdown tables
+Runs scripts/bench_cholesky.py (TRSM, TRMM, SYRK and the Cholesky family),
+scripts/bench_blas.py (GEMV, GEMM incl. the hydro shapes, TRSV, GEBRD) and
+scripts/bench_small_batch.py (batch counts 1-100) one after the other, each in its own process (so one failure does not lose the other's table), writing their Markdown tables
 and CSVs under --output. Plot the CSVs with scripts/plot_bench.py.
 """
 import argparse
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FAMILIES = ("bench_cholesky.py", "bench_blas.py")
+FAMILIES = ("bench_cholesky.py", "bench_blas.py", "bench_small_batch.py")
 
 
 def main(argv=None):

@@ -29,8 +29,7 @@
 //             G = 16 | 32.
 //             A 64 class of the multiply was measured and dropped: 255 registers, spills,
 //             0.3-0.6x a dense cupy.matmul at n = 48-64 (H100).
-// info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0 (MUL does
-//             not write it).
+// info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0; MUL: 0.
 // Launcher:   linalg/_cuda/triangular.py (tri_warp: trmm, trsm; cholesky.py: potrs).
 #include "common.cuh"
 
@@ -79,72 +78,53 @@ __device__ __forceinline__ int tri_warp_stage(const T* __restrict__ a, index_t l
     return first > NMAX ? 0 : first;
 }
 
-// x := M x for V vectors (lower_m: M lower, else upper); each shared load feeds V FMAs. `s` is
+// Step t of a sweep over NMAX rows: t itself for a lower M, NMAX - 1 - t for an upper one (the
+// mirror image), a compile-time index once the loops are unrolled.
+template <int NMAX, bool LOWER>
+__host__ __device__ constexpr int tri_warp_row(int t) { return LOWER ? t : NMAX - 1 - t; }
+
+// x := M x for V vectors (LOWER: M lower, else upper); each shared load feeds V FMAs. Columns k
+// from the last row's end: x_i += m_ik x_k for the rows i beyond k, then x_k *= m_kk. `s` is
 // read through a volatile pointer: M is the same for every vector of the matrix, and without it
 // the compiler hoists all NMAX^2/2 loads out of the vector loop into (spilled) registers.
-template <typename T, int NMAX, int V>
-__device__ __forceinline__ void tri_warp_mul(const volatile T* s, T (&x)[V][NMAX], bool lower_m) {
+template <typename T, int NMAX, int V, bool LOWER>
+__host__ __device__ __forceinline__ void tri_warp_mul(const volatile T* s, T (&x)[V][NMAX]) {
     constexpr int LD = tri_warp_ld<NMAX>();
-    if (lower_m) {
 #pragma unroll
-        for (int k = NMAX - 1; k >= 0; --k) {
+    for (int tk = NMAX - 1; tk >= 0; --tk) {
+        const int k = tri_warp_row<NMAX, LOWER>(tk);
 #pragma unroll
-            for (int i = k + 1; i < NMAX; ++i) {
-                const T m = s[i * LD + k];
+        for (int ti = tk + 1; ti < NMAX; ++ti) {
+            const int i = tri_warp_row<NMAX, LOWER>(ti);
+            const T m = s[i * LD + k];
 #pragma unroll
-                for (int j = 0; j < V; ++j) x[j][i] = fma(m, x[j][k], x[j][i]);
-            }
-            const T d = s[k * LD + k];
-#pragma unroll
-            for (int j = 0; j < V; ++j) x[j][k] *= d;
+            for (int j = 0; j < V; ++j) x[j][i] = fma(m, x[j][k], x[j][i]);
         }
-    } else {
+        const T d = s[k * LD + k];
 #pragma unroll
-        for (int k = 0; k < NMAX; ++k) {
-#pragma unroll
-            for (int i = 0; i < k; ++i) {
-                const T m = s[i * LD + k];
-#pragma unroll
-                for (int j = 0; j < V; ++j) x[j][i] = fma(m, x[j][k], x[j][i]);
-            }
-            const T d = s[k * LD + k];
-#pragma unroll
-            for (int j = 0; j < V; ++j) x[j][k] *= d;
-        }
+        for (int j = 0; j < V; ++j) x[j][k] *= d;
     }
 }
 
-// x := M^-1 x for V vectors (the diagonal of s holds 1/m_ii). ROWS: M(k, i) = s[k*LD + i];
+// x := M^-1 x for V vectors (LOWER: M lower, else upper; the diagonal of s holds 1/m_ii):
+// x_i *= 1/m_ii, then x_k -= m_ki x_i for the rows k beyond i. ROWS: M(k, i) = s[k*LD + i];
 // otherwise M(k, i) = s[i*LD + k] (the staged matrix transposed: POTRS's second solve). The
 // substitution is a dependent chain per vector; V > 1 interleaves independent chains.
-template <typename T, int NMAX, int V, bool ROWS>
-__device__ __forceinline__ void tri_warp_solve(const volatile T* s, T (&x)[V][NMAX], bool lower_m) {
+template <typename T, int NMAX, int V, bool LOWER, bool ROWS>
+__host__ __device__ __forceinline__ void tri_warp_solve(const volatile T* s, T (&x)[V][NMAX]) {
     constexpr int LD = tri_warp_ld<NMAX>();
-    if (lower_m) {
 #pragma unroll
-        for (int i = 0; i < NMAX; ++i) {
-            const T d = s[i * LD + i];
+    for (int ti = 0; ti < NMAX; ++ti) {
+        const int i = tri_warp_row<NMAX, LOWER>(ti);
+        const T d = s[i * LD + i];
 #pragma unroll
-            for (int j = 0; j < V; ++j) x[j][i] *= d;
+        for (int j = 0; j < V; ++j) x[j][i] *= d;
 #pragma unroll
-            for (int k = i + 1; k < NMAX; ++k) {
-                const T m = s[ROWS ? k * LD + i : i * LD + k];
+        for (int tk = ti + 1; tk < NMAX; ++tk) {
+            const int k = tri_warp_row<NMAX, LOWER>(tk);
+            const T m = s[ROWS ? k * LD + i : i * LD + k];
 #pragma unroll
-                for (int j = 0; j < V; ++j) x[j][k] = fma(-m, x[j][i], x[j][k]);
-            }
-        }
-    } else {
-#pragma unroll
-        for (int i = NMAX - 1; i >= 0; --i) {
-            const T d = s[i * LD + i];
-#pragma unroll
-            for (int j = 0; j < V; ++j) x[j][i] *= d;
-#pragma unroll
-            for (int k = 0; k < i; ++k) {
-                const T m = s[ROWS ? k * LD + i : i * LD + k];
-#pragma unroll
-                for (int j = 0; j < V; ++j) x[j][k] = fma(-m, x[j][i], x[j][k]);
-            }
+            for (int j = 0; j < V; ++j) x[j][k] = fma(-m, x[j][i], x[j][k]);
         }
     }
 }
@@ -173,7 +153,7 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
         if (k < batch) {
             const int bad = tri_warp_stage<T, NMAX, G>(A + k * sa, lda, s, n, lower, unit,
                                                        transpose, MODE != TRI_WARP_MUL, lane, mask);
-            if (MODE != TRI_WARP_MUL && lane == 0) info[k] = bad;
+            if (lane == 0) info[k] = bad;          // always 0 for the multiply
         }
         __syncthreads();
         if (k >= batch) continue;
@@ -203,10 +183,12 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
                 }
             }
             if (MODE == TRI_WARP_MUL) {
-                tri_warp_mul<T, NMAX, V>(s, x, lower_m);
+                if (lower_m) tri_warp_mul<T, NMAX, V, true>(s, x);
+                else tri_warp_mul<T, NMAX, V, false>(s, x);
             } else {
-                tri_warp_solve<T, NMAX, V, true>(s, x, lower_m);
-                if (MODE == TRI_WARP_POTRS) tri_warp_solve<T, NMAX, V, false>(s, x, false);
+                if (lower_m) tri_warp_solve<T, NMAX, V, true, true>(s, x);
+                else tri_warp_solve<T, NMAX, V, false, true>(s, x);
+                if (MODE == TRI_WARP_POTRS) tri_warp_solve<T, NMAX, V, false, false>(s, x);
             }
             if (right) {
 #pragma unroll

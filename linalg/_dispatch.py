@@ -33,4 +33,3 @@ def backend(xp, family):
         package = "linalg._cpu" if xp is numpy else "linalg._cuda"
         module = _BACKENDS[key] = importlib.import_module(f"{package}.{family}")
     return module
-

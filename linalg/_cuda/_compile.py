@@ -85,6 +85,9 @@ def grid_1d(batch, per_block):
     return max(1, min(-(-batch // per_block), 2**31 - 1))
 
 
+# Dynamic shared memory a kernel may take without opting in (CUDA's default limit).
+DEFAULT_SMEM = 48 * 1024
+
 # Parameter slot of each signature code: every parameter gets its own 8-byte slot (a 4-byte value
 # is followed by 4 pad bytes), read by the driver through one pointer per slot.
 _SLOT_FORMATS = {"p": "Q", "i": "i4x", "q": "q", "f": "f4x", "d": "d"}
@@ -116,7 +119,7 @@ class Launcher:
         self.lock = threading.Lock()
         self.launch_kernel = launch_kernel        # cupy_backends' cuLaunchKernel wrapper
         self.current_stream = current_stream
-        self.smem_limit = 48 * 1024
+        self.smem_limit = DEFAULT_SMEM
 
     def __call__(self, grid, block, args, shared_mem=0):
         if len(args) != self.nargs:

@@ -179,8 +179,8 @@ def _tri_vec_config(device_id, dtype, n, batch, mode):
 def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None):
     """Run kernels/tri_warp.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
     n <= LEAF; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
-    _POTRS (left only); lanes a matrix: 16 or 32 (default tri_warp_lanes). Returns info (zeros
-    for the multiply)."""
+    _POTRS (left only); lanes a matrix: 16 or 32 (default tri_warp_lanes). Returns info (the
+    kernel writes zeros for the multiply)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
     right = bool(flags & TRI_RIGHT)
@@ -188,7 +188,7 @@ def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None):
     lanes = lanes or tri_warp_lanes(mode, right)
     launcher, grid, threads, smem = _tri_warp_config(current_device(), a.dtype, batch, right,
                                                      mode, lanes)
-    info = (cupy.zeros if mode == TRI_WARP_MUL else cupy.empty)(batch, dtype=numpy.int32)
+    info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
     launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)

@@ -7,8 +7,8 @@ One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_widt
 tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the fused
 one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
 the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
-(row-major handled there); info then comes from one small CuPy kernel over the diagonals (no
-sync). Empty problems never reach a kernel.
+(row-major handled there); info then comes from the diagonal check the triangular solves share
+(triangular._diag_info, no sync). Empty problems never reach a kernel.
 """
 import functools
 
@@ -18,50 +18,13 @@ from . import _compile
 from ._compile import kernel
 from .blas import is_real, trans_flag, name_expr, grid_for, params, choose_vendor, \
     cached_plan
+from .triangular import _diag_info
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
 MAX_N_KERNEL = 4096       # x and a 32 x 33 tile per warp in shared memory: 41 KiB in float64
-_SMEM_DEFAULT = 48 * 1024
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsv": ("a",)}
-
-
-_INFO_SOURCE = """
-const long long nn = n * n * parts, step = (n + 1) * parts;
-const R* d = &a[0] + (long long)i * nn;
-int first = 0;
-for (long long j = 0; j < n; ++j) {
-    bool bad = true;
-    for (int q = 0; q < parts; ++q) {
-        const R v = d[j * step + q];
-        if (!isfinite(v)) { bad = true; break; }
-        if (v != R(0)) bad = false;
-    }
-    if (bad) { first = (int)j + 1; break; }
-}
-info = first;
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def _info_kernel():
-    """info[k] = 1-based index of the first zero or non-finite diagonal element of matrix k."""
-    import cupy
-    return cupy.ElementwiseKernel("raw R a, int64 n, int32 parts", "int32 info", _INFO_SOURCE,
-                                  "linalg_trsv_info")
-
-
-def info_from_diagonal(a, unit_diagonal):
-    """Per-matrix info of a triangular solve, on the device without a sync (one kernel)."""
-    import cupy
-    info = cupy.zeros(a.shape[0], dtype=numpy.int32)
-    if unit_diagonal or info.size == 0:
-        return info
-    real = a.view(a.real.dtype) if a.dtype.kind == "c" else a
-    _info_kernel()(real, numpy.int64(a.shape[1]), numpy.int32(2 if a.dtype.kind == "c" else 1),
-                   info)
-    return info
 
 
 def _vendor_trsv(a, x, lower, trans, unit_diagonal):
@@ -70,7 +33,7 @@ def _vendor_trsv(a, x, lower, trans, unit_diagonal):
     w = {"N": 0, "T": 1, "C": 2}[str(trans).upper()]
     sol = solve_triangular(a, x[:, :, None], trans=w, lower=lower, unit_diagonal=unit_diagonal,
                            overwrite_b=True)
-    return sol[:, :, 0], info_from_diagonal(a, unit_diagonal)
+    return sol[:, :, 0], _diag_info(a, unit_diagonal)
 
 
 def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None):
@@ -123,7 +86,7 @@ def _warp_config(device_id, dtype, batch, n, warps, width):
     width = int(width or group_width(n))
     tile = width * (width + 1) if item == 8 else 0     # kernels/trsv.cu trsv_tile<T, W>()
     per_group = (n + tile) * item
-    groups = max(1, min(int(warps) * 32 // width, _SMEM_DEFAULT // per_group))
+    groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
     launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width),
                       "qipqqpqqpiiii")

@@ -105,7 +105,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(blas, "kernel", kernel)
     monkeypatch.setattr(trsv_mod, "kernel", kernel)
     monkeypatch.setattr(_compile, "current_device", lambda: 0)
-    monkeypatch.setattr(trsv_mod, "info_from_diagonal", _numpy_info)
+    monkeypatch.setattr(trsv_mod, "_diag_info", _numpy_info)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config)
     for fn in caches:

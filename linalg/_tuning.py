@@ -12,7 +12,11 @@ An entry holds kernel parameters and/or a vendor decision:
 * ``"use_vendor": true|false`` with ``"reason"`` (one line: the measured ratio) decides the class
   (``"vendor": true`` is the older spelling of ``"use_vendor": true``);
 * ``"vendor_from": {"min_dim": d, "volume": v}`` (in ``"*"`` entries) decides every class it reaches:
-  the vendor when each class dimension is >= d, or when their product is >= v.
+  the vendor when each class dimension is >= d, or when their product is >= v;
+* ``"vendor_below": v`` and optionally ``"vendor_min_n": m`` (the Cholesky family, triangular
+  ops and TRSV above the leaf size, ``"*"`` entries): the vendor path on batches with
+  batch * n < v and n >= m, where our recursion's launches cost more host time than the vendor
+  call (``small_batch_rule``).
 
 ``lookup`` returns the first entry with kernel parameters (decision keys stripped); ``use_vendor``
 the first decision, else False (our kernel). A class with no parameters raises ``KeyError``.
@@ -27,11 +31,12 @@ import math
 from pathlib import Path
 
 __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
-           "tables", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
+           "tables", "small_batch_rule", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
-DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "reason"))
+DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "vendor_min_n",
+                           "reason"))
 _MAX_BUCKET = 4096
 
 
@@ -118,3 +123,13 @@ def use_vendor(op, dtype, cls, gpu=None):
         if "vendor_from" in entry:
             return _rule_fires(entry["vendor_from"], cls), entry.get("reason", "")
     return False, "no vendor entry: our kernel"
+
+
+def small_batch_rule(op, dtype, gpu=None):
+    """``(below, min_n)``: ``op`` on ``dtype`` takes its vendor path on batches with
+    batch * n < below and n >= min_n, from the first entry that sets ``"vendor_below"``
+    ((0, 0) where none does: never)."""
+    for entry in entries(op, dtype, "*", gpu):
+        if "vendor_below" in entry:
+            return int(entry["vendor_below"]), int(entry.get("vendor_min_n", 0))
+    return 0, 0

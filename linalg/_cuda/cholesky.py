@@ -15,7 +15,7 @@ entry of the given factor.
 import numpy
 
 from . import triangular as tri
-from . import trsv
+from . import trsv, vendor
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -34,12 +34,6 @@ def potrs_width(n, itemsize):
         return 8
     return 32 if itemsize == 4 and n > 64 else 16
 
-
-# potrf above LEAF on fewer than POTRF_VENDOR_BELOW / n matrices: one cuSOLVER potrfBatched call.
-# Our recursion costs 10-60 launches of host time (~0.25/0.9/2.2/5.5 ms at n = 64/128/256/512 for
-# any small batch on the H100 machine), cuSOLVER 0.07/0.13/0.29/0.69 ms at batch 1; measured
-# crossovers: batch ~2000 at n = 64, ~1500 at 128, ~800 at 256, ~350 at 512 (batch * n ~ 1.6e5).
-POTRF_VENDOR_BELOW = 160_000
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
@@ -72,7 +66,7 @@ def potrf(a, lower=True):
         return _vendor_potrf(a, lower)
     if a.shape[1] <= tri.LEAF:
         return a, tri.chol_small(a, tri.CHOL_POTRF, lower)
-    if a.shape[0] * a.shape[1] < POTRF_VENDOR_BELOW:
+    if tri.small_batch("potrf", a):
         return _cusolver_potrf(a, lower)
     work = tri.as_lower(a, lower)
     info = potrf_lower_inplace(work)
@@ -84,6 +78,9 @@ def potrs(l, b, lower=True):
     be ``b``; info: the first zero or non-finite diagonal entry of the factor."""
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)
+    if tri.small_batch("potrs_vector" if b.shape[2] == 1 else "potrs", l):
+        info = tri._diag_info(l, False)
+        return vendor.potrs(l, b, lower), info
     if b.shape[2] == 1 and POTRS_WARP_FROM <= l.shape[1] <= trsv.MAX_N_KERNEL:
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
         # once per solve, coalesced).
@@ -113,6 +110,12 @@ def potri(l, lower=True):
         return tri.lauum(inv, lower), info
     if l.shape[1] <= tri.LEAF:
         return l, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower)
+    if tri.small_batch("potri", l):
+        # A^-1 = the solution of A X = I by the two vendor solves, its lower triangle mirrored
+        # (exactly symmetric, as the recursion's result).
+        info = tri._diag_info(l, False)
+        inv = vendor.potrs(l, tri.identity(l.shape[0], l.shape[1], l.dtype), lower)
+        return tri.mirror(inv), info
     inv, info = tri.trtri(l, lower)
     return tri.lauum(inv, lower), info
 
@@ -129,25 +132,14 @@ def poti(a, lower=True):
 # --------------------------------------------------------------------------- vendor
 
 def _cusolver_potrf(a, lower):
-    """cuSOLVER potrfBatched in place on a real (batch, n, n) batch (small batches, see
-    POTRF_VENDOR_BELOW), the other triangle zeroed. info: cuSOLVER's (the leading minor that is
-    not positive definite), else the first non-finite diagonal entry of the factor -- LAPACK's
+    """cuSOLVER potrf in place on a real (batch, n, n) batch (small batches, see
+    triangular.small_batch), the other triangle zeroed. info: cuSOLVER's (the leading minor that
+    is not positive definite), else the first non-finite diagonal entry of the factor -- LAPACK's
     index for NaN input, which cuSOLVER does not report."""
     import cupy
-    from cupy.cuda import device
-    from cupy_backends.cuda.libs import cublas, cusolver
-    if not a.flags.c_contiguous:
+    if a.strides[2] != a.itemsize:
         a = cupy.ascontiguousarray(a)
-    batch, n = a.shape[0], a.shape[1]
-    step = n * n * a.itemsize
-    pointers = cupy.arange(a.data.ptr, a.data.ptr + batch * step, step, dtype=cupy.uintp)
-    info = cupy.empty(batch, dtype=numpy.int32)
-    # Row-major lower is column-major upper (docs/design.md).
-    uplo = cublas.CUBLAS_FILL_MODE_UPPER if lower else cublas.CUBLAS_FILL_MODE_LOWER
-    fn = cusolver.dpotrfBatched if a.dtype == numpy.float64 else cusolver.spotrfBatched
-    handle = device.get_cusolver_handle()
-    cusolver.setStream(handle, cupy.cuda.get_current_stream().ptr)
-    fn(handle, uplo, n, pointers.data.ptr, n, info.data.ptr, batch)
+    info = vendor.potrf(a, lower)
     tri.triangle_fix(a, lower, zero=True)
     return a, tri._diag_info(a, False, prior=info)
 

@@ -15,6 +15,8 @@ import os
 
 import numpy
 
+from . import vendor
+from .. import _tuning
 from ._compile import ctype, current_device, grid_1d, kernel
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
@@ -30,12 +32,6 @@ SIZE_CLASSES = (8, 16, 32)
 # against 0.36; n <= 16: tri_vec 0.02-0.035 ms against 0.055-0.06). trmm above LEAF: one dense
 # cuBLAS product of the triangle (a 64-class tri_warp spilled and lost to it).
 TRI_WARP_FROM = 17
-# trsm with n > TRSM_VENDOR_ABOVE_N on fewer than TRSM_VENDOR_BELOW / n matrices: cuBLAS
-# trsmBatched (through cupyx), one call instead of our recursion's launches (H100 machine,
-# float64, batch 1: n = 256 0.33 against 0.88 ms, n = 512 0.37 against 1.77; equal near batch
-# 100 at n = 256-512; at n = 64 ours is faster from batch 1).
-TRSM_VENDOR_ABOVE_N = 64
-TRSM_VENDOR_BELOW = 25_600
 TRI_WARP_MUL, TRI_WARP_SOLVE, TRI_WARP_POTRS = 0, 1, 2      # kernels/tri_warp.cu MODE
 
 
@@ -73,6 +69,27 @@ COMPILE_CHECK = {
 
 def is_real(dtype):
     return numpy.dtype(dtype) in (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+def small_batch(op, a):
+    """True where ``op`` ("potrf", "potrs", "potrs_vector", "trsm", "trtri", "potri", "trsv") on
+    the (batch, n, n) batch ``a`` takes its vendor path: n > LEAF, n >= the rule's min_n and
+    batch * n below the rule's bound (linalg/tuning/*.json "vendor_below", measured by
+    scripts/bench_crossover.py). There our recursion's 10-60 launches cost more host time than
+    the vendor's call."""
+    n = a.shape[1]
+    below, min_n = small_batch_rule(op, a.dtype)
+    return n > LEAF and n >= min_n and a.shape[0] * n < below
+
+
+def small_batch_rule(op, dtype):
+    """(batch * n bound, min n) of ``op``'s small-batch rule on the current GPU."""
+    return _small_batch_rule(current_device(), op, numpy.dtype(dtype).name)
+
+
+@functools.lru_cache(maxsize=256)
+def _small_batch_rule(device_id, op, dtype):
+    return _tuning.small_batch_rule(op, dtype, _tuning.gpu_name(device_id))
 
 
 def size_class(n):
@@ -302,6 +319,20 @@ def trtri_lower_inplace(a, unit):
     a[:, :n1, n1:] = 0
 
 
+def identity(batch, n, dtype):
+    """A new (batch, n, n) stack of identity matrices (one broadcast copy of a cached eye)."""
+    import cupy
+    out = cupy.empty((batch, n, n), dtype=dtype)
+    out[...] = _eye(current_device(), n, numpy.dtype(dtype))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _eye(device_id, n, dtype):
+    import cupy
+    return cupy.eye(n, dtype=dtype)
+
+
 def as_lower(a, lower):
     """A C-contiguous array whose lower triangle is the referenced triangle of ``a`` (transposed
     copy for upper), for the recursive paths that work on the lower form."""
@@ -336,10 +367,11 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     if n <= LEAF:
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
         return b, info
-    if n > TRSM_VENDOR_ABOVE_N and a.shape[0] * n < TRSM_VENDOR_BELOW:
-        return _vendor_trsm(a, b, right, lower, trans, unit_diagonal, alpha)
     info = _diag_info(a, unit_diagonal)
-    trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    if small_batch("trsm", a):
+        vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    else:
+        trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     return b, info
 
 
@@ -367,6 +399,11 @@ def trtri(a, lower=True, unit_diagonal=False):
         info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal)
         return a, info
     info = _diag_info(a, unit_diagonal)
+    if small_batch("trtri", a):
+        # X solves A X = I (one vendor call); X's other triangle comes out zero (column j of I
+        # is zero above (below) row j, so is column j of X).
+        return vendor.trsm(a, identity(a.shape[0], a.shape[1], a.dtype), False, lower, False,
+                           unit_diagonal), info
     work = as_lower(a, lower)
     _zero_upper(work)
     trtri_lower_inplace(work, unit_diagonal)
@@ -463,7 +500,7 @@ def _op(t, trans):
 
 def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
     """TRSM through cuBLAS trsmBatched (cupyx.scipy.linalg.solve_triangular takes the batch):
-    complex dtypes, and real ones on small batches (TRSM_VENDOR_BELOW)."""
+    complex dtypes."""
     import cupy
     from cupyx.scipy.linalg import solve_triangular
     info = _diag_info(a, unit)

@@ -3,7 +3,7 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
+Small batches above n = 32 (triangular.small_batch) take cuBLAS. One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the fused
 one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
 the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
@@ -18,7 +18,8 @@ from . import _compile
 from ._compile import kernel
 from .blas import is_real, trans_flag, name_expr, grid_for, params, choose_vendor, \
     cached_plan
-from .triangular import _diag_info
+from . import vendor
+from .triangular import _diag_info, small_batch
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
@@ -28,7 +29,12 @@ READS_ONLY = {"trsv": ("a",)}
 
 
 def _vendor_trsv(a, x, lower, trans, unit_diagonal):
-    """cuBLAS trsmBatched with one right-hand side (cupyx keeps the row-major meaning)."""
+    """cuBLAS trsm(Batched) with one right-hand side, in place on x (linalg/_cuda/vendor.py;
+    complex dtypes through cupyx, which keeps the row-major meaning)."""
+    if is_real(a.dtype) and a.strides[2] == a.itemsize:
+        info = _diag_info(a, unit_diagonal)
+        vendor.trsm(a, x[:, :, None], False, lower, trans_flag(trans, a.dtype) != 0, unit_diagonal)
+        return x, info
     from cupyx.scipy.linalg import solve_triangular
     w = {"N": 0, "T": 1, "C": 2}[str(trans).upper()]
     sol = solve_triangular(a, x[:, :, None], trans=w, lower=lower, unit_diagonal=unit_diagonal,
@@ -44,7 +50,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     t = trans_flag(trans, a.dtype)
     if batch == 0 or n == 0:
         return x, cupy.zeros(batch, dtype=numpy.int32)
-    if not is_real(a.dtype) or n > MAX_N_KERNEL:
+    if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
     plan = cached_plan(_plan, (a.dtype.name, n), _params, _path)
     if plan[0] == "vendor":

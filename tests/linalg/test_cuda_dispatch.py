@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from linalg import _tuning
-from linalg._cuda import _compile, blas, trsv as trsv_mod
+from linalg._cuda import _compile, blas, triangular as tri_mod, trsv as trsv_mod, vendor
 
 H100 = "NVIDIA H100 80GB HBM3"
 UNKNOWN = "Some Future GPU"
@@ -48,7 +48,7 @@ def test_every_decision_has_a_reason_and_params_resolve():
         for op, per_dtype in table.items():
             for dtype, classes in per_dtype.items():
                 for cls, entry in classes.items():
-                    if {"use_vendor", "vendor_from"} & set(entry):
+                    if {"use_vendor", "vendor_from", "vendor_below"} & set(entry):
                         assert entry.get("reason"), (gpu, op, dtype, cls)
                     if cls != "*":      # decision-only entries fall through to parameters
                         assert _tuning.lookup(op, dtype, cls, gpu=gpu)
@@ -67,6 +67,41 @@ def test_rule_and_precedence(monkeypatch):
     assert _tuning.use_vendor("op", "float64", "128x128", gpu="H") == (False, "d")
     assert _tuning.lookup("op", "float64", "64x64", gpu="G") == {"p": 1}
     assert _tuning.lookup("op", "float64", "128x128", gpu="G") == {"q": 2}
+
+
+def test_small_batch_rule_gpu_entry_then_default(monkeypatch):
+    fake = {"G": {"potrf": {"float64": {"*": {"vendor_below": 500, "vendor_min_n": 64,
+                                              "reason": "g"}}},
+                  "trsv": {"float64": {"*": {"kernel": "warp"}}}},
+            "default": {"potrf": {"float32": {"*": {"vendor_below": 7, "reason": "d"}}},
+                        "trsv": {"float64": {"*": {"vendor_below": 9, "reason": "d"}}}}}
+    monkeypatch.setattr(_tuning, "tables", lambda: fake)
+    assert _tuning.small_batch_rule("potrf", "float64", gpu="G") == (500, 64)
+    assert _tuning.small_batch_rule("potrf", "float32", gpu="G") == (7, 0)
+    assert _tuning.small_batch_rule("trsv", "float64", gpu="G") == (9, 0)   # GPU entry lacks it
+    assert _tuning.small_batch_rule("trsm", "float64", gpu="G") == (0, 0)   # no rule: never
+
+
+@pytest.mark.parametrize("batch,n,min_n,small", [(1, 32, 0, False), (1, 33, 0, True),
+                                                 (9, 33, 0, True), (10, 33, 0, False),
+                                                 (1, 512, 0, False), (1, 40, 41, False),
+                                                 (1, 41, 41, True)])
+def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, min_n, small):
+    below = 330 if n < 100 else 512
+    monkeypatch.setattr(tri_mod, "small_batch_rule", lambda op, dtype: (below, min_n))
+    assert tri_mod.small_batch("potrf", numpy.empty((batch, n, n))) is small
+
+
+def test_vendor_pointer_arrays(monkeypatch):
+    """The device address arrays of the batched vendor calls: base + k * stride, any stride."""
+    fake = types.ModuleType("cupy")
+    fake.asarray = numpy.asarray
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    vendor._pointers.cache_clear()
+    p = vendor._pointers(0, 2**40 + 16, 4096, 5)
+    assert p.dtype == numpy.uintp and p.tolist() == [2**40 + 16 + 4096 * k for k in range(5)]
+    assert vendor._pointers(0, 64, 0, 3).tolist() == [64] * 3      # a broadcast operand
+    vendor._pointers.cache_clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,13 +141,23 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(trsv_mod, "kernel", kernel)
     monkeypatch.setattr(_compile, "current_device", lambda: 0)
     monkeypatch.setattr(trsv_mod, "_diag_info", _numpy_info)
+    monkeypatch.setattr(trsv_mod, "vendor", types.SimpleNamespace(trsm=_numpy_trsm))
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
-    caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config)
+    caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
+              tri_mod._small_batch_rule)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
     for fn in caches:
         fn.cache_clear()
+
+
+def _numpy_trsm(a, b, right, lower, trans, unit, alpha=1.0):
+    """linalg/_cuda/vendor.py trsm (left side), in place."""
+    assert not right
+    b[...] = alpha * _solve_triangular(a, b, trans=int(trans), lower=lower, unit_diagonal=unit)
+    return b
 
 
 def _numpy_axpby(r, alpha, beta, c, out):
@@ -185,6 +230,9 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     b = g.standard_normal((3, n)).astype(dtype)
     x, info = trsv_mod.trsv(a, b.copy(), lower=lower, trans=trans, _path=path)
     vendor = _expect("trsv", dtype, (n,), gpu, path)
+    below, min_n = _tuning.small_batch_rule("trsv", dtype, gpu)
+    if path is None and n > tri_mod.LEAF and n >= min_n and 3 * n < below:
+        vendor = True       # a small batch: cuBLAS
     assert len(launches) == (0 if vendor else 1)
     if not vendor:       # the lane-group kernel, group width by n (both tables)
         width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \

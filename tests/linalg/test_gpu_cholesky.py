@@ -30,11 +30,12 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
-@pytest.fixture(params=["recursion", "cusolver"])
+@pytest.fixture(params=["recursion", "vendor"])
 def potrf_path(request, gpu, monkeypatch):
-    """potrf above the leaf size by our recursion or by cuSOLVER potrfBatched (the small-batch
-    path), whatever the batch count."""
-    monkeypatch.setattr(gpu, "POTRF_VENDOR_BELOW", 0 if request.param == "recursion" else 10**12)
+    """Every operation above the leaf size by our recursion or by its small-batch vendor path
+    (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count."""
+    below = 0 if request.param == "recursion" else 10**12
+    monkeypatch.setattr(gpu.tri, "small_batch_rule", lambda op, dtype: (below, 0))
     return request.param
 
 
@@ -170,7 +171,7 @@ def test_potri_poti(cp, gpu, potrf_path, n, lower, dtype):
 
 
 @pytest.mark.parametrize("n", [5, 40, 70])
-def test_potri_zero_diagonal_mid_batch(cp, gpu, n):
+def test_potri_zero_diagonal_mid_batch(cp, gpu, potrf_path, n):
     a = spd(n, 4, numpy.float64)
     f, _ = gpu.potrf(cp.asarray(a), lower=True)
     f[1, 3, 3] = 0
@@ -199,7 +200,7 @@ def test_complex_vendor_path(cp, gpu, n, dtype):
 
 
 @pytest.mark.parametrize("n", (5, 33, 100))
-def test_potrs_vector_zero_diagonal_mid_batch(cp, gpu, n):
+def test_potrs_vector_zero_diagonal_mid_batch(cp, gpu, potrf_path, n):
     """One right-hand side (the fused warp kernel): a zero and a NaN diagonal entry of the factor
     reported by index (1-based, first in original order); the neighbours are solved."""
     a = spd(n, 4, numpy.float64)

@@ -34,10 +34,10 @@ def gpu():
 
 @pytest.fixture(params=["ours", "cublas"])
 def trsm_path(request, gpu, monkeypatch):
-    """trsm above the leaf size by our recursion or by cuBLAS trsmBatched (the small-batch
-    path), whatever the batch count."""
-    monkeypatch.setattr(gpu, "TRSM_VENDOR_BELOW", 0 if request.param == "ours" else 10**12)
-    monkeypatch.setattr(gpu, "TRSM_VENDOR_ABOVE_N", gpu.LEAF)
+    """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
+    small-batch path), whatever the batch count."""
+    below = 0 if request.param == "ours" else 10**12
+    monkeypatch.setattr(gpu, "small_batch_rule", lambda op, dtype: (below, 0))
     return request.param
 
 
@@ -163,7 +163,7 @@ def test_tri_warp_every_mode_with_both_lane_counts(cp, gpu, lanes, dtype):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", SIZES)
-def test_trtri_lauum(cp, gpu, n, dtype):
+def test_trtri_lauum(cp, gpu, trsm_path, n, dtype):
     batch = batch_for(n)
     gen = rng(n + 1)
     for lower, unit in itertools.product((True, False), (False, True)):

@@ -1,0 +1,116 @@
+"""Direct cuBLAS/cuSOLVER calls on row-major strided batches of real matrices: the vendor pieces
+of our GPU paths (the small-batch paths of linalg/_cuda/triangular.py and cholesky.py, TRSV's
+vendor classes). No copies and no CuPy temporaries: one library call each, in place.
+
+Row-major data read column-major is its transpose (docs/design.md): a row-major (rows, cols)
+matrix with leading dimension ld is the column-major (cols, rows) matrix with the same ld, so a
+row-major lower triangle is a column-major upper one and the side of a solve flips. A batch of one
+matrix takes the non-batched routine (cuSOLVER potrf is blocked: n = 512 float64 on the H100,
+0.25 ms against 0.70 for potrfBatched with one matrix); the batched routines take device arrays of
+matrix addresses, cached per (device, base address, stride, count) since their content depends on
+nothing else.
+
+Every function needs unit column stride (``x.strides[2] == itemsize``, or one column).
+"""
+import functools
+
+import numpy
+
+from ._compile import current_device
+
+__all__ = ["trsm", "potrf", "potrs", "pointers"]
+
+
+def _ld(x):
+    """Leading dimension (elements) of the row-major matrices of the 3-D view ``x``."""
+    if x.shape[2] > 1 and x.strides[2] != x.itemsize:
+        raise ValueError("vendor calls need unit column stride")
+    return max(1, x.strides[1] // x.itemsize, x.shape[2])
+
+
+def pointers(x):
+    """Device array (uintp, batch) of the addresses of the matrices of the 3-D view ``x``."""
+    return _pointers(current_device(), x.data.ptr, x.strides[0], x.shape[0])
+
+
+@functools.lru_cache(maxsize=1024)
+def _pointers(device_id, base, step, batch):
+    import cupy
+    host = numpy.arange(batch, dtype=numpy.int64) * step + base
+    return cupy.asarray(host.view(numpy.uint64).astype(numpy.uintp))
+
+
+def _blas():
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas
+    handle = device.get_cublas_handle()
+    cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
+    return cublas, handle
+
+
+def trsm(a, b, right, lower, trans, unit, alpha=1.0):
+    """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over ``b`` in place; ``trans``
+    bool (transpose). a (batch, n, n), b (batch, n, nrhs) (left) or (batch, nrhs, n) (right)."""
+    cublas, handle = _blas()
+    batch = b.shape[0]
+    if batch == 0 or b.size == 0:
+        return b
+    # Left solve op(A) X = B is, column-major, X^T op(A)^T = B^T: a right-side solve with the
+    # column-major view A^T of the same memory (and op(A)^T = op(A^T) keeps the transpose flag).
+    side = cublas.CUBLAS_SIDE_LEFT if right else cublas.CUBLAS_SIDE_RIGHT
+    uplo = cublas.CUBLAS_FILL_MODE_UPPER if lower else cublas.CUBLAS_FILL_MODE_LOWER
+    op = cublas.CUBLAS_OP_T if trans else cublas.CUBLAS_OP_N
+    diag = cublas.CUBLAS_DIAG_UNIT if unit else cublas.CUBLAS_DIAG_NON_UNIT
+    m, n = b.shape[2], b.shape[1]          # column-major B^T is (cols, rows)
+    al = numpy.array(alpha, dtype=b.dtype)
+    double = b.dtype == numpy.float64
+    if batch == 1:
+        fn = cublas.dtrsm if double else cublas.strsm
+        fn(handle, side, uplo, op, diag, m, n, al.ctypes.data, a.data.ptr, _ld(a),
+           b.data.ptr, _ld(b))
+    else:
+        fn = cublas.dtrsmBatched if double else cublas.strsmBatched
+        fn(handle, side, uplo, op, diag, m, n, al.ctypes.data, pointers(a).data.ptr, _ld(a),
+           pointers(b).data.ptr, _ld(b), batch)
+    return b
+
+
+def _solver():
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cusolver
+    return cusolver, device.get_cusolver_handle()
+
+
+def potrf(a, lower):
+    """Cholesky factor in place over the referenced triangle of ``a`` (batch, n, n) (the other
+    triangle is left as it was); returns cuSOLVER's info (int32, batch): j > 0 where the leading
+    minor of order j is not positive definite (NaN is not reported)."""
+    import cupy
+    from cupy_backends.cuda.libs import cublas
+    cusolver, handle = _solver()
+    batch, n = a.shape[0], a.shape[1]
+    info = cupy.zeros(batch, dtype=numpy.int32) if batch == 0 else cupy.empty(batch, numpy.int32)
+    if batch == 0:
+        return info
+    uplo = cublas.CUBLAS_FILL_MODE_UPPER if lower else cublas.CUBLAS_FILL_MODE_LOWER
+    double = a.dtype == numpy.float64
+    lda = _ld(a)
+    if batch == 1:
+        size = (cusolver.dpotrf_bufferSize if double else cusolver.spotrf_bufferSize)(
+            handle, uplo, n, a.data.ptr, lda)
+        work = cupy.empty(max(1, size), dtype=a.dtype)
+        (cusolver.dpotrf if double else cusolver.spotrf)(
+            handle, uplo, n, a.data.ptr, lda, work.data.ptr, size, info.data.ptr)
+    else:
+        (cusolver.dpotrfBatched if double else cusolver.spotrfBatched)(
+            handle, uplo, n, pointers(a).data.ptr, lda, info.data.ptr, batch)
+    return info
+
+
+def potrs(l, b, lower):
+    """Solve A X = B in place on ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` of A
+    (L L^T or U^T U): two cuBLAS triangular solves."""
+    # lower: L y = b, L^T x = y; upper: U^T y = b, U x = y.
+    trsm(l, b, False, lower, not lower, False)
+    trsm(l, b, False, lower, lower, False)
+    return b

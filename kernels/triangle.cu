@@ -61,3 +61,25 @@ __global__ void diag_info(index_t batch, int n, const T* __restrict__ A, index_t
         if (lane == 0) info[k] = bad > n ? 0 : bad;
     }
 }
+
+// triangle_copy<T>: B = the kept triangle of A (lower or upper; its diagonal, or ones with
+// unit), zeros elsewhere: the dense operand of a cuBLAS product of a triangle (TRMM above the
+// leaf size) without touching A. One warp a row (coalesced), grid stride over batch x rows.
+template <typename T>
+__global__ void triangle_copy(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                              index_t stride_a, T* __restrict__ B, index_t ldb, index_t stride_b,
+                              int lower, int unit) {
+    const int lane = threadIdx.x & 31;
+    const index_t warps = (index_t)gridDim.x * (blockDim.x >> 5);
+    for (index_t w = (index_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+         w < batch * n; w += warps) {
+        const index_t k = w / n;
+        const int i = (int)(w - k * n);
+        const T* a = A + k * stride_a + (index_t)i * lda;
+        T* b = B + k * stride_b + (index_t)i * ldb;
+        for (int j = lane; j < n; j += 32) {
+            const bool kept = lower ? j < i : j > i;
+            b[j] = j == i ? (unit ? T(1) : a[j]) : (kept ? a[j] : T(0));
+        }
+    }
+}

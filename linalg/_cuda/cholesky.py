@@ -2,8 +2,9 @@
 
 float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/potrf.cu
 ``chol_small`` for potrf/potri/poti; the fused two-solve potrs through triangular.solve_leaf),
-several matrices per thread block, each matrix read and written once. n > LEAF: recursion (A11 by
-recursion, A21 by our TRSM, A22 -= A21 A21^T by cuBLAS batched GEMM) down to those kernels;
+several matrices per thread block, each matrix read and written once. n > LEAF: recursion
+(A11 by recursion, A21 by our TRSM, A22 -= A21 A21^T by cuBLAS batched GEMM) down to those kernels;
+small batches above n = 32: vendor calls (triangular.small_batch, linalg/_cuda/vendor.py);
 potri's LAUUM as one dense cuBLAS product (linalg/_cuda/triangular.py). potrs with one vector and
 n >= POTRS_WARP_FROM: both solves in one launch of kernels/trsv.cu ``trsv_warp``. Complex dtypes:
 a column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.

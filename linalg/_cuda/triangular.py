@@ -61,7 +61,8 @@ COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
-    "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info") for t in ("float", "double")],
+    "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy")
+                    for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
 }
@@ -444,6 +445,20 @@ def triangle_fix(a, keep_lower, zero):
     return a
 
 
+def triangle_copy(a, lower, unit):
+    """A new C-contiguous (batch, n, n) array: the referenced triangle of the view ``a`` (ones on
+    the diagonal with ``unit``), zeros elsewhere (kernels/triangle.cu, one launch); real dtypes."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    out = cupy.empty((batch, n, n), dtype=a.dtype)
+    if batch and n:
+        _, lda, sa = view_args(a)
+        launcher = kernel("triangle", f"triangle_copy<{ctype(a.dtype)}>", "qipqqpqqii")
+        launcher(grid_1d(batch * n, 8), 256, (batch, n, a, lda, sa, out, n, n * n, int(lower),
+                                              int(unit)))
+    return out
+
+
 def mirror(m, keep_lower=True):
     """The kept strict triangle copied (not conjugated) onto the other one, in place: both
     triangles equal bit for bit. Real dtypes: kernels/triangle.cu; complex: index gathers."""
@@ -520,12 +535,14 @@ def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
 
 
 def _vendor_trmm(a, b, right, lower, trans, unit, alpha):
+    """One dense cuBLAS product of the triangle (copied with zeros by one kernel launch)."""
     import cupy
-    t = _op(_tri(a, lower, unit), trans)
     if is_real(a.dtype):
+        t = _op(triangle_copy(a, lower, unit), trans)
         out = cupy.empty_like(b)
         gemm(out, b, t, alpha) if right else gemm(out, t, b, alpha)
         return out
+    t = _op(_tri(a, lower, unit), trans)
     return alpha * (cupy.matmul(b, t) if right else cupy.matmul(t, b))
 
 

@@ -40,12 +40,6 @@ def potrs_width(n, itemsize):
 READS_ONLY = {"potrs": ("l",)}
 
 
-def _combine_info(info1, info2, n1):
-    """info of [A11 first, then A22 at offset n1]: the first failure wins."""
-    import cupy
-    return cupy.where(info1 != 0, info1, cupy.where(info2 != 0, info2 + n1, 0)).astype(numpy.int32)
-
-
 def potrf_lower_inplace(a):
     """Lower Cholesky factor over the view ``a`` (upper part zeroed); returns info. Real dtypes."""
     n = a.shape[1]
@@ -53,12 +47,51 @@ def potrf_lower_inplace(a):
         return tri.chol_small(a, tri.CHOL_POTRF, True)
     n1 = tri.split(n)
     a11, a21, a22 = a[:, :n1, :n1], a[:, n1:, :n1], a[:, n1:, n1:]
-    info1 = potrf_lower_inplace(a11)
+    info = potrf_lower_inplace(a11)
     tri.trsm_inplace(a11, a21, True, True, True, False, 1.0)     # A21 := A21 L11^-T
     tri.gemm(a22, a21, a21.swapaxes(1, 2), alpha=-1.0, beta=1.0)   # A22 -= L21 L21^T
-    info2 = potrf_lower_inplace(a22)
+    info = tri.info_merge(info, potrf_lower_inplace(a22), n1)
+    # Zeros block by block: whole rows of a rectangle, the fastest way measured to write them
+    # (H100, n = 64, batch 10240: 0.06 ms, against 0.15 for one pass over the strict triangle,
+    # whose row ends are partial sectors).
     a[:, :n1, n1:] = 0
-    return _combine_info(info1, info2, n1)
+    return info
+
+
+def potrf_upper_inplace(a):
+    """Upper Cholesky factor U (A = U^T U) over the view ``a`` (lower part zeroed); returns
+    info. The mirror of potrf_lower_inplace on the upper blocks, with a left-side TRSM (the
+    faster side of our leaves). Real dtypes."""
+    n = a.shape[1]
+    if n <= tri.LEAF:
+        return tri.chol_small(a, tri.CHOL_POTRF, False)
+    n1 = tri.split(n)
+    a11, a12, a22 = a[:, :n1, :n1], a[:, :n1, n1:], a[:, n1:, n1:]
+    info = potrf_upper_inplace(a11)
+    tri.trsm_inplace(a11, a12, False, False, True, False, 1.0)    # A12 := U11^-T A12
+    tri.gemm(a22, a12.swapaxes(1, 2), a12, alpha=-1.0, beta=1.0)  # A22 -= U12^T U12
+    info = tri.info_merge(info, potrf_upper_inplace(a22), n1)
+    a[:, n1:, :n1] = 0
+    return info
+
+
+def potrs_inplace(l, b, lower):
+    """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
+    recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
+    two solves are one leaf launch (the fused POTRS) whatever n. Real dtypes."""
+    n = l.shape[1]
+    if n <= tri.LEAF:
+        tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
+        return
+    n1 = tri.split(n)
+    l11, l22, b1, b2 = l[:, :n1, :n1], l[:, n1:, n1:], b[:, :n1], b[:, n1:]
+    # lower: T = L21, op(T11) = L11 then L11^T; upper: T = U12^T, op(T11) = U11^T then U11.
+    t21 = l[:, n1:, :n1] if lower else l[:, :n1, n1:].swapaxes(1, 2)
+    tri.trsm_inplace(l11, b1, False, lower, not lower, False, 1.0)    # Y1 = T11^-1 B1
+    tri.gemm(b2, t21, b1, alpha=-1.0, beta=1.0)                       # B2 -= T21 Y1
+    potrs_inplace(l22, b2, lower)                                     # X2 = A22^-1 B2
+    tri.gemm(b1, t21.swapaxes(1, 2), b2, alpha=-1.0, beta=1.0)        # Y1 -= T21^T X2
+    tri.trsm_inplace(l11, b1, False, lower, lower, False, 1.0)        # X1 = T11^-T Y1
 
 
 def potrf(a, lower=True):
@@ -69,9 +102,7 @@ def potrf(a, lower=True):
         return a, tri.chol_small(a, tri.CHOL_POTRF, lower)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(a, lower)
-    work = tri.as_lower(a, lower)
-    info = potrf_lower_inplace(work)
-    return tri.from_lower(work, lower), info
+    return a, potrf_lower_inplace(a) if lower else potrf_upper_inplace(a)
 
 
 def potrs(l, b, lower=True):
@@ -90,9 +121,7 @@ def potrs(l, b, lower=True):
     if l.shape[1] <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     info = tri._diag_info(l, False)
-    # lower: L y = b, L^T x = y; upper: U^T y = b, U x = y.
-    tri.trsm_inplace(l, b, False, lower, not lower, False, 1.0)
-    tri.trsm_inplace(l, b, False, lower, lower, False, 1.0)
+    potrs_inplace(l, b, lower)
     return b, info
 
 
@@ -118,7 +147,7 @@ def potri(l, lower=True):
         inv = vendor.potrs(l, tri.identity(l.shape[0], l.shape[1], l.dtype), lower)
         return tri.mirror(inv), info
     inv, info = tri.trtri(l, lower)
-    return tri.lauum(inv, lower), info
+    return tri.lauum(inv, lower, zeroed=True), info
 
 
 def poti(a, lower=True):

@@ -61,8 +61,9 @@ COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
-    "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy")
-                    for t in ("float", "double")],
+    "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy",
+                                          "triangle_zero")
+                    for t in ("float", "double")] + ["info_merge<int>"],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
 }
@@ -247,6 +248,16 @@ def _diag_info(a, unit, prior=None):
     return info if prior is None else cupy.where(prior != 0, prior, info).astype(numpy.int32)
 
 
+def info_merge(info, second, offset):
+    """``info`` (int32, batch) updated in place where it is zero: ``second + offset`` where
+    ``second`` is nonzero (kernels/triangle.cu, one launch); returns ``info``."""
+    batch = info.shape[0]
+    if batch:
+        launcher = kernel("triangle", "info_merge<int>", "qppi")
+        launcher(grid_1d(batch, 256), 256, (batch, info, second, offset))
+    return info
+
+
 def split(n):
     """Recursion split point: about half, a multiple of 32 (whole leaf tiles) when that leaves two
     parts, else of 16 (GEMM blocks stay aligned). H100, batch 10240, n = 96: POTRF 1.46 against
@@ -305,7 +316,8 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha):
 
 
 def trtri_lower_inplace(a, unit):
-    """X = L^-1 for the lower triangular view ``a`` (upper part zeroed); real dtypes."""
+    """X = L^-1 for the lower triangular view ``a`` whose upper part is zero (it stays zero);
+    real dtypes."""
     import cupy
     n = a.shape[1]
     if n <= LEAF:
@@ -315,9 +327,9 @@ def trtri_lower_inplace(a, unit):
     a11, a21, a22 = a[:, :n1, :n1], a[:, n1:, :n1], a[:, n1:, n1:]
     trtri_lower_inplace(a11, unit)
     trtri_lower_inplace(a22, unit)
-    tmp = cupy.matmul(a21, a11)                           # X21 = -X22 (L21 X11)
+    tmp = cupy.empty(a21.shape, dtype=a.dtype)
+    gemm(tmp, a21, a11)                                   # X21 = -X22 (L21 X11)
     gemm(a21, a22, tmp, alpha=-1.0, beta=0.0)
-    a[:, :n1, n1:] = 0
 
 
 def identity(batch, n, dtype):
@@ -411,16 +423,18 @@ def trtri(a, lower=True, unit_diagonal=False):
     return from_lower(work, lower), info
 
 
-def lauum(a, lower=True):
+def lauum(a, lower=True, zeroed=False):
     """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric.
-    ``a`` is work space (its other triangle is zeroed)."""
+    ``a`` is work space (its other triangle is zeroed); ``zeroed``: it is zero already (a
+    trtri result), which saves that pass."""
     import cupy
     if is_real(a.dtype) and a.shape[1] <= LEAF:
         chol_small(a, CHOL_LAUUM, lower)
         return a
     if is_real(a.dtype):
         # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
-        triangle_fix(a, lower, zero=True)
+        if not zeroed:
+            triangle_fix(a, lower, zero=True)
         prod = cupy.empty_like(a)
         th = a.swapaxes(1, 2)
         gemm(prod, th, a) if lower else gemm(prod, a, th)
@@ -432,16 +446,21 @@ def lauum(a, lower=True):
 
 def triangle_fix(a, keep_lower, zero):
     """In place on the (batch, n, n) view ``a`` (unit column stride, real dtype): the strict
-    triangle opposite to the kept one becomes the kept one mirrored (exactly symmetric) or zero
-    (kernels/triangle.cu). Returns ``a``."""
+    triangle opposite to the kept one becomes the kept one mirrored (exactly symmetric; tiled
+    kernels/triangle.cu triangle_fix) or zero (triangle_zero, one warp a row). Returns ``a``."""
     batch, n = a.shape[0], a.shape[1]
     if batch == 0 or n <= 1:
+        return a
+    if zero:
+        _, lda, sa = view_args(a)
+        launcher = kernel("triangle", f"triangle_zero<{ctype(a.dtype)}>", "qipqqi")
+        launcher(grid_1d(batch * n, 8), 256, (batch, n, a, lda, sa, int(keep_lower)))
         return a
     tiles = -(-n // 32)
     pairs = batch * tiles * (tiles + 1) // 2
     _, lda, sa = view_args(a)
-    launcher = kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>", "qipqqii")
-    launcher(min(pairs, 2**20), (32, 8, 1), (batch, n, a, lda, sa, int(keep_lower), int(zero)))
+    launcher = kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>", "qipqqi")
+    launcher(min(pairs, 2**20), (32, 8, 1), (batch, n, a, lda, sa, int(keep_lower)))
     return a
 
 

@@ -18,7 +18,8 @@
 //             keeps a group inside one warp (__syncwarp). The loops over the matrix order are
 //             fully unrolled (constant register indices, no per-entry predicates), with one
 //             uniform `j >= n` exit a step; entries beyond n are scratch that is never stored.
-//             Larger n: the launchers recurse (A11, TRSM, GEMM update, A22) down to this kernel.
+//             Larger n: potrf by left-looking 32-wide panels (chol_panel below, reusing the
+//             potrf phase), trtri/lauum by the launchers' recursion down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
@@ -170,5 +171,97 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
             if (r == 0 && info != nullptr) info[k] = fail;
         }
         group_sync<NMAX>();                       // the tile is reused by the next matrix
+    }
+}
+
+// chol_panel<T>: one step of the left-looking blocked Cholesky for n > 32 (launcher:
+// linalg/_cuda/cholesky.py potrf_panels). On entry the panel, columns j0 .. j0 + w - 1 of the
+// lower form (w = min(32, n - j0)), already holds A - L(:, :j0) L(j0 : j0 + w, :j0)^T (the
+// launcher's GEMM). The kernel factors the diagonal block (chol_potrf_phase), solves the rows
+// below against it, x L_D^T = a (one row per lane in registers, 32 rows a chunk staged through
+// shared memory so that global loads and stores stay coalesced), and writes the zeros of the
+// diagonal block's rows in the other triangle: the whole factor is then done in n / 32 panel
+// launches and GEMMs, with no separate TRSM or zeroing pass. lower = 0 works on the upper form
+// U = L^T in place (the panel is the row block j0 .. j0 + w - 1; tiles are read transposed).
+// One warp a matrix, blockDim.x / 32 matrices a block, grid stride over the batch.
+// info: first != 0 writes it (j0 + j or 0); later panels keep an earlier failure.
+template <int NMAX>
+__host__ __device__ constexpr int chol_panel_smem() { return 2 * chol_tile<NMAX>() + NMAX; }
+
+template <typename T>
+__global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n, int j0,
+                           index_t batch, int lower, int first, int* __restrict__ info) {
+    constexpr int NMAX = 32, LD = chol_ld<NMAX>();
+    extern __shared__ __align__(16) unsigned char chol_panel_smem_raw[];
+    const int per_block = blockDim.x / NMAX;
+    const int m = threadIdx.x / NMAX, r = threadIdx.x % NMAX;
+    T* s = reinterpret_cast<T*>(chol_panel_smem_raw) + m * chol_panel_smem<NMAX>();
+    T* c = s + chol_tile<NMAX>();
+    T* dinv = c + chol_tile<NMAX>();
+    const int w = n - j0 < NMAX ? n - j0 : NMAX;
+    const int below = n - j0 - w;
+    for (index_t base = (index_t)blockIdx.x * per_block; base < batch;
+         base += (index_t)gridDim.x * per_block) {
+        const index_t k = base + m;
+        const bool active = k < batch;
+        T* a = A + (active ? k : 0) * stride + (index_t)j0 * lda + j0;   // diagonal block
+        // Diagonal block in lower form (lane r reads column r of row i: coalesced both ways).
+#pragma unroll
+        for (int i = 0; i < NMAX; ++i) {
+            const bool ref = active && i < w && r < w && (lower ? r <= i : r >= i);
+            const T v = ref ? a[(index_t)i * lda + r] : T(0);
+            if (i < w && r < w) { if (lower) s[i * LD + r] = v; else s[r * LD + i] = v; }
+        }
+        __syncwarp();
+        const int fail = chol_potrf_phase<T, NMAX>(s, w, r);
+        if (r < w) dinv[r] = T(1) / s[r * LD + r];
+        __syncwarp();
+        for (int cb = 0; cb < below; cb += NMAX) {
+            const int rows = below - cb < NMAX ? below - cb : NMAX;
+            T* p = lower ? a + (index_t)(w + cb) * lda : a + w + cb;      // chunk origin
+            // c[row][col]: row = panel row (of L), col = panel column.
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i) {
+                if (lower) { if (active && i < rows && r < w) c[i * LD + r] = p[(index_t)i * lda + r]; }
+                else       { if (active && i < w && r < rows) c[r * LD + i] = p[(index_t)i * lda + r]; }
+            }
+            __syncwarp();
+            T x[NMAX];
+#pragma unroll
+            for (int j = 0; j < NMAX; ++j) x[j] = c[r * LD + j];
+#pragma unroll
+            for (int j = 0; j < NMAX; ++j) {
+                if (j >= w) break;
+                T v = x[j];
+#pragma unroll
+                for (int q = 0; q < j; ++q) v -= x[q] * s[j * LD + q];
+                x[j] = v * dinv[j];
+            }
+#pragma unroll
+            for (int j = 0; j < NMAX; ++j) if (j < w) c[r * LD + j] = x[j];
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i) {
+                if (lower) { if (active && i < rows && r < w) p[(index_t)i * lda + r] = c[i * LD + r]; }
+                else       { if (active && i < w && r < rows) p[(index_t)i * lda + r] = c[r * LD + i]; }
+            }
+            __syncwarp();
+        }
+        if (active) {
+            // The factor's diagonal block (zeros in its other triangle), then the zeros of its
+            // rows outside the lower (upper) form: right of it (left of it for upper).
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i)
+                if (i < w && r < w) a[(index_t)i * lda + r] = lower ? s[i * LD + r] : s[r * LD + i];
+            T* row0 = a - (lower ? 0 : j0);
+            const int from = lower ? w : 0, to = lower ? n - j0 : j0;
+            for (int i = 0; i < w; ++i)
+                for (int col = from + r; col < to; col += NMAX) row0[(index_t)i * lda + col] = T(0);
+            if (r == 0 && info != nullptr) {
+                if (first) info[k] = fail ? j0 + fail : 0;
+                else if (fail && info[k] == 0) info[k] = j0 + fail;
+            }
+        }
+        __syncwarp();
     }
 }

@@ -83,17 +83,6 @@ __global__ void triangle_copy(index_t batch, int n, const T* __restrict__ A, ind
     }
 }
 
-// info_merge<I>: the info of a matrix factored in two parts, the first part's failure first:
-// info[k] = info[k] if nonzero, else second[k] + offset if second[k] is nonzero, else 0 (in
-// place; the recursive POTRF's A11 and A22 infos, A22 starting at row `offset`). Grid stride.
-template <typename I>
-__global__ void info_merge(index_t batch, I* __restrict__ info, const I* __restrict__ second,
-                           int offset) {
-    for (index_t k = (index_t)blockIdx.x * blockDim.x + threadIdx.x; k < batch;
-         k += (index_t)gridDim.x * blockDim.x)
-        if (info[k] == 0 && second[k] != 0) info[k] = second[k] + offset;
-}
-
 // triangle_zero<T>: zeros over the strict triangle opposite to the kept one (keep_lower: the
 // strict upper one), in place. One warp a row: the row's zeros are contiguous (coalesced),
 // grid stride over batch x rows. (The zero mode of triangle_fix moves the same bytes through

@@ -2,11 +2,12 @@
 
 float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tri_vec`` below
 TRI_WARP_FROM, kernels/tri_warp.cu ``tri_warp`` from there, kernels/potrf.cu ``chol_small``),
-several matrices per thread block. n > LEAF: recursion on the triangle (two-sided for
-trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS batched GEMM on
-views; trmm and lauum as one dense cuBLAS product of the triangle, the
-triangle zeroed/mirrored by kernels/triangle.cu (coalesced 32 x 32 tiles). Complex dtypes: vendor
-(cuBLAS through cupyx / cupy.matmul).
+several matrices per thread block. n > LEAF: recursion on the triangle (lower or upper in
+place, two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS
+batched GEMM on views; trmm and lauum as one dense cuBLAS product of the triangle, the triangle
+copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF (``small_batch``, rules
+in linalg/tuning/*.json): trsm/trtri by one cuBLAS call (linalg/_cuda/vendor.py). Complex
+dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.
 """
@@ -63,7 +64,7 @@ COMPILE_CHECK = {
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
     "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy",
                                           "triangle_zero")
-                    for t in ("float", "double")] + ["info_merge<int>"],
+                    for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
 }
@@ -248,20 +249,10 @@ def _diag_info(a, unit, prior=None):
     return info if prior is None else cupy.where(prior != 0, prior, info).astype(numpy.int32)
 
 
-def info_merge(info, second, offset):
-    """``info`` (int32, batch) updated in place where it is zero: ``second + offset`` where
-    ``second`` is nonzero (kernels/triangle.cu, one launch); returns ``info``."""
-    batch = info.shape[0]
-    if batch:
-        launcher = kernel("triangle", "info_merge<int>", "qppi")
-        launcher(grid_1d(batch, 256), 256, (batch, info, second, offset))
-    return info
-
-
 def split(n):
     """Recursion split point: about half, a multiple of 32 (whole leaf tiles) when that leaves two
-    parts, else of 16 (GEMM blocks stay aligned). H100, batch 10240, n = 96: POTRF 1.46 against
-    1.72 ms for the multiple of 16, TRSM 1.92 against 2.09; equal at n = 64, 128, 256."""
+    parts, else of 16 (GEMM blocks stay aligned). H100, batch 10240, n = 96: TRSM 1.92 against
+    2.09 ms for the multiple of 16; equal at n = 64, 128, 256."""
     s = (n // 2 + 31) // 32 * 32
     if 0 < s < n:
         return s
@@ -315,21 +306,26 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha):
     trsm_inplace(sa_, second, right, lower, trans, unit, 1.0)
 
 
-def trtri_lower_inplace(a, unit):
-    """X = L^-1 for the lower triangular view ``a`` whose upper part is zero (it stays zero);
-    real dtypes."""
+def trtri_inplace(a, lower, unit):
+    """X = T^-1 for the triangular view ``a`` (lower or upper) whose other triangle is zero (it
+    stays zero); real dtypes."""
     import cupy
     n = a.shape[1]
     if n <= LEAF:
-        chol_small(a, CHOL_TRTRI, True, unit)
+        chol_small(a, CHOL_TRTRI, lower, unit)
         return
     n1 = split(n)
-    a11, a21, a22 = a[:, :n1, :n1], a[:, n1:, :n1], a[:, n1:, n1:]
-    trtri_lower_inplace(a11, unit)
-    trtri_lower_inplace(a22, unit)
-    tmp = cupy.empty(a21.shape, dtype=a.dtype)
-    gemm(tmp, a21, a11)                                   # X21 = -X22 (L21 X11)
-    gemm(a21, a22, tmp, alpha=-1.0, beta=0.0)
+    a11, a22 = a[:, :n1, :n1], a[:, n1:, n1:]
+    trtri_inplace(a11, lower, unit)
+    trtri_inplace(a22, lower, unit)
+    off = a[:, n1:, :n1] if lower else a[:, :n1, n1:]
+    tmp = cupy.empty(off.shape, dtype=a.dtype)
+    if lower:                                             # X21 = -X22 (L21 X11)
+        gemm(tmp, off, a11)
+        gemm(off, a22, tmp, alpha=-1.0, beta=0.0)
+    else:                                                 # X12 = -X11 (U12 X22)
+        gemm(tmp, off, a22)
+        gemm(off, a11, tmp, alpha=-1.0, beta=0.0)
 
 
 def identity(batch, n, dtype):
@@ -344,25 +340,6 @@ def identity(batch, n, dtype):
 def _eye(device_id, n, dtype):
     import cupy
     return cupy.eye(n, dtype=dtype)
-
-
-def as_lower(a, lower):
-    """A C-contiguous array whose lower triangle is the referenced triangle of ``a`` (transposed
-    copy for upper), for the recursive paths that work on the lower form."""
-    import cupy
-    return a if lower else cupy.ascontiguousarray(a.swapaxes(1, 2))
-
-
-def from_lower(x, lower):
-    import cupy
-    return x if lower else cupy.ascontiguousarray(x.swapaxes(1, 2))
-
-
-def symmetrize(m):
-    """The lower triangle of ``m`` mirrored into the upper one (exactly symmetric result)."""
-    import cupy
-    low = cupy.tril(m)
-    return low + cupy.tril(m, -1).swapaxes(1, 2)
 
 
 # --------------------------------------------------------------------------- public backend
@@ -417,10 +394,9 @@ def trtri(a, lower=True, unit_diagonal=False):
         # is zero above (below) row j, so is column j of X).
         return vendor.trsm(a, identity(a.shape[0], a.shape[1], a.dtype), False, lower, False,
                            unit_diagonal), info
-    work = as_lower(a, lower)
-    _zero_upper(work)
-    trtri_lower_inplace(work, unit_diagonal)
-    return from_lower(work, lower), info
+    triangle_fix(a, lower, zero=True)
+    trtri_inplace(a, lower, unit_diagonal)
+    return a, info
 
 
 def lauum(a, lower=True, zeroed=False):
@@ -502,14 +478,6 @@ def hermitize(m):
     idx = cupy.arange(n)
     m[:, idx, idx] = m[:, idx, idx].real
     return m
-
-
-def _zero_upper(a):
-    import cupy
-    if is_real(a.dtype):
-        triangle_fix(a, True, zero=True)
-    else:
-        a[...] = cupy.tril(a)
 
 
 # --------------------------------------------------------------------------- vendor (complex)

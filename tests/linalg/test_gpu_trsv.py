@@ -120,14 +120,15 @@ def test_trsv_huge_batch_grid_stride():
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_trsv_strided_operands(dtype):
-    """Views with a leading dimension > n and a strided x: the warp kernel takes the strides."""
+    """Views with a leading dimension > n and a strided x: the warp kernel and the cuBLAS path
+    take the strides."""
     g = rng(21)
     n, batch = 37, 6
     big = random_matrix(g, (batch, n + 5, n + 3), dtype)
     a = big[:, :n, :n]
     a[:, numpy.arange(n), numpy.arange(n)] += 4 * n
     xbig = random_matrix(g, (batch, n, 2), dtype)
-    for lower, trans, path in itertools.product((True, False), "NT", (None, "kernel")):
+    for lower, trans, path in itertools.product((True, False), "NT", (None, "kernel", "vendor")):
         xg = cupy.asarray(xbig)
         x, info = trsv_mod.trsv(cupy.asarray(big)[:, :n, :n], xg[:, :, 1], lower=lower,
                                 trans=trans, _path=path)

@@ -13,10 +13,10 @@ An entry holds kernel parameters and/or a vendor decision:
   (``"vendor": true`` is the older spelling of ``"use_vendor": true``);
 * ``"vendor_from": {"min_dim": d, "volume": v}`` (in ``"*"`` entries) decides every class it reaches:
   the vendor when each class dimension is >= d, or when their product is >= v;
-* ``"vendor_below": v`` and optionally ``"vendor_min_n": m`` (the Cholesky family, triangular
-  ops and TRSV above the leaf size, ``"*"`` entries): the vendor path on batches with
-  batch * n < v and n >= m, where our recursion's launches cost more host time than the vendor
-  call (``small_batch_rule``).
+* ``"vendor_below": v`` or ``{"64": v64, "128": v128, ..., "*": v}`` (the Cholesky family,
+  triangular ops and TRSV above the leaf size, ``"*"`` entries): the vendor path on batches with
+  batch * n < v, the bound taken per size class of n where a dict gives one (``vendor_below``):
+  there our launches cost more host time than the vendor's call.
 
 ``lookup`` returns the first entry with kernel parameters (decision keys stripped); ``use_vendor``
 the first decision, else False (our kernel). A class with no parameters raises ``KeyError``.
@@ -31,12 +31,11 @@ import math
 from pathlib import Path
 
 __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
-           "tables", "small_batch_rule", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
+           "tables", "vendor_below", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
-DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "vendor_min_n",
-                           "reason"))
+DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "reason"))
 _MAX_BUCKET = 4096
 
 
@@ -125,11 +124,14 @@ def use_vendor(op, dtype, cls, gpu=None):
     return False, "no vendor entry: our kernel"
 
 
-def small_batch_rule(op, dtype, gpu=None):
-    """``(below, min_n)``: ``op`` on ``dtype`` takes its vendor path on batches with
-    batch * n < below and n >= min_n, from the first entry that sets ``"vendor_below"``
-    ((0, 0) where none does: never)."""
+def vendor_below(op, dtype, n, gpu=None):
+    """The batch * n below which ``op`` on ``dtype`` with order ``n`` takes its vendor path, from
+    the first entry that sets ``"vendor_below"`` (per size class ``bucket(n)`` where it is a dict,
+    else its ``"*"``); 0 (never) where none does."""
     for entry in entries(op, dtype, "*", gpu):
         if "vendor_below" in entry:
-            return int(entry["vendor_below"]), int(entry.get("vendor_min_n", 0))
-    return 0, 0
+            rule = entry["vendor_below"]
+            if isinstance(rule, dict):
+                rule = rule.get(str(bucket(int(n))), rule.get("*", 0))
+            return int(rule)
+    return 0

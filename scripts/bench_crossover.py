@@ -65,13 +65,13 @@ def setup(op, n, batch, dtype):
 
 def measure(op, n, batch, dtype, vendor):
     """Median ms of ``op`` with the small-batch vendor path forced on or off."""
-    saved = gtri.small_batch_rule
-    gtri.small_batch_rule = (lambda o, d: (10**12, 0)) if vendor else (lambda o, d: (0, 0))
+    saved = gtri.vendor_below
+    gtri.vendor_below = (lambda o, d, n: 10**12) if vendor else (lambda o, d, n: 0)
     try:
         call, reset = setup(op, n, batch, dtype)
         return bc.timeit(call, reset, reps=10)
     finally:
-        gtri.small_batch_rule = saved
+        gtri.vendor_below = saved
 
 
 def crossover(points):

@@ -76,23 +76,21 @@ def is_real(dtype):
 
 def small_batch(op, a):
     """True where ``op`` ("potrf", "potrs", "potrs_vector", "trsm", "trtri", "potri", "trsv") on
-    the (batch, n, n) batch ``a`` takes its vendor path: n > LEAF, n >= the rule's min_n and
-    batch * n below the rule's bound (linalg/tuning/*.json "vendor_below", measured by
-    scripts/bench_crossover.py). There our recursion's 10-60 launches cost more host time than
-    the vendor's call."""
+    the (batch, n, n) batch ``a`` takes its vendor path: n > LEAF and batch * n below the bound of
+    linalg/tuning/*.json "vendor_below" for n (measured by scripts/bench_crossover.py). There our
+    launches (10-60 for a recursion) cost more host time than the vendor's call."""
     n = a.shape[1]
-    below, min_n = small_batch_rule(op, a.dtype)
-    return n > LEAF and n >= min_n and a.shape[0] * n < below
+    return n > LEAF and a.shape[0] * n < vendor_below(op, a.dtype, n)
 
 
-def small_batch_rule(op, dtype):
-    """(batch * n bound, min n) of ``op``'s small-batch rule on the current GPU."""
-    return _small_batch_rule(current_device(), op, numpy.dtype(dtype).name)
+def vendor_below(op, dtype, n):
+    """The small-batch bound (batch * n) of ``op`` at order ``n`` on the current GPU."""
+    return _vendor_below(current_device(), op, numpy.dtype(dtype).name, n)
 
 
-@functools.lru_cache(maxsize=256)
-def _small_batch_rule(device_id, op, dtype):
-    return _tuning.small_batch_rule(op, dtype, _tuning.gpu_name(device_id))
+@functools.lru_cache(maxsize=4096)
+def _vendor_below(device_id, op, dtype, n):
+    return _tuning.vendor_below(op, dtype, n, _tuning.gpu_name(device_id))
 
 
 def size_class(n):

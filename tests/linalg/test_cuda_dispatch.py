@@ -69,26 +69,26 @@ def test_rule_and_precedence(monkeypatch):
     assert _tuning.lookup("op", "float64", "128x128", gpu="G") == {"q": 2}
 
 
-def test_small_batch_rule_gpu_entry_then_default(monkeypatch):
-    fake = {"G": {"potrf": {"float64": {"*": {"vendor_below": 500, "vendor_min_n": 64,
+def test_vendor_below_per_size_class_then_default(monkeypatch):
+    fake = {"G": {"potrf": {"float64": {"*": {"vendor_below": {"64": 128, "512": 500, "*": 9},
                                               "reason": "g"}}},
                   "trsv": {"float64": {"*": {"kernel": "warp"}}}},
             "default": {"potrf": {"float32": {"*": {"vendor_below": 7, "reason": "d"}}},
                         "trsv": {"float64": {"*": {"vendor_below": 9, "reason": "d"}}}}}
     monkeypatch.setattr(_tuning, "tables", lambda: fake)
-    assert _tuning.small_batch_rule("potrf", "float64", gpu="G") == (500, 64)
-    assert _tuning.small_batch_rule("potrf", "float32", gpu="G") == (7, 0)
-    assert _tuning.small_batch_rule("trsv", "float64", gpu="G") == (9, 0)   # GPU entry lacks it
-    assert _tuning.small_batch_rule("trsm", "float64", gpu="G") == (0, 0)   # no rule: never
+    assert _tuning.vendor_below("potrf", "float64", 40, gpu="G") == 128     # class "64"
+    assert _tuning.vendor_below("potrf", "float64", 300, gpu="G") == 500    # class "512"
+    assert _tuning.vendor_below("potrf", "float64", 100, gpu="G") == 9      # its "*"
+    assert _tuning.vendor_below("potrf", "float32", 100, gpu="G") == 7      # one bound for all n
+    assert _tuning.vendor_below("trsv", "float64", 64, gpu="G") == 9        # GPU entry lacks it
+    assert _tuning.vendor_below("trsm", "float64", 64, gpu="G") == 0        # no rule: never
 
 
-@pytest.mark.parametrize("batch,n,min_n,small", [(1, 32, 0, False), (1, 33, 0, True),
-                                                 (9, 33, 0, True), (10, 33, 0, False),
-                                                 (1, 512, 0, False), (1, 40, 41, False),
-                                                 (1, 41, 41, True)])
-def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, min_n, small):
-    below = 330 if n < 100 else 512
-    monkeypatch.setattr(tri_mod, "small_batch_rule", lambda op, dtype: (below, min_n))
+@pytest.mark.parametrize("batch,n,small", [(1, 32, False), (1, 33, True), (9, 33, True),
+                                           (10, 33, False), (1, 512, False), (1, 100, True)])
+def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, small):
+    monkeypatch.setattr(tri_mod, "vendor_below",
+                        lambda op, dtype, n: {64: 330, 128: 101, 512: 512}[_tuning.bucket(n)])
     assert tri_mod.small_batch("potrf", numpy.empty((batch, n, n))) is small
 
 
@@ -145,7 +145,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
-              tri_mod._small_batch_rule)
+              tri_mod._vendor_below)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
@@ -230,8 +230,7 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     b = g.standard_normal((3, n)).astype(dtype)
     x, info = trsv_mod.trsv(a, b.copy(), lower=lower, trans=trans, _path=path)
     vendor = _expect("trsv", dtype, (n,), gpu, path)
-    below, min_n = _tuning.small_batch_rule("trsv", dtype, gpu)
-    if path is None and n > tri_mod.LEAF and n >= min_n and 3 * n < below:
+    if path is None and n > tri_mod.LEAF and 3 * n < _tuning.vendor_below("trsv", dtype, n, gpu):
         vendor = True       # a small batch: cuBLAS
     assert len(launches) == (0 if vendor else 1)
     if not vendor:       # the lane-group kernel, group width by n (both tables)

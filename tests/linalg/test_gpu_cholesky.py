@@ -35,7 +35,7 @@ def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count."""
     below = 0 if request.param == "recursion" else 10**12
-    monkeypatch.setattr(gpu.tri, "small_batch_rule", lambda op, dtype: (below, 0))
+    monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
     return request.param
 
 

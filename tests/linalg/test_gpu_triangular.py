@@ -37,7 +37,7 @@ def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
     small-batch path), whatever the batch count."""
     below = 0 if request.param == "ours" else 10**12
-    monkeypatch.setattr(gpu, "small_batch_rule", lambda op, dtype: (below, 0))
+    monkeypatch.setattr(gpu, "vendor_below", lambda op, dtype, n: below)
     return request.param
 
 

@@ -7,11 +7,13 @@ For each operation with a small-batch rule (linalg/tuning/*.json, read by
 linalg/_cuda/triangular.small_batch), n in 64..512 and batch counts 1, 4, 16, ... up to
 batch * n ~ 5e5: the median time of each path (CUDA events, scripts/bench_cholesky.timeit), the
 crossover batch (geometric middle of the last batch where the vendor path wins and the first
-where ours does) and batch * n there. Writes crossover.md and crossover.csv under --output; the
-tuning tables' H100 values come from this table.
+where ours does) and batch * n there, and the "vendor_below" rule those crossovers make (a JSON
+object per operation, one bound per size class, for linalg/tuning/*.json). Writes crossover.md,
+crossover.csv and crossover_rules.json under --output; the tuning tables' H100 values come from it.
 """
 import argparse
 import csv
+import json
 import math
 import sys
 from pathlib import Path
@@ -20,13 +22,6 @@ import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import cupy  # noqa: E402
-
-import bench_cholesky as bc  # noqa: E402
-from linalg._cuda import cholesky as gchol  # noqa: E402
-from linalg._cuda import triangular as gtri  # noqa: E402
-from linalg._cuda import trsv as gtrsv  # noqa: E402
 
 OPS = ("potrf", "potrs", "potrs_vector", "trsm", "trtri", "potri", "trsv")
 SIZES = (64, 128, 256, 512)
@@ -43,6 +38,9 @@ def batches(n, quick):
 
 def setup(op, n, batch, dtype):
     """(call, reset) for ``op`` on fresh data: call runs our backend, reset restores inputs."""
+    import cupy
+    import bench_cholesky as bc
+    from linalg._cuda import cholesky as gchol, triangular as gtri, trsv as gtrsv
     a = bc.spd_batch(batch, n, dtype)
     l, _ = gchol.potrf(a.copy(), True)
     work = cupy.empty_like(a)
@@ -65,6 +63,8 @@ def setup(op, n, batch, dtype):
 
 def measure(op, n, batch, dtype, vendor):
     """Median ms of ``op`` with the small-batch vendor path forced on or off."""
+    import bench_cholesky as bc
+    from linalg._cuda import triangular as gtri
     saved = gtri.vendor_below
     gtri.vendor_below = (lambda o, d, n: 10**12) if vendor else (lambda o, d, n: 0)
     try:
@@ -89,6 +89,19 @@ def crossover(points):
     if first_ours == 0:
         return 0
     return math.sqrt(points[first_ours - 1][0] * points[first_ours][0])
+
+
+def rules(summary, max_batch_n=MAX_BATCH_N):
+    """{op: {"vendor_below": {size class: batch * n bound, "*": the largest}}} from the
+    (op, n, crossover batch) triples: 0 where ours always won, the largest batch * n measured
+    where the vendor path always did."""
+    out = {}
+    for op, n, c in summary:
+        bound = max_batch_n if c is None else int(round(c * n))
+        out.setdefault(op, {"vendor_below": {}})["vendor_below"][str(n)] = bound
+    for rule in out.values():
+        rule["vendor_below"]["*"] = max(rule["vendor_below"].values())
+    return out
 
 
 def main(argv=None):
@@ -124,9 +137,12 @@ def main(argv=None):
             (("ours at every batch measured", "0") if c == 0 else (f"{c:.0f}", f"{c * n:.0f}"))
         lines.append(f"| {op} | {n} | {text[0]} | {text[1]} |")
     print("\n".join(lines[-len(summary) - 3:]))
+    suggested = rules(summary)
+    print(json.dumps(suggested))
     if args.output is not None:
         args.output.mkdir(parents=True, exist_ok=True)
         (args.output / "crossover.md").write_text("\n".join(lines) + "\n")
+        (args.output / "crossover_rules.json").write_text(json.dumps(suggested, indent=1) + "\n")
         with open(args.output / "crossover.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()

@@ -125,6 +125,25 @@ __device__ void chol_lauum_phase(T* s, int n, int i) {
     group_sync<NMAX>();
 }
 
+// Load the referenced triangle of the matrix at `a` into the tile s in lower form (the other
+// triangle becomes zero): thread r reads column r of each row (coalesced), all loads in flight
+// before the first shared store. Ends with a group barrier.
+template <typename T, int NMAX>
+__device__ __forceinline__ void chol_load_lower(T* s, const T* a, index_t lda, int n, int r,
+                                                int lower, bool active) {
+    constexpr int LD = chol_ld<NMAX>();
+    T v[NMAX];
+#pragma unroll
+    for (int i = 0; i < NMAX; ++i) {
+        const bool ref = active && i < n && r < n && (lower ? (r <= i) : (r >= i));
+        v[i] = ref ? a[i * lda + r] : T(0);
+    }
+#pragma unroll
+    for (int i = 0; i < NMAX; ++i)
+        if (i < n && r < n) { if (lower) s[i * LD + r] = v[i]; else s[r * LD + i] = v[i]; }
+    group_sync<NMAX>();
+}
+
 template <typename T, int NMAX>
 __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
                            int ops, int lower, int unit, int* __restrict__ info) {
@@ -141,20 +160,7 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
         const index_t k = base + m;
         const bool active = k < batch;
         T* a = A + (active ? k : 0) * stride;
-        // Load the referenced triangle in lower form (the other triangle becomes zero): thread r
-        // reads column r of each row, all loads in flight before the first shared store.
-        {
-            T v[NMAX];
-#pragma unroll
-            for (int i = 0; i < NMAX; ++i) {
-                const bool ref = active && i < n && r < n && (lower ? (r <= i) : (r >= i));
-                v[i] = ref ? a[i * lda + r] : T(0);
-            }
-#pragma unroll
-            for (int i = 0; i < NMAX; ++i)
-                if (i < n && r < n) { if (lower) s[i * LD + r] = v[i]; else s[r * LD + i] = v[i]; }
-        }
-        group_sync<NMAX>();
+        chol_load_lower<T, NMAX>(s, a, lda, n, r, lower, active);
         int fail = 0;
         if (ops & CHOL_POTRF) fail = chol_potrf_phase<T, NMAX>(s, n, r);
         if (ops & CHOL_TRTRI) {
@@ -263,5 +269,67 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
             }
         }
         __syncwarp();
+    }
+}
+
+// chol_posv<T, NMAX>: POSV for n <= NMAX in one launch (launcher: linalg/_cuda/cholesky.py
+// posv). The factor of A is computed in shared memory by the potrf phase of chol_small and never
+// written back (POSV returns X only); then thread r of a matrix's group solves right-hand side
+// c0 + r, L y = b and L^T x = y, in registers, reading the factor from shared memory (every
+// thread of the group reads the same entry: a broadcast). Chunks of NMAX right-hand sides; B is
+// (batch, n, nrhs) with leading dimension ldb, overwritten by X (coalesced: the threads of a
+// group read consecutive columns of a row). info as potrf's (X is undefined where it fails).
+template <int NMAX>
+__host__ __device__ constexpr int chol_posv_smem() { return chol_tile<NMAX>() + NMAX; }
+
+template <typename T, int NMAX>
+__global__ void chol_posv(const T* __restrict__ A, index_t lda, index_t stride, T* __restrict__ B,
+                          index_t ldb, index_t stride_b, int n, int nrhs, index_t batch,
+                          int lower, int* __restrict__ info) {
+    constexpr int LD = chol_ld<NMAX>();
+    extern __shared__ __align__(16) unsigned char chol_posv_smem_raw[];
+    const int per_block = blockDim.x / NMAX;
+    const int m = threadIdx.x / NMAX, r = threadIdx.x % NMAX;
+    T* s = reinterpret_cast<T*>(chol_posv_smem_raw) + m * chol_posv_smem<NMAX>();
+    T* dinv = s + chol_tile<NMAX>();
+    for (index_t base = (index_t)blockIdx.x * per_block; base < batch;
+         base += (index_t)gridDim.x * per_block) {
+        const index_t k = base + m;
+        const bool active = k < batch;
+        chol_load_lower<T, NMAX>(s, A + (active ? k : 0) * stride, lda, n, r, lower, active);
+        const int fail = chol_potrf_phase<T, NMAX>(s, n, r);
+        if (r < n) dinv[r] = T(1) / s[r * LD + r];
+        group_sync<NMAX>();
+        T* b = B + (active ? k : 0) * stride_b;
+        for (int c0 = 0; c0 < nrhs; c0 += NMAX) {
+            const int col = c0 + r;
+            const bool mine = active && col < nrhs;
+            T x[NMAX];
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b[(index_t)i * ldb + col] : T(0);
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i) {                 // L y = b
+                if (i >= n) break;
+                T v = x[i];
+#pragma unroll
+                for (int q = 0; q < i; ++q) v -= s[i * LD + q] * x[q];
+                x[i] = v * dinv[i];
+            }
+#pragma unroll
+            for (int i = NMAX - 1; i >= 0; --i) {            // L^T x = y
+                if (i >= n) continue;
+                T v = x[i];
+#pragma unroll
+                for (int q = i + 1; q < NMAX; ++q)
+                    if (q < n) v -= s[q * LD + i] * x[q];
+                x[i] = v * dinv[i];
+            }
+            if (mine) {
+#pragma unroll
+                for (int i = 0; i < NMAX; ++i) if (i < n) b[(index_t)i * ldb + col] = x[i];
+            }
+        }
+        if (active && r == 0 && info != nullptr) info[k] = fail;
+        group_sync<NMAX>();                       // the tile is reused by the next matrix
     }
 }

@@ -6,10 +6,11 @@ triangular.solve_leaf), several matrices per thread block, each matrix read and 
 potrf for n > LEAF: left-looking panels in place on the referenced triangle (per 32-wide panel
 one cuBLAS GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve
 below, zeros); potrs with many right-hand sides recursive around the fused leaf POTRS; potri =
-trtri + LAUUM (one dense cuBLAS product, linalg/_cuda/triangular.py). Small batches above n = 32 (triangular.small_batch):
-cuSOLVER potrf and cuBLAS triangular solves (linalg/_cuda/vendor.py). potrs with one vector and
-n >= POTRS_WARP_FROM: both solves in one launch of kernels/trsv.cu ``trsv_warp``. Complex dtypes:
-a column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
+trtri + LAUUM (one dense cuBLAS product, linalg/_cuda/triangular.py). Small batches above
+n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves
+(linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
+launch of kernels/trsv.cu ``trsv_warp``. Complex dtypes: a column-by-column factorization
+vectorized over the batch (info without a host sync) and cuBLAS.
 
 Every function returns (result, info) (docs/design.md): potrf/posv/poti info is potrf's (leading
 minor not positive definite, NaN included); potrs/potri info is a zero or non-finite diagonal

@@ -272,32 +272,40 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
     }
 }
 
-// chol_posv<T, NMAX>: POSV for n <= NMAX in one launch (launcher: linalg/_cuda/cholesky.py
-// posv). The factor of A is computed in shared memory by the potrf phase of chol_small and never
-// written back (POSV returns X only); then thread r of a matrix's group solves right-hand side
-// c0 + r, L y = b and L^T x = y, in registers, reading the factor from shared memory (every
-// thread of the group reads the same entry: a broadcast). Chunks of NMAX right-hand sides; B is
-// (batch, n, nrhs) with leading dimension ldb, overwritten by X (coalesced: the threads of a
-// group read consecutive columns of a row). info as potrf's (X is undefined where it fails).
+// chol_solve<T, NMAX>: POSV (factored == 0) or POTRS (factored == 1) for n <= NMAX in one launch
+// (launcher: linalg/_cuda/cholesky.py chol_solve). POSV computes the factor of A in shared
+// memory with the potrf phase of chol_small and never writes it back (POSV returns X only);
+// POTRS loads the given factor (info: its first zero or non-finite diagonal entry). Then thread
+// r of a matrix's group solves right-hand side c0 + r, L y = b and L^T x = y, in registers,
+// reading the factor from shared memory (every thread of the group reads the same entry: a
+// broadcast). Chunks of NMAX right-hand sides; B is (batch, n, nrhs) with leading dimension ldb,
+// overwritten by X (coalesced: the threads of a group read consecutive columns of a row). POSV's
+// info is potrf's (X is undefined where it fails).
 template <int NMAX>
-__host__ __device__ constexpr int chol_posv_smem() { return chol_tile<NMAX>() + NMAX; }
+__host__ __device__ constexpr int chol_solve_smem() { return chol_tile<NMAX>() + NMAX; }
 
 template <typename T, int NMAX>
-__global__ void chol_posv(const T* __restrict__ A, index_t lda, index_t stride, T* __restrict__ B,
-                          index_t ldb, index_t stride_b, int n, int nrhs, index_t batch,
-                          int lower, int* __restrict__ info) {
+__global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride, T* __restrict__ B,
+                           index_t ldb, index_t stride_b, int n, int nrhs, index_t batch,
+                           int lower, int factored, int* __restrict__ info) {
     constexpr int LD = chol_ld<NMAX>();
-    extern __shared__ __align__(16) unsigned char chol_posv_smem_raw[];
+    extern __shared__ __align__(16) unsigned char chol_solve_smem_raw[];
     const int per_block = blockDim.x / NMAX;
     const int m = threadIdx.x / NMAX, r = threadIdx.x % NMAX;
-    T* s = reinterpret_cast<T*>(chol_posv_smem_raw) + m * chol_posv_smem<NMAX>();
+    T* s = reinterpret_cast<T*>(chol_solve_smem_raw) + m * chol_solve_smem<NMAX>();
     T* dinv = s + chol_tile<NMAX>();
     for (index_t base = (index_t)blockIdx.x * per_block; base < batch;
          base += (index_t)gridDim.x * per_block) {
         const index_t k = base + m;
         const bool active = k < batch;
         chol_load_lower<T, NMAX>(s, A + (active ? k : 0) * stride, lda, n, r, lower, active);
-        const int fail = chol_potrf_phase<T, NMAX>(s, n, r);
+        int fail = 0;
+        if (!factored) {
+            fail = chol_potrf_phase<T, NMAX>(s, n, r);
+        } else {
+            for (int i = n - 1; i >= 0; --i)          // the first bad diagonal entry
+                if (!is_finite_nonzero(s[i * LD + i])) fail = i + 1;
+        }
         if (r < n) dinv[r] = T(1) / s[r * LD + r];
         group_sync<NMAX>();
         T* b = B + (active ? k : 0) * stride_b;

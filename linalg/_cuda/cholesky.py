@@ -1,8 +1,9 @@
 """GPU Cholesky family on strided batches: potrf, potrs, posv, potri, poti (docs/design.md).
 
 float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/potrf.cu
-``chol_small`` for potrf/potri/poti, ``chol_posv`` for posv; the fused two-solve potrs through
-triangular.solve_leaf), several matrices per thread block, each matrix read and written once.
+``chol_small`` for potrf/potri/poti, ``chol_solve`` for posv and potrs with several right-hand
+sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several matrices per
+thread block, each matrix read and written once.
 potrf for n > LEAF: left-looking panels in place on the referenced triangle (per 32-wide panel
 one cuBLAS GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve
 below, zeros); potrs with many right-hand sides recursive around the fused leaf POTRS; potri =
@@ -28,12 +29,16 @@ __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
 # (the leaf kernels used here are listed by linalg/_cuda/triangular.py)
 COMPILE_CHECK = {"potrf.cu": ["chol_panel<float>", "chol_panel<double>"]
-                 + [f"chol_posv<{t}, {c}>" for t in ("float", "double") for c in tri.SIZE_CLASSES]}
+                 + [f"chol_solve<{t}, {c}>" for t in ("float", "double") for c in tri.SIZE_CLASSES]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
-# kernels/potrf.cu chol_posv (the factor never leaves shared memory). H100, batch 10240, against
+# kernels/potrf.cu chol_solve (the factor never leaves shared memory). H100, batch 10240, against
 # potrf + potrs: 2.0-2.3x faster for n right-hand sides (n = 2..32), 1.4-2.1x for one, except
 # float32 n = 32 with one (0.92x) (reports/gpu_20261123/posv_fused.md).
 POSV_FUSED_FROM = 1
+# potrs for n <= LEAF with at least POTRS_SOLVE_FROM right-hand sides: chol_solve with the given
+# factor instead of the leaf POTRS (triangular.solve_leaf): H100, batch 10240, n right-hand sides,
+# 1.2-1.6x faster at n = 4-32 (reports/gpu_20261123/potrs_solve.md).
+POTRS_SOLVE_FROM = 2
 # potrs with one vector: the fused lane-group TRSV kernel (potrs_width lanes a matrix) from
 # this n (H100, float64, batch 10240: 0.043 ms at n = 12 against 0.049 for tri_vec, 0.104 against
 # 0.228 at n = 32; at n <= 8 tri_vec wins: 0.031 against 0.038 ms at n = 8).
@@ -144,6 +149,8 @@ def potrs(l, b, lower=True):
         # once per solve, coalesced).
         return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
                                    width=potrs_width(l.shape[1], l.itemsize))
+    if l.shape[1] <= tri.LEAF and b.shape[2] >= POTRS_SOLVE_FROM:
+        return b, chol_solve(l, b, lower, factored=True)
     if l.shape[1] <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     info = tri._diag_info(l, False)
@@ -151,34 +158,36 @@ def potrs(l, b, lower=True):
     return b, info
 
 
-def chol_posv(a, b, lower):
-    """kernels/potrf.cu chol_posv in place on ``b`` (batch, n, nrhs) for the (batch, n, n) ``a``
-    (n <= LEAF, ``a`` only read); returns potrf's info."""
+def chol_solve(a, b, lower, factored):
+    """kernels/potrf.cu chol_solve in place on ``b`` (batch, n, nrhs), n <= LEAF, ``a`` only read:
+    POSV of ``a`` (factored False; returns potrf's info) or POTRS with the factor ``a`` (factored
+    True; returns its first zero or non-finite diagonal entry)."""
     import cupy
     batch, n, nrhs = b.shape
-    launcher, grid, threads, smem = _posv_config(current_device(), a.dtype, n, batch)
+    launcher, grid, threads, smem = _solve_config(current_device(), a.dtype, n, batch)
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = tri.view_args(a)
     _, ldb, sb = tri.view_args(b)
-    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nrhs, batch, int(lower), info), smem)
+    launcher(grid, threads,
+             (a, lda, sa, b, ldb, sb, n, nrhs, batch, int(lower), int(factored), info), smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _posv_config(device_id, dtype, n, batch):
-    """(launcher, grid, threads, shared bytes) of one chol_posv launch: chol_small's matrices per
-    block and tile, plus the inverted diagonal."""
+def _solve_config(device_id, dtype, n, batch):
+    """(launcher, grid, threads, shared bytes) of one chol_solve launch: chol_small's matrices
+    per block and tile, plus the inverted diagonal."""
     nmax = tri.size_class(n)
     per_block, threads, smem = tri.launch_config(nmax, nmax * (nmax + 1) + 1 + nmax,
                                                  dtype.itemsize)
-    launcher = kernel("potrf", f"chol_posv<{ctype(dtype)}, {nmax}>", "pqqpqqiiqip")
+    launcher = kernel("potrf", f"chol_solve<{ctype(dtype)}, {nmax}>", "pqqpqqiiqiip")
     return launcher, grid_1d(batch, per_block), threads, smem
 
 
 def posv(a, b, lower=True):
     """Factor and solve; returns (X, info) with potrf's info."""
     if tri.is_real(a.dtype) and a.shape[1] <= tri.LEAF and b.shape[2] >= POSV_FUSED_FROM:
-        return b, chol_posv(a, b, lower)
+        return b, chol_solve(a, b, lower, factored=False)
     factor, info = potrf(a, lower)
     x, _ = potrs(factor, b, lower)
     return x, info

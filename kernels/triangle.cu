@@ -61,44 +61,47 @@ __global__ void diag_info(index_t batch, int n, const T* __restrict__ A, index_t
     }
 }
 
-// triangle_copy<T>: B = the kept triangle of A (lower or upper; its diagonal, or ones with
-// unit), zeros elsewhere: the dense operand of a cuBLAS product of a triangle (TRMM above the
-// leaf size) without touching A. One warp a row (coalesced), grid stride over batch x rows.
-template <typename T>
-__global__ void triangle_copy(index_t batch, int n, const T* __restrict__ A, index_t lda,
-                              index_t stride_a, T* __restrict__ B, index_t ldb, index_t stride_b,
-                              int lower, int unit) {
+// The rows of a batch, one warp a row, grid stride over batch x rows: row(k, i, lane) for each
+// matrix k and row i, lane = the thread's lane (shared by triangle_copy and triangle_zero).
+template <typename Row>
+__device__ __forceinline__ void for_each_row(index_t batch, int n, Row row) {
     const int lane = threadIdx.x & 31;
     const index_t warps = (index_t)gridDim.x * (blockDim.x >> 5);
     for (index_t w = (index_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
          w < batch * n; w += warps) {
         const index_t k = w / n;
-        const int i = (int)(w - k * n);
+        row(k, (int)(w - k * n), lane);
+    }
+}
+
+// triangle_copy<T>: B = the kept triangle of A (lower or upper; its diagonal, or ones with
+// unit), zeros elsewhere: the dense operand of a cuBLAS product of a triangle (TRMM above the
+// leaf size) without touching A. One warp a row (coalesced).
+template <typename T>
+__global__ void triangle_copy(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                              index_t stride_a, T* __restrict__ B, index_t ldb, index_t stride_b,
+                              int lower, int unit) {
+    for_each_row(batch, n, [&](index_t k, int i, int lane) {
         const T* a = A + k * stride_a + (index_t)i * lda;
         T* b = B + k * stride_b + (index_t)i * ldb;
         for (int j = lane; j < n; j += 32) {
             const bool kept = lower ? j < i : j > i;
             b[j] = j == i ? (unit ? T(1) : a[j]) : (kept ? a[j] : T(0));
         }
-    }
+    });
 }
 
 // triangle_zero<T>: zeros over the strict triangle opposite to the kept one (keep_lower: the
-// strict upper one), in place. One warp a row: the row's zeros are contiguous (coalesced),
-// grid stride over batch x rows. A triangle's row ends are partial 32-byte sectors, so this
-// writes at ~1.1 TB/s at n = 64 on the H100 (as fast as the 32 x 32 tile kernel that did it
-// before; rectangular blocks write at ~1.3-2 TB/s).
+// strict upper one), in place. One warp a row: the row's zeros are contiguous (coalesced). A
+// triangle's row ends are partial 32-byte sectors, so this writes at ~1.1 TB/s at n = 64 on the
+// H100 (as fast as the 32 x 32 tile kernel that did it before; rectangular blocks write at
+// ~1.3-2 TB/s).
 template <typename T>
 __global__ void triangle_zero(index_t batch, int n, T* __restrict__ A, index_t lda,
                               index_t stride_a, int keep_lower) {
-    const int lane = threadIdx.x & 31;
-    const index_t warps = (index_t)gridDim.x * (blockDim.x >> 5);
-    for (index_t w = (index_t)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-         w < batch * n; w += warps) {
-        const index_t k = w / n;
-        const int i = (int)(w - k * n);
+    for_each_row(batch, n, [&](index_t k, int i, int lane) {
         T* a = A + k * stride_a + (index_t)i * lda;
         const int from = keep_lower ? i + 1 : 0, to = keep_lower ? n : i;
         for (int j = from + lane; j < to; j += 32) a[j] = T(0);
-    }
+    });
 }

@@ -167,20 +167,28 @@ def _chol_config(device_id, dtype, n, batch):
     return launcher, grid_1d(batch, per_block), threads, smem
 
 
-def tri_vec(a, b, flags, alpha=1.0):
-    """Run kernels/trsm.cu tri_vec in place on B (left: (batch, n, nvec); right: (batch, nvec, n))."""
+def _launch_on_rhs(config, a, b, nvec, flags, alpha):
+    """Launch a tri_vec or tri_warp configuration (same parameter list: the triangle, B, sizes,
+    flags, alpha, info) in place on B; returns the new info array."""
     import cupy
+    launcher, grid, threads, smem = config
     batch, n = a.shape[0], a.shape[1]
-    nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    if nvec == 0:
-        return _diag_info(a, bool(flags & TRI_UNIT))
-    mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
-    launcher, grid, threads, smem = _tri_vec_config(current_device(), a.dtype, n, batch, mode)
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
     launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)
     return info
+
+
+def tri_vec(a, b, flags, alpha=1.0):
+    """Run kernels/trsm.cu tri_vec in place on B (left: (batch, n, nvec); right: (batch, nvec, n))."""
+    batch, n = a.shape[0], a.shape[1]
+    nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
+    if nvec == 0:
+        return _diag_info(a, bool(flags & TRI_UNIT))
+    mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
+    config = _tri_vec_config(current_device(), a.dtype, n, batch, mode)
+    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -199,18 +207,11 @@ def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None):
     n <= LEAF; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
     _POTRS (left only); lanes a matrix: 16 or 32 (default tri_warp_lanes). Returns info (the
     kernel writes zeros for the multiply)."""
-    import cupy
-    batch, n = a.shape[0], a.shape[1]
     right = bool(flags & TRI_RIGHT)
     nvec = b.shape[1] if right else b.shape[2]
     lanes = lanes or tri_warp_lanes(mode, right)
-    launcher, grid, threads, smem = _tri_warp_config(current_device(), a.dtype, batch, right,
-                                                     mode, lanes)
-    info = cupy.empty(batch, dtype=numpy.int32)
-    _, lda, sa = view_args(a)
-    _, ldb, sb = view_args(b)
-    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)
-    return info
+    config = _tri_warp_config(current_device(), a.dtype, a.shape[0], right, mode, lanes)
+    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -3,11 +3,12 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Small batches above n = 32 (triangular.small_batch) take cuBLAS. One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
-tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the fused
-one-vector POTRS of linalg/_cuda/cholesky.py. Complex dtypes, n > MAX_N_KERNEL and classes where
-the table says ``use_vendor`` go to cuBLAS trsmBatched through cupyx.scipy.linalg.solve_triangular
-(row-major handled there); info then comes from the diagonal check the triangular solves share
+One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
+tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the
+fused one-vector POTRS of linalg/_cuda/cholesky.py. Small batches above n = 32
+(triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
+cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
+cupyx path); info then comes from the diagonal check the triangular solves share
 (triangular._diag_info, no sync). Empty problems never reach a kernel.
 """
 import functools
@@ -19,7 +20,7 @@ from ._compile import kernel
 from .blas import is_real, trans_flag, name_expr, grid_for, params, choose_vendor, \
     cached_plan
 from . import vendor
-from .triangular import _diag_info, small_batch
+from .triangular import _diag_info, _vendor_trsm, small_batch
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
@@ -29,17 +30,14 @@ READS_ONLY = {"trsv": ("a",)}
 
 
 def _vendor_trsv(a, x, lower, trans, unit_diagonal):
-    """cuBLAS trsm(Batched) with one right-hand side, in place on x (linalg/_cuda/vendor.py;
-    complex dtypes through cupyx, which keeps the row-major meaning)."""
+    """cuBLAS trsm(Batched) with one right-hand side: in place on x for real dtypes
+    (linalg/_cuda/vendor.py), else the triangular solves' cupyx path."""
     if is_real(a.dtype) and a.strides[2] == a.itemsize:
         info = _diag_info(a, unit_diagonal)
         vendor.trsm(a, x[:, :, None], False, lower, trans_flag(trans, a.dtype) != 0, unit_diagonal)
         return x, info
-    from cupyx.scipy.linalg import solve_triangular
-    w = {"N": 0, "T": 1, "C": 2}[str(trans).upper()]
-    sol = solve_triangular(a, x[:, :, None], trans=w, lower=lower, unit_diagonal=unit_diagonal,
-                           overwrite_b=True)
-    return sol[:, :, 0], _diag_info(a, unit_diagonal)
+    sol, info = _vendor_trsm(a, x[:, :, None], False, lower, str(trans).upper(), unit_diagonal, 1)
+    return sol[:, :, 0], info
 
 
 def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None):

@@ -143,3 +143,95 @@ __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __res
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// gemv_staged<T>   y = A x or A^T x for small matrices, `tile` whole matrices per block.
+//   The block first copies its tile of A and of x into shared memory as one flat stream of
+//   16-byte loads (the matrices of a strided batch are contiguous), then computes from shared
+//   memory. Every global access is then a full coalesced vector whatever m and n are: the register
+//   kernels above issue one scalar x load per row element and leave partial sectors at odd row
+//   lengths, which held the hydro shapes (18x4, 32x9, ...) at 30-70 % of copy bandwidth.
+//   Each output (a row for N, a column for T) is one dot product of length `len` at element
+//   stride `step` in A, summed by `group` lanes (a power of two <= 32) and a shuffle reduction.
+
+template <typename T, int V>
+__device__ __forceinline__ void store_vec(T* p, const T (&r)[V]) {
+    static_assert(sizeof(T) * V == 16, "one 16-byte store");
+    if constexpr (sizeof(T) == 4)
+        *reinterpret_cast<float4*>(p) = make_float4(r[0], r[1], r[2], r[3]);
+    else
+        *reinterpret_cast<double2*>(p) = make_double2(r[0], r[1]);
+}
+
+// dst[i] = src[i] for i < count. 16-byte loads from the aligned address at or below src, STAGE
+// per thread issued before any store (memory-level parallelism); partial vectors at either end
+// are read element by element, so nothing outside [src, src + count) is touched. dst must be
+// 16-byte aligned.
+template <typename T, int STAGE>
+__device__ __forceinline__ void stage_to_shared(const T* __restrict__ src, int count, T* dst) {
+    constexpr int V = 16 / sizeof(T);
+    const int head = (int)((reinterpret_cast<size_t>(src) / sizeof(T)) % V);
+    const T* base = src - head;
+    const int nvec = (head + count + V - 1) / V;
+    for (int v0 = threadIdx.x; v0 < nvec; v0 += STAGE * blockDim.x) {
+        T r[STAGE][V];
+#pragma unroll
+        for (int s = 0; s < STAGE; ++s) {
+            const int v = v0 + s * blockDim.x, first = v * V - head;
+            if (v >= nvec) continue;
+            if (first >= 0 && first + V <= count) {
+                load_vec<T, V>(base + v * V, r[s]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    r[s][e] = (first + e >= 0 && first + e < count) ? base[v * V + e] : T(0);
+            }
+        }
+#pragma unroll
+        for (int s = 0; s < STAGE; ++s) {
+            const int v = v0 + s * blockDim.x, first = v * V - head;
+            if (v >= nvec) continue;
+            if (head == 0 && first + V <= count) {          // dst + first is 16-byte aligned
+                store_vec<T, V>(dst + first, r[s]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    if (first + e >= 0 && first + e < count) dst[first + e] = r[s][e];
+            }
+        }
+    }
+}
+
+template <typename T, bool TRANS>
+__global__ void gemv_staged(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ x, T beta, T* __restrict__ y, int tile,
+                            int group) {
+    extern __shared__ __align__(16) unsigned char gemv_smem[];
+    const int mn = m * n;
+    const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
+    const int len = TRANS ? m : n, step = TRANS ? n : 1;
+    T* As = reinterpret_cast<T*>(gemv_smem);
+    T* xs = As + (tile * mn + 3) / 4 * 4;              // 16-byte aligned
+    const int lane = threadIdx.x & 31, g = lane % group;
+    const unsigned gmask = group == 32 ? 0xffffffffu
+                                       : ((1u << group) - 1u) << (lane / group * group);
+    for (index_t k0 = (index_t)blockIdx.x * tile; k0 < batch; k0 += (index_t)gridDim.x * tile) {
+        const int count = (int)min((index_t)tile, batch - k0);
+        stage_to_shared<T, 4>(A + k0 * mn, count * mn, As);
+        stage_to_shared<T, 1>(x + k0 * xlen, count * xlen, xs);
+        __syncthreads();
+        for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
+            const int k = o / ylen, i = o - k * ylen;
+            const T* a = TRANS ? As + k * mn + i : As + o * n;   // N: rows are contiguous
+            const T* xk = xs + k * xlen;
+            T s = T(0);
+            for (int e = g; e < len; e += group) s += a[e * step] * xk[e];
+            for (int off = group / 2; off > 0; off >>= 1) s += __shfl_xor_sync(gmask, s, off, 32);
+            if (g == 0) {
+                T* yo = y + k0 * ylen + o;
+                *yo = alpha * s + (beta == T(0) ? T(0) : beta * *yo);
+            }
+        }
+        __syncthreads();
+    }
+}

@@ -14,7 +14,7 @@
 // ---------------------------------------------------------------------------------------------
 // trsv_warp<T, W>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS of
 // linalg/_cuda/cholesky.py)
-//   One group of W lanes (W = 8, 16 or 32; 32 / W matrices per warp) per matrix, x in shared
+//   One group of W lanes (W = 4, 8, 16 or 32; 32 / W matrices per warp) per matrix, x in shared
 //   memory, A streamed from global memory exactly once per solve, every load coalesced. Every
 //   case is a forward substitution with a lower-triangular view M of op(A), reversed for the
 //   backward ones (negative strides), in blocks of W rows:

@@ -172,33 +172,36 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
         return _empty_result((batch, n if t else m), a.dtype, y, beta)
     if not is_real(a.dtype):
         return _vendor_gemv(a, x, y, trans, alpha, beta)
-    key = (a.dtype.name, t, batch, m, n, data_ptr(a) % 16 == 0)
+    key = (a.dtype, t, batch, m, n, data_ptr(a) % 16 == 0)
     plan = cached_plan(_gemv_plan, key, _params, _path)
     if plan[0] == "vendor":
         return _vendor_gemv(a, x, y, trans, alpha, beta)
     if y is None or beta == 0:
         beta = 0
         y = cupy.empty((batch, n if t else m), dtype=a.dtype) if y is None else y
-    family, expr, grid, block, smem, last = plan
+    expr, grid, block, smem, extra = plan
     first = batch * m if expr.startswith("gemv_n_flat") else batch
-    launcher = kernel(family, expr, "qiiTppTpi", a.dtype)
-    launcher(grid, block, (first, m, n, alpha, a, x, beta, y, last), smem)
+    launcher = kernel("gemv", expr, "qiiTppTp" + "i" * len(extra), a.dtype)
+    launcher(grid, block, (first, m, n, alpha, a, x, beta, y) + extra, smem)
     return y
 
 
 @functools.lru_cache(maxsize=4096)
 def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
-    """('vendor',) or (family, name expression, grid, block, shared bytes, last int argument)."""
+    """('vendor',) or (name expression, grid, block, shared bytes, trailing int arguments)."""
     op = "gemv_t" if t else "gemv_n"
     if choose_vendor(op, dtype, (m, n), override, path):
         return ("vendor",)
     item = numpy.dtype(dtype).itemsize
     T = _compile.ctype(dtype)
     p = params(op, dtype, m, n, override=override)
+    if p.get("kernel") == "staged" and m * n * item <= STAGED_MAX_BYTES:
+        return _gemv_staged_plan(dtype, t, batch, m, n, p)
     if not t and p.get("kernel") == "warp":
         warps = int(p.get("warps") or 4)
-        return ("gemv", name_expr("gemv_n_warp", T), grid_for(batch, warps), 32 * warps, 0, 0)
-    vec, unroll = int(p["vec"]) if aligned else 1, int(p["unroll"])
+        return (name_expr("gemv_n_warp", T), grid_for(batch, warps), 32 * warps, 0, (0,))
+    vec = int(p.get("vec") or 16 // item) if aligned else 1
+    unroll = int(p.get("unroll") or 4)
     if t or p.get("kernel") == "team":
         while vec > 1 and n % vec:
             vec //= 2
@@ -208,13 +211,31 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
             block = min(block, 15 * team)
         smem = block * vec * item if t else 0
         name = "gemv_t_team" if t else "gemv_n_team"
-        return ("gemv", name_expr(name, T, vec, unroll), grid_for(batch, block // team), block,
-                smem, team)
+        return (name_expr(name, T, vec, unroll), grid_for(batch, block // team), block, smem,
+                (team,))
     tx = int(p.get("tx") or 0) or min(32, _pow2_ceil(-(-n // vec)))
     block = int(p.get("block") or 256)
     warps = -(-(batch * m) // ((32 // tx) * unroll))
-    return ("gemv", name_expr("gemv_n_flat", T, vec, unroll), grid_for(warps, block // 32),
-            block, 0, tx)
+    return (name_expr("gemv_n_flat", T, vec, unroll), grid_for(warps, block // 32), block, 0,
+            (tx,))
+
+
+STAGED_MAX_BYTES = 48 * 1024    # gemv_staged: largest matrix it stages (one per block there)
+
+
+def _gemv_staged_plan(dtype, t, batch, m, n, p):
+    """kernels/gemv.cu gemv_staged: ``tile_bytes`` of matrices per block (default 16 KiB, at
+    least one matrix), ``group`` lanes per dot product (default: the largest power of two <= the
+    dot length, at most 32), ``block`` threads."""
+    item = numpy.dtype(dtype).itemsize
+    tile = max(1, int(p.get("tile_bytes") or 16384) // (m * n * item))
+    tile = int(min(tile, batch))
+    length = m if t else n
+    group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
+    block = int(p.get("block") or 256)
+    smem = (-(-tile * m * n // 4) * 4 + tile * (m if t else n)) * item
+    expr = name_expr("gemv_staged", _compile.ctype(dtype), "true" if t else "false")
+    return (expr, grid_for(-(-batch // tile), 1), block, smem, (tile, group))
 
 
 def gemv_t_team_auto(m, n, vec):
@@ -224,6 +245,13 @@ def gemv_t_team_auto(m, n, vec):
     while team < 256 and team * 16 <= per:
         team *= 2
     return team
+
+
+def _pow2_floor(v):
+    p = 1
+    while 2 * p <= v:
+        p *= 2
+    return p
 
 
 def _pow2_ceil(v):
@@ -372,6 +400,7 @@ def _compile_check():
             for unroll in (1, 2, 4):
                 exprs["gemv.cu"].append(name_expr("gemv_n_team", T, vec, unroll))
         exprs["gemv.cu"].append(name_expr("gemv_n_warp", T))
+        exprs["gemv.cu"] += [name_expr("gemv_staged", T, t) for t in ("false", "true")]
         for cfg in GEMM_CONFIGS.values():
             exprs["gemm.cu"].append(name_expr("gemm_tiled", T, *cfg))
         for nc in TALL_NC:

@@ -3,7 +3,7 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-One kernel, ``trsv_warp``: a group of 8, 16 or 32 lanes per matrix (``group_width``, or the
+One kernel, ``trsv_warp``: a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the
 fused one-vector POTRS of linalg/_cuda/cholesky.py. Small batches above n = 32
 (triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
@@ -50,7 +50,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
         return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    plan = cached_plan(_plan, (a.dtype.name, n), _params, _path)
+    plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
     return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
@@ -58,9 +58,10 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 
 def group_width(n):
     """Untuned lanes per matrix of ``trsv_warp`` (the tables may set "width" per class): smaller
-    groups keep more matrices in flight (H100, float64, batch 10240: 8 lanes beat 32 by 1.5x at
-    n = 24-32, 16 lanes by 1.3-1.7x at n = 48-512)."""
-    return 8 if n <= 32 else 16
+    groups keep more matrices in flight (H100, float64: 8 lanes beat 32 by 1.5x at n = 24-32 and
+    4 lanes beat 8 by 1.1-1.3x at n = 8-32; 16 lanes beat 32 by 1.3-1.7x at n = 48-512 and 4 by
+    1.2-1.4x at n = 64-128)."""
+    return 4 if n <= 32 else 16
 
 
 def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
@@ -107,4 +108,4 @@ def _plan(gpu, dtype, n, override=None, path=None):
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w) for T in ("float", "double")
-                             for w in (8, 16, 32)]}
+                             for w in (4, 8, 16, 32)]}

@@ -118,9 +118,16 @@ GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128},
                  {"kernel": "team", "vec": 1, "unroll": 2, "team": 128, "block": 256},
                  {"kernel": "team", "vec": 4, "unroll": 1, "team": 8, "block": 128},
                  {"kernel": "warp", "warps": 1}, {"kernel": "warp", "warps": 8})
+# gemv_staged: its defaults, one matrix per tile with the widest group, small tiles whose
+# matrices straddle 16-byte boundaries, and a tile larger than the default.
+GEMV_STAGED_FORCED = ({"kernel": "staged"},
+                      {"kernel": "staged", "tile_bytes": 1, "group": 32, "block": 64},
+                      {"kernel": "staged", "tile_bytes": 1000, "group": 2, "block": 128},
+                      {"kernel": "staged", "tile_bytes": 65536, "group": 8, "block": 512})
+GEMV_N_FORCED += GEMV_STAGED_FORCED
 GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},
                  {"vec": 4, "unroll": 2, "team": 64, "block": 256},
-                 {"vec": 2, "unroll": 4, "team": 256, "block": 256})
+                 {"vec": 2, "unroll": 4, "team": 256, "block": 256}) + GEMV_STAGED_FORCED
 
 
 def _gemv_case(m, n, batch, trans, alpha, beta, dtype, params=None, offset=0, path=None):
@@ -180,11 +187,14 @@ def test_gemv_forced_parameters(dtype, trans):
 def test_gemv_unaligned_base(dtype, trans):
     for m, n in ((81, 8), (32, 9), (16, 16)):
         _gemv_case(m, n, 5, trans, 1.0, 0.0, dtype, offset=1)
+        for params in GEMV_STAGED_FORCED:    # staged loads start at the aligned address below
+            _gemv_case(m, n, 37, trans, 1.0, 0.5, dtype, params, offset=3)
 
 
 def test_gemv_huge_batch_grid_stride():
     for trans in ("N", "T"):
         _gemv_case(2, 3, 1_000_000, trans, 1.0, 0.0, numpy.float32)
+        _gemv_case(18, 4, 1_000_000, trans, 1.0, 0.0, numpy.float32, {"kernel": "staged"})
 
 
 def test_complex_falls_back_to_vendor():

@@ -54,10 +54,11 @@ def test_trsv_all_variants(dtype, lower, trans, unit):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("params", [{"kernel": "warp", "warps": 1},
                                     {"kernel": "warp", "warps": 8},
+                                    {"kernel": "warp", "warps": 2, "width": 4},
                                     {"kernel": "warp", "warps": 4, "width": 8},
                                     {"kernel": "warp", "warps": 2, "width": 16},
                                     {"kernel": "warp", "warps": 1, "width": 32}],
-                         ids=["warp1", "warp8", "width8", "width16", "width32"])
+                         ids=["warp1", "warp8", "width4", "width8", "width16", "width32"])
 def test_trsv_forced_parameters(dtype, params):
     for n in (1, 5, 8, 9, 16, 17, 33, 100, 257):
         for lower in (True, False):

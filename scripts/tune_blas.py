@@ -64,6 +64,10 @@ class Tuner:
             print(f"{op:7s} {dtype:8s} {cls:12s} {best_ms:9.4f} ms  {best}", flush=True)
 
 
+# Register caps tried for each candidate (0: NVRTC's choice; linalg/_cuda/_compile.register_cap).
+REGISTER_CAPS = (0, 48, 64, 80)
+
+
 def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
     import cupy
     from linalg._cuda import blas
@@ -96,6 +100,7 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
             if m * n * numpy.dtype(dtype).itemsize <= blas.STAGED_MAX_BYTES:
                 cands += [{"kernel": "staged", "tile_bytes": tb, "group": gr, "block": bl}
                           for tb in (8192, 16384, 32768) for gr in (0, 4, 16) for bl in (256, 512)]
+            cands = [dict(c, maxreg=r) for c in cands for r in REGISTER_CAPS]
             t.pick(f"gemv_{trans.lower()}", dtype, shape_class(m, n), cands,
                    lambda p: blas.gemv(a, x, y, trans=trans, _params=p),
                    lambda: blas.gemv(a, x, y, trans=trans, _path="vendor"))
@@ -144,8 +149,8 @@ def tune_trsv(t, dtype, sizes, batch):
         idx = cupy.arange(n)
         a[:, idx, idx] = 2
         x = cupy.random.standard_normal((batch, n)).astype(dtype)
-        cands = [{"kernel": "warp", "warps": w, "width": width}
-                 for w in (2, 4, 8) for width in (8, 16, 32)]
+        cands = [{"kernel": "warp", "warps": w, "width": width, "maxreg": r}
+                 for w in (2, 4, 8) for width in (4, 8, 16, 32) for r in REGISTER_CAPS]
         t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
                lambda: trsv.trsv(a, x, _path="vendor"))
         del a, x

@@ -160,6 +160,13 @@ def current_device():
     return cupy.cuda.runtime.getDevice()
 
 
+def register_cap(maxreg):
+    """NVRTC options capping a kernel's registers per thread (a tuning parameter, "maxreg" in
+    the tables: NVRTC's own choice is not the fastest for every kernel and shape -- it trades
+    occupancy against loads in flight -- so it is measured per class); () for no cap."""
+    return (f"--maxrregcount={int(maxreg)}",) if maxreg else ()
+
+
 def kernel(family, name_expression, signature, dtype=None, options=()):
     """The Launcher of one kernel instantiation on the current device (compiled on first use,
     cached). A "T" in the signature stands for the real dtype ``dtype`` ("f" or "d")."""

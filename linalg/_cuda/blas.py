@@ -179,22 +179,30 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
     if y is None or beta == 0:
         beta = 0
         y = cupy.empty((batch, n if t else m), dtype=a.dtype) if y is None else y
-    expr, grid, block, smem, extra = plan
+    expr, grid, block, smem, extra, options = plan
     first = batch * m if expr.startswith("gemv_n_flat") else batch
-    launcher = kernel("gemv", expr, "qiiTppTp" + "i" * len(extra), a.dtype)
+    launcher = kernel("gemv", expr, "qiiTppTp" + "i" * len(extra), a.dtype, options)
     launcher(grid, block, (first, m, n, alpha, a, x, beta, y) + extra, smem)
     return y
 
 
 @functools.lru_cache(maxsize=4096)
 def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
-    """('vendor',) or (name expression, grid, block, shared bytes, trailing int arguments)."""
+    """('vendor',) or (name expression, grid, block, shared bytes, trailing int arguments,
+    compile options: the register cap "maxreg" of the class, if any)."""
     op = "gemv_t" if t else "gemv_n"
     if choose_vendor(op, dtype, (m, n), override, path):
         return ("vendor",)
+    p = params(op, dtype, m, n, override=override)
+    return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p) + \
+        (_compile.register_cap(p.get("maxreg")),)
+
+
+def _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p):
+    """(name expression, grid, block, shared bytes, trailing int arguments) of the GEMV kernel
+    that the parameters ``p`` select."""
     item = numpy.dtype(dtype).itemsize
     T = _compile.ctype(dtype)
-    p = params(op, dtype, m, n, override=override)
     if p.get("kernel") == "staged" and m * n * item <= STAGED_MAX_BYTES:
         return _gemv_staged_plan(dtype, t, batch, m, n, p)
     if not t and p.get("kernel") == "warp":
@@ -285,10 +293,8 @@ def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
 
 def default_gemm_config(m, n, k, shared_b=False):
     """Untuned choice: a params dict, or None for cuBLAS."""
-    if max(m, n, k) <= 4:
-        return {"cfg": "t4", "mpb": 16}
-    if max(m, n, k) <= 8:
-        return {"cfg": "t8", "mpb": 4}
+    if small_fits(m, n, k):
+        return {"kernel": "small"}
     if max(m, n, k) <= 16:
         return {"cfg": "t16", "mpb": 4}
     if n <= 32 and m >= 2 * n and k <= 1024:       # tall-skinny hydro products A_z B^T
@@ -298,6 +304,60 @@ def default_gemm_config(m, n, k, shared_b=False):
             if n <= GEMM_CONFIGS[name][1]:
                 return {"cfg": name, "mpb": mpb}
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# gemm_small (kernels/gemm.cu): whole matrices staged in shared memory, mpb per block, each
+# thread an RM x RN set of C entries. Parameters (all optional, tuning-table keys):
+#   "kernel": "small", "rm"/"rn" (a pair of SMALL_TILES), "threads" (block size),
+#   "mpb" (matrices per block), "smem_target" (bytes of staged operands per block when mpb is
+#   not given: the default mpb fills the block's threads, capped by it).
+
+SMALL_TILES = tuple((rm, rn) for rm in (1, 2, 4) for rn in (1, 2, 4, 8))
+SMALL_SMEM_MAX = 160 * 1024     # one block's staged operands at most (one matrix must fit)
+SMALL_SMEM_TARGET = 32 * 1024
+
+
+def small_fits(m, n, k):
+    """Shapes gemm_small is the default for: every dim <= 32, or the skinny products (one of
+    m, n <= 32, both <= 96, k <= 64) such as the hydro corner forces 81x64 (8x64)^T."""
+    return max(m, n, k) <= 32 or (max(m, n) <= 96 and min(m, n) <= 32 and k <= 64)
+
+
+def small_tile(m, n):
+    """Default RM x RN per thread: about 4 to 16 entries, fewer for tiny matrices."""
+    rm = 1 if m <= 2 else (2 if m <= 8 else 4)
+    rn = 1 if n <= 2 else (2 if n <= 8 else 4)
+    return rm, rn
+
+
+def _staged_size(rows, cols):
+    """Elements of one staged operand in shared memory (row stride cols | 1, see gemm.cu)."""
+    return rows * (cols | 1)
+
+
+def _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p):
+    """('small', expr, grid, block, shared bytes, (mpb,)) or None where one matrix does not fit."""
+    item = numpy.dtype(dtype).itemsize
+    rm, rn = int(p.get("rm") or 0), int(p.get("rn") or 0)
+    if (rm, rn) not in SMALL_TILES:
+        rm, rn = small_tile(m, n)
+    size_a = _staged_size(*((k, m) if ta else (m, k)))
+    size_b = _staged_size(*((n, k) if tb else (k, n)))
+    fixed, per = (size_b, size_a) if shared_b else (0, size_a + size_b)
+    if (fixed + per) * item > SMALL_SMEM_MAX:
+        return None
+    team = -(-m // rm) * -(-n // rn)
+    threads = int(p.get("threads") or 128)
+    mpb = int(p.get("mpb") or 0)
+    if mpb <= 0:
+        target = int(p.get("smem_target") or SMALL_SMEM_TARGET)
+        mpb = max(1, min(-(-threads // team), (target // item - fixed) // per))
+    mpb = max(1, min(mpb, batch, (SMALL_SMEM_MAX // item - fixed) // per))
+    threads = max(32, min(threads, -(-mpb * team // 32) * 32, 1024))
+    smem = (fixed + mpb * per) * item
+    expr = name_expr("gemm_small", _compile.ctype(dtype), rm, rn)
+    return ("small", expr, grid_for(-(-batch // mpb), 1), threads, smem, (mpb,))
 
 
 TALL_NC = (4, 8, 16)
@@ -328,12 +388,18 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
     if choose_vendor("gemm", dtype, (m, n, k), override, path):
         return ("vendor",)
     p = params("gemm", dtype, m, n, k, override=override)
-    if "cfg" not in p:
+    if "cfg" not in p and "kernel" not in p:
         p = default_gemm_config(m, n, k, shared_b)
         if p is None:       # no kernel configuration for this shape: cuBLAS unless forced
             if path != "kernel":
                 return ("vendor",)
             p = {"cfg": "t32", "mpb": 1}
+    if p.get("kernel") == "small":
+        plan = _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p)
+        if plan is not None:
+            return plan
+    if p.get("cfg") not in GEMM_CONFIGS and p.get("cfg") != "tall":
+        p = {"cfg": "t32", "mpb": 1}        # a matrix too large to stage, or an unknown kernel
     if p["cfg"] == "tall":
         if ta == 0 and shared_b:
             plan = _tall_plan(dtype, batch * m, n, k, aligned, p)
@@ -372,6 +438,9 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if kind == "tall":
         launcher = kernel("gemm", expr, "qiiTppiTpii", a.dtype)
         args = (batch * m, n, k, alpha, a, b, tb, beta, c, extra[0], extra[1])
+    elif kind == "small":
+        launcher = kernel("gemm", expr, "qiiiTpipiiTpi", a.dtype)
+        args = (batch, m, n, k, alpha, a, ta, b, tb, int(shared_b), beta, c, extra[0])
     else:
         sb = 0 if shared_b and batch > 1 else b.shape[1] * b.shape[2]
         launcher = kernel("gemm", expr, "qiiiTpqiipqiiTpqi", a.dtype)
@@ -406,6 +475,8 @@ def _compile_check():
         for nc in TALL_NC:
             for vec in (1, 2, 4):
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
+        for rm, rn in SMALL_TILES:
+            exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn))
     return exprs
 
 

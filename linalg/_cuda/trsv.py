@@ -64,17 +64,18 @@ def group_width(n):
     return 4 if n <= 32 else 16
 
 
-def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
+def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None):
     """kernels/trsv.cu ``trsv_warp`` in place on x (batch, n) (any strides, a with unit column
     stride): one group of ``width`` lanes per matrix (default ``group_width(n)``), ``warps``
-    warps a block; potrs=True adds the second (transposed) solve of POTRS. Returns info (no
-    sync)."""
+    warps a block, registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the
+    second (transposed) solve of POTRS. Returns info (no sync)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
-    launcher, grid, block, smem = _warp_config(_compile.current_device(), a.dtype, batch, n, warps, width)
+    launcher, grid, block, smem = _warp_config(_compile.current_device(), a.dtype, batch, n, warps,
+                                               width, maxreg)
     info = cupy.empty(batch, dtype=numpy.int32)
     ax, xx = a.strides, x.strides
     launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
@@ -84,7 +85,7 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None):
 
 
 @functools.lru_cache(maxsize=4096)
-def _warp_config(device_id, dtype, batch, n, warps, width):
+def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None):
     """(launcher, grid, block, shared bytes) of one trsv_warp launch (cached: the host cost is
     most of a small call)."""
     item = dtype.itemsize
@@ -94,17 +95,19 @@ def _warp_config(device_id, dtype, batch, n, warps, width):
     groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
     launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width),
-                      "qipqqpqqpiiii")
+                      "qipqqpqqpiiii", options=_compile.register_cap(maxreg))
     return launcher, grid_for(batch, groups), groups * width, groups * per_group
 
 
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
-    """('vendor',) or ('warp', warps per block, lanes per matrix or None) for one TRSV class."""
+    """('vendor',) or ('warp', warps per block, lanes per matrix or None, register cap or None)
+    for one TRSV class."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
-    return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None)
+    return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None,
+            int(p.get("maxreg") or 0) or None)
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w) for T in ("float", "double")

@@ -135,7 +135,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(blas, "sm_count", lambda: 132)
     monkeypatch.setattr(blas, "data_ptr", lambda arr: arr.ctypes.data)
 
-    def kernel(family, expr, *signature):       # each launch recorded as (family, expr, grid, ...)
+    def kernel(family, expr, *signature, **options):   # each launch: (family, expr, grid, ...)
         return lambda *call: launches.append((family, expr) + call)
     monkeypatch.setattr(blas, "kernel", kernel)
     monkeypatch.setattr(trsv_mod, "kernel", kernel)

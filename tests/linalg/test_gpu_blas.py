@@ -112,7 +112,7 @@ def test_gemm_huge_batch_grid_stride():
 # ---------------------------------------------------------------------------------------------
 # GEMV
 
-GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128},
+GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128, "maxreg": 80},
                  {"vec": 4, "unroll": 4, "tx": 8, "block": 256},
                  {"kernel": "team", "vec": 2, "unroll": 4, "team": 32, "block": 256},
                  {"kernel": "team", "vec": 1, "unroll": 2, "team": 128, "block": 256},
@@ -122,7 +122,8 @@ GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128},
 # matrices straddle 16-byte boundaries, and a tile larger than the default.
 GEMV_STAGED_FORCED = ({"kernel": "staged"},
                       {"kernel": "staged", "tile_bytes": 1, "group": 32, "block": 64},
-                      {"kernel": "staged", "tile_bytes": 1000, "group": 2, "block": 128},
+                      {"kernel": "staged", "tile_bytes": 1000, "group": 2, "block": 128,
+                       "maxreg": 40},
                       {"kernel": "staged", "tile_bytes": 65536, "group": 8, "block": 512})
 GEMV_N_FORCED += GEMV_STAGED_FORCED
 GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},

@@ -54,7 +54,7 @@ def test_trsv_all_variants(dtype, lower, trans, unit):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("params", [{"kernel": "warp", "warps": 1},
                                     {"kernel": "warp", "warps": 8},
-                                    {"kernel": "warp", "warps": 2, "width": 4},
+                                    {"kernel": "warp", "warps": 2, "width": 4, "maxreg": 64},
                                     {"kernel": "warp", "warps": 4, "width": 8},
                                     {"kernel": "warp", "warps": 2, "width": 16},
                                     {"kernel": "warp", "warps": 1, "width": 32}],

@@ -164,3 +164,227 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
         __syncthreads();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// gemm_small<T, RM, RN, KC>  (launcher: linalg/_cuda/blas.py, gemm, kernel "small")
+//   Whole small matrices at once (every dim <= 32, and skinny products up to about 96 x 96 x 64):
+//   a block stages op(A) and op(B) of a group of `mpb` consecutive matrices in shared memory,
+//   then each thread computes an RM x RN set of entries of one matrix of the group (rows
+//   ti + cm*r, columns tj + cn*c, cm = ceil(m/RM), cn = ceil(n/RN)) and stores it straight to C.
+//   A group of a packed batch is one contiguous stream, so staging is one flat copy: coalesced
+//   asynchronous copies (cp.async, one element each, all of a thread's copies in flight at once,
+//   no registers held). Groups are walked with a grid stride; with stages == 2 a block issues
+//   the copies of its next group before computing the current one (double buffering: the load
+//   latency hides behind the compute of a persistent grid). With one B for the whole batch
+//   (shared_b) B is staged once per block. Needs C-contiguous A, B, C (no leading dimensions).
+//
+//   Each operand sits in shared memory as it is stored (row-major, the same transposition), with
+//   row stride staged_ld(cols) = cols | 1: along k, the threads of a warp read different rows of
+//   A ("N") or of B ("T") at one column, and an odd stride puts those rows into distinct banks.
+//   Other reads run along a row (consecutive threads, consecutive words), so all four trans
+//   combinations are conflict-free, and a transpose is only a different pair of strides.
+//
+//   KC (k-contiguous: A "N", B "T", k a multiple of VEC = 16 / sizeof(T); the hydro A_z B^T
+//   form): every read runs along k, so the inner loop takes VEC values of k per 16-byte shared
+//   load (a quarter of the load instructions) and staging copies 16-byte pieces where A and B
+//   are 16-byte aligned (vec_copy). Rows are then kc_ld(k) apart: a multiple of VEC with an odd
+//   number of 16-byte pieces, so the 8 rows of a quarter-warp's 16-byte loads hit distinct banks.
+
+__host__ __device__ __forceinline__ int staged_ld(int cols) { return cols | 1; }
+
+template <typename T>
+__host__ __device__ __forceinline__ int kc_ld(int k) {
+    constexpr int VEC = 16 / sizeof(T);
+    const int pieces = (k + VEC - 1) / VEC;
+    return (pieces | 1) * VEC;
+}
+
+// One operand of one matrix as staged: entry (o, kk) of op(A) (o = row i) or of op(B)^T
+// (o = column j) is at o * s_out + kk * s_k; `size` elements per matrix in shared memory.
+struct StagedOperand {
+    int cols;       // stored row length
+    int ld;         // staged row stride
+    int size;       // stored rows * ld
+    int s_out, s_k;
+};
+
+// op(X) is outer x k when X is stored outer x k (A "N", B "T"), else X is stored k x outer;
+// ld: the staged row stride (0: staged_ld of the row length).
+__device__ __forceinline__ StagedOperand staged_operand(int outer, int k, bool outer_major,
+                                                        int ld = 0) {
+    StagedOperand s;
+    const int rows = outer_major ? outer : k;
+    s.cols = outer_major ? k : outer;
+    s.ld = ld ? ld : staged_ld(s.cols);
+    s.size = rows * s.ld;
+    s.s_out = outer_major ? s.ld : 1;
+    s.s_k = outer_major ? 1 : s.ld;
+    return s;
+}
+
+// Asynchronous global -> shared copy of one element (Ampere+ cp.async; .ca takes 4 or 8 bytes).
+template <typename T>
+__device__ __forceinline__ void cp_async_element(T* dst, const T* src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(sizeof(T))
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+// Waits until at most one of this thread's committed groups (the most recent) is pending.
+__device__ __forceinline__ void cp_async_wait_all_but_last() {
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+}
+
+// Issues dst[(e / cols) * ld + e % cols] = src[e] for e < count by threads tid, tid + nt, ...:
+// consecutive threads copy consecutive elements (coalesced); (row, col) of e advance by a
+// precomputed step instead of a division per element. VEC > 1: whole 16-byte pieces (cols, ld
+// multiples of VEC, src and dst 16-byte aligned), same walk in units of pieces.
+template <int VEC, typename T>
+__device__ __forceinline__ void stage_rows_async(const T* __restrict__ src, int count, int cols,
+                                                 int ld, T* dst, int tid, int nt) {
+    const int units = count / VEC, ucols = cols / VEC;
+    const int dq = nt / ucols, dr = nt - dq * ucols;
+    int row = tid / ucols, col = tid - row * ucols;
+    for (int u = tid; u < units; u += nt) {
+        if constexpr (VEC == 1)
+            cp_async_element(dst + row * ld + col, src + u);
+        else
+            cp_async_16(dst + row * ld + col * VEC, src + u * VEC);
+        row += dq;
+        col += dr;
+        if (col >= ucols) { col -= ucols; ++row; }
+    }
+}
+
+// One RM x RN set of C entries of one matrix from its staged operands: rows i_r = ti + cm*r,
+// columns j_c = tj + cn*c (rows/columns past m/n read row m-1/column n-1 and are not stored).
+template <typename T, int RM, int RN, bool KC>
+__device__ __forceinline__ void small_tile(const T* As, const StagedOperand& sa, const T* Bs,
+                                           const StagedOperand& sb, int m, int n, int k, int cm,
+                                           int cn, int ti, int tj, T alpha, T beta, T* Cm) {
+    int oa[RM], ob[RN];     // 32-bit shared-memory offsets (64-bit pointers cost registers)
+#pragma unroll
+    for (int r = 0; r < RM; ++r) oa[r] = min(ti + cm * r, m - 1) * sa.s_out;
+#pragma unroll
+    for (int c = 0; c < RN; ++c) ob[c] = min(tj + cn * c, n - 1) * sb.s_out;
+    T acc[RM][RN];
+#pragma unroll
+    for (int r = 0; r < RM; ++r)
+#pragma unroll
+        for (int c = 0; c < RN; ++c) acc[r][c] = T(0);
+    if constexpr (KC) {     // s_k == 1 for both, rows 16-byte aligned, k % VEC == 0
+        constexpr int VEC = 16 / sizeof(T);
+        for (int kk = 0; kk < k; kk += VEC) {
+            T a[RM][VEC], b[RN][VEC];
+#pragma unroll
+            for (int r = 0; r < RM; ++r) load_vec<T, VEC>(As + oa[r] + kk, a[r]);
+#pragma unroll
+            for (int c = 0; c < RN; ++c) load_vec<T, VEC>(Bs + ob[c] + kk, b[c]);
+#pragma unroll
+            for (int v = 0; v < VEC; ++v)
+#pragma unroll
+                for (int r = 0; r < RM; ++r)
+#pragma unroll
+                    for (int c = 0; c < RN; ++c) acc[r][c] += a[r][v] * b[c][v];
+        }
+    } else {
+#pragma unroll 2
+        for (int kk = 0; kk < k; ++kk) {
+            T a[RM], b[RN];
+#pragma unroll
+            for (int r = 0; r < RM; ++r) a[r] = As[oa[r] + kk * sa.s_k];
+#pragma unroll
+            for (int c = 0; c < RN; ++c) b[c] = Bs[ob[c] + kk * sb.s_k];
+#pragma unroll
+            for (int r = 0; r < RM; ++r)
+#pragma unroll
+                for (int c = 0; c < RN; ++c) acc[r][c] += a[r] * b[c];
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < RM; ++r) {
+        const int i = ti + cm * r;
+        if (i >= m) break;
+#pragma unroll
+        for (int c = 0; c < RN; ++c) {
+            const int j = tj + cn * c;
+            if (j >= n) break;
+            T* p = Cm + i * n + j;
+            *p = alpha * acc[r][c] + (beta == T(0) ? T(0) : beta * *p);
+        }
+    }
+}
+
+// Shared memory: [B if shared_b] then `stages` buffers of mpb op(A) (+ mpb op(B) unless shared):
+// (shared_b ? sb.size : 0) + stages * mpb * (sa.size + (shared_b ? 0 : sb.size)) elements.
+// KC: transa == 0, transb == 1, k % (16 / sizeof(T)) == 0 (the launcher checks).
+// Blocks of at most 256 threads (blas.py SMALL_THREADS: with <= 168 registers a thread, every
+// instantiation launches). No register cap: capping the small tiles so that more blocks fit
+// per SM (possible without spills) gained nothing on the H100 (16^3, 81x8x64).
+template <typename T, int RM, int RN, bool KC>
+__global__ void gemm_small(index_t batch, int m, int n, int k, T alpha, const T* __restrict__ A,
+                           int transa, const T* __restrict__ B, int transb, int shared_b, T beta,
+                           T* __restrict__ C, int mpb, int stages, int vec_copy) {
+    extern __shared__ __align__(16) unsigned char gemm_small_smem[];
+    const int ld = KC ? kc_ld<T>(k) : 0;
+    const StagedOperand sa = staged_operand(m, k, !transa, ld);
+    const StagedOperand sb = staged_operand(n, k, transb, ld);
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const int cm = (m + RM - 1) / RM, cn = (n + RN - 1) / RN, team = cm * cn;
+    const int size_a = m * k, size_b = n * k, size_c = m * n;
+    const int buf_a = mpb * sa.size, buf = buf_a + (shared_b ? 0 : mpb * sb.size);
+    T* const smem = reinterpret_cast<T*>(gemm_small_smem);
+    T* const buffers = smem + (shared_b ? sb.size : 0);
+    const index_t groups = (batch + mpb - 1) / mpb;
+
+    // Copies of `count` elements (whole stored rows of operand `so`) into dst.
+    auto stage = [&](const T* src, int count, const StagedOperand& so, T* dst) {
+        if (KC && vec_copy)
+            stage_rows_async<16 / sizeof(T)>(src, count, so.cols, so.ld, dst, tid, nt);
+        else
+            stage_rows_async<1>(src, count, so.cols, so.ld, dst, tid, nt);
+    };
+    auto issue = [&](index_t g, int s) {       // copies of group g into buffer s
+        const index_t g0 = g * mpb;
+        const int nmat = (int)min((index_t)mpb, batch - g0);
+        stage(A + g0 * size_a, nmat * size_a, sa, buffers + s * buf);
+        if (!shared_b) stage(B + g0 * size_b, nmat * size_b, sb, buffers + s * buf + buf_a);
+    };
+
+    index_t g = blockIdx.x;
+    if (g >= groups) return;
+    if (shared_b) stage(B, size_b, sb, smem);
+    issue(g, 0);
+    cp_async_commit();
+    for (int s = 0; g < groups; g += gridDim.x) {
+        const index_t next = g + gridDim.x;
+        const bool ahead = stages > 1 && next < groups;
+        if (ahead) issue(next, s ^ 1);
+        cp_async_commit();
+        cp_async_wait_all_but_last();       // this thread's copies of group g have landed
+        __syncthreads();                    // ... and every thread's
+        const T* As = buffers + s * buf;
+        const T* Bs = shared_b ? smem : As + buf_a;
+        const index_t g0 = g * mpb;
+        const int nmat = (int)min((index_t)mpb, batch - g0);
+        for (int w = tid; w < nmat * team; w += nt) {
+            const int mat = w / team, t = w - mat * team, ti = t / cn, tj = t - ti * cn;
+            small_tile<T, RM, RN, KC>(As + mat * sa.size, sa,
+                                      Bs + (shared_b ? 0 : mat * sb.size), sb, m, n, k, cm, cn,
+                                      ti, tj, alpha, beta, C + (g0 + mat) * size_c);
+        }
+        __syncthreads();                    // buffer s is free again
+        if (ahead) {
+            s ^= 1;
+        } else if (next < groups) {         // one stage: load the next group now
+            issue(next, s);
+            cp_async_commit();
+        }
+    }
+}

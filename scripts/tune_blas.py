@@ -108,8 +108,14 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
 
 
 def _gemm_candidates(m, n, k, shared_b):
-    from linalg._cuda.blas import GEMM_CONFIGS, TALL_NC
+    from linalg._cuda.blas import GEMM_CONFIGS, TALL_NC, SMALL_TILES, small_fits
     cands = []
+    if small_fits(m, n, k):     # gemm_small: tiles that fit the matrix, block and group sizes,
+        kcs = (True, False) if shared_b else (None,)    # both loops for the A_z B^T problems
+        cands += [{"kernel": "small", "rm": rm, "rn": rn, "threads": th, "smem_target": tg,
+                   **({} if kc is None else {"kc": kc})}
+                  for rm, rn in SMALL_TILES if rm <= max(1, m // 2) and rn <= max(1, n // 2)
+                  for th in (128, 256) for tg in (16384, 49152) for kc in kcs]
     if shared_b:
         cands += [{"cfg": "tall", "nc": nc, "rp": rp} for nc in TALL_NC if nc <= max(4, 2 * n)
                   for rp in (64, 128, 256)]

@@ -12,6 +12,7 @@ Extension used by the hydro corner forces: ``gemm`` accepts ``b`` with batch 1 a
 over the batch of ``a`` (one B for all zones, read through the cache instead of copied).
 """
 import functools
+import itertools
 
 import numpy
 
@@ -292,14 +293,15 @@ def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
 
 
 def default_gemm_config(m, n, k, shared_b=False):
-    """Untuned choice: a params dict, or None for cuBLAS."""
-    if small_fits(m, n, k):
+    """Untuned choice: a params dict, or None for cuBLAS. The small shapes take gemm_small,
+    except one B shared by a batch of short tall-skinny A (fewer than 1024 entries: the hydro
+    18x16 (4x16)^T) which streams through gemm_tall; then the tiled kernel's skinny tiles."""
+    tall_skinny = n <= 32 and m >= 2 * n and k <= 1024
+    if small_fits(m, n, k) and not (shared_b and tall_skinny and m * k < 1024):
         return {"kernel": "small"}
-    if max(m, n, k) <= 16:
-        return {"cfg": "t16", "mpb": 4}
-    if n <= 32 and m >= 2 * n and k <= 1024:       # tall-skinny hydro products A_z B^T
-        if shared_b:
-            return {"cfg": "tall", "nc": 4 if n <= 4 else 8, "rp": 128}
+    if shared_b and tall_skinny:    # H100: 18x16 (4x16)^T 1.06-1.16x faster than gemm_small
+        return {"cfg": "tall", "nc": 4 if n <= 4 else 8, "rp": 64}
+    if tall_skinny:
         for name, mpb in (("h32x4", 4), ("h64x8", 2), ("h32x16", 2), ("h64x32", 1)):
             if n <= GEMM_CONFIGS[name][1]:
                 return {"cfg": name, "mpb": mpb}
@@ -309,13 +311,20 @@ def default_gemm_config(m, n, k, shared_b=False):
 # ---------------------------------------------------------------------------------------------
 # gemm_small (kernels/gemm.cu): whole matrices staged in shared memory, mpb per block, each
 # thread an RM x RN set of C entries. Parameters (all optional, tuning-table keys):
-#   "kernel": "small", "rm"/"rn" (a pair of SMALL_TILES), "threads" (block size),
+#   "kernel": "small", "rm"/"rn" (a pair of SMALL_TILES), "threads" (block size, <= 256),
 #   "mpb" (matrices per block), "smem_target" (bytes of staged operands per block when mpb is
-#   not given: the default mpb fills the block's threads, capped by it).
+#   not given: the default mpb fills the block's threads, capped by it), "stages" (1, the
+#   default: one block per group; 2: a persistent grid of the blocks resident at once, each
+#   loading its next group while computing one -- slower on the H100 for every shape measured),
+#   "waves" (grid cap: waves x the blocks resident at once, the blocks looping over groups),
+#   "kc" (the k-contiguous variant where it applies, A "N" with B "T"; default: float32 only).
+# Defaults measured on the H100 (scratch probe, batch 10240 squares / 40960 hydro shapes).
 
 SMALL_TILES = tuple((rm, rn) for rm in (1, 2, 4) for rn in (1, 2, 4, 8))
-SMALL_SMEM_MAX = 160 * 1024     # one block's staged operands at most (one matrix must fit)
-SMALL_SMEM_TARGET = 32 * 1024
+SMALL_SMEM_MAX = 100 * 1024     # one stage of staged operands at most (one matrix must fit)
+SMALL_SMEM_TARGET = 48 * 1024
+SMALL_SIGNATURE = "qiiiTpipiiTpiii"
+SMALL_THREADS = 256             # block size cap: every instantiation's registers fit (gemm.cu)
 
 
 def small_fits(m, n, k):
@@ -324,40 +333,91 @@ def small_fits(m, n, k):
     return max(m, n, k) <= 32 or (max(m, n) <= 96 and min(m, n) <= 32 and k <= 64)
 
 
-def small_tile(m, n):
-    """Default RM x RN per thread: about 4 to 16 entries, fewer for tiny matrices."""
-    rm = 1 if m <= 2 else (2 if m <= 8 else 4)
-    rn = 1 if n <= 2 else (2 if n <= 8 else 4)
+def small_tile(m, n, item):
+    """Default RM x RN per thread (H100, batch 10240: 4^3 2x2, 8^3 4x2, 16^3 float64 4x2,
+    float32 4x4 measured best or within 3 %)."""
+    rm = 1 if m <= 2 else (2 if m <= 4 else 4)
+    rn = 1 if n <= 2 else (2 if n <= 8 or item == 8 else 4)
     return rm, rn
 
 
-def _staged_size(rows, cols):
-    """Elements of one staged operand in shared memory (row stride cols | 1, see gemm.cu)."""
-    return rows * (cols | 1)
+def _staged_size(rows, cols, ld=0):
+    """Elements of one staged operand in shared memory (row stride ld, default cols | 1: see
+    gemm.cu)."""
+    return rows * (ld or cols | 1)
+
+
+def small_kc(ta, tb, k, item):
+    """gemm_small's k-contiguous variant applies: op(A) = A, op(B) = B^T (both read along k,
+    the hydro A_z B^T form) and k a multiple of the 16-byte vector."""
+    return ta == 0 and tb == 1 and k % (16 // item) == 0
+
+
+def kc_ld(k, item):
+    """Staged row stride of the k-contiguous variant (gemm.cu kc_ld): a multiple of the 16-byte
+    vector with an odd number of vectors."""
+    vec = 16 // item
+    return (-(-k // vec) | 1) * vec
 
 
 def _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p):
-    """('small', expr, grid, block, shared bytes, (mpb,)) or None where one matrix does not fit."""
+    """('small', expr, grid, block, shared bytes, (mpb, stages)), or None where one matrix does
+    not fit. The grid: one block per group of mpb matrices (stages 1), or a persistent grid of
+    the blocks resident at once, double-buffered (stages 2), or ``waves`` times that."""
     item = numpy.dtype(dtype).itemsize
     rm, rn = int(p.get("rm") or 0), int(p.get("rn") or 0)
     if (rm, rn) not in SMALL_TILES:
-        rm, rn = small_tile(m, n)
-    size_a = _staged_size(*((k, m) if ta else (m, k)))
-    size_b = _staged_size(*((n, k) if tb else (k, n)))
+        rm, rn = small_tile(m, n, item)
+    kc = small_kc(ta, tb, k, item) and p.get("kc", item == 4)   # H100: float64 3-9 % slower
+    ld = kc_ld(k, item) if kc else 0
+    size_a = _staged_size(*((k, m) if ta else (m, k)), ld)
+    size_b = _staged_size(*((n, k) if tb else (k, n)), ld)
     fixed, per = (size_b, size_a) if shared_b else (0, size_a + size_b)
     if (fixed + per) * item > SMALL_SMEM_MAX:
         return None
     team = -(-m // rm) * -(-n // rn)
-    threads = int(p.get("threads") or 128)
+    threads = int(p.get("threads") or (256 if team > 32 else 128))
     mpb = int(p.get("mpb") or 0)
-    if mpb <= 0:
+    if mpb <= 0:            # enough matrices for the block's threads, within the byte target
         target = int(p.get("smem_target") or SMALL_SMEM_TARGET)
-        mpb = max(1, min(-(-threads // team), (target // item - fixed) // per))
+        mpb = min(-(-threads // team), (target // item - fixed) // per)
     mpb = max(1, min(mpb, batch, (SMALL_SMEM_MAX // item - fixed) // per))
-    threads = max(32, min(threads, -(-mpb * team // 32) * 32, 1024))
-    smem = (fixed + mpb * per) * item
-    expr = name_expr("gemm_small", _compile.ctype(dtype), rm, rn)
-    return ("small", expr, grid_for(-(-batch // mpb), 1), threads, smem, (mpb,))
+    threads = max(32, min(threads, -(-mpb * team // 32) * 32, SMALL_THREADS))
+    expr = name_expr("gemm_small", _compile.ctype(dtype), rm, rn, "true" if kc else "false")
+    groups = -(-batch // mpb)
+    stages = 2 if int(p.get("stages") or 1) == 2 else 1
+    smem = (fixed + stages * mpb * per) * item
+    waves = int(p.get("waves") or 0)
+    grid = groups
+    if stages == 2 or waves:    # a grid of what is resident at once (registers from the kernel)
+        regs = getattr(getattr(kernel("gemm", expr, SMALL_SIGNATURE, dtype), "function", None),
+                       "num_regs", 64)
+        grid = min(groups, sm_count() * resident_blocks(threads, smem, regs) * max(waves, 1))
+    return ("small", expr, grid, threads, smem, (mpb, stages))
+
+
+SM_THREADS, SM_REGISTERS, SM_BLOCKS = 2048, 65536, 32    # sm_70 .. sm_90 limits per SM
+
+
+def resident_blocks(threads, smem, regs):
+    """Blocks of `threads` threads, `smem` bytes of dynamic shared memory and `regs` registers
+    per thread that one SM holds at once (at least 1)."""
+    warps = -(-threads // 32)
+    regs_per_warp = -(-max(int(regs), 1) * 32 // 256) * 256
+    by_regs = SM_REGISTERS // (warps * regs_per_warp)
+    by_smem = sm_shared_bytes() // (smem + 1024)        # 1 KiB per block reserved (sm_80+)
+    return max(1, min(SM_THREADS // (32 * warps), by_regs, by_smem, SM_BLOCKS))
+
+
+def sm_shared_bytes():
+    import cupy
+    return _sm_shared_bytes(cupy.cuda.runtime.getDevice())
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_shared_bytes(device_id):
+    import cupy
+    return cupy.cuda.Device(device_id).attributes["MaxSharedMemoryPerMultiprocessor"]
 
 
 TALL_NC = (4, 8, 16)
@@ -394,18 +454,17 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
             if path != "kernel":
                 return ("vendor",)
             p = {"cfg": "t32", "mpb": 1}
+    if p.get("cfg") == "tall":
+        plan = _tall_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
+        if plan is not None:
+            return plan
+        p = default_gemm_config(m, n, k, False) or {"cfg": "t32", "mpb": 1}
     if p.get("kernel") == "small":
         plan = _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p)
         if plan is not None:
             return plan
-    if p.get("cfg") not in GEMM_CONFIGS and p.get("cfg") != "tall":
-        p = {"cfg": "t32", "mpb": 1}        # a matrix too large to stage, or an unknown kernel
-    if p["cfg"] == "tall":
-        if ta == 0 and shared_b:
-            plan = _tall_plan(dtype, batch * m, n, k, aligned, p)
-            if plan is not None:
-                return plan
-        p = default_gemm_config(m, n, k, False) or {"cfg": "t32", "mpb": 1}
+    if p.get("cfg") not in GEMM_CONFIGS:      # a matrix too large to stage, an unknown kernel
+        p = {"cfg": "t32", "mpb": 1}
     bm, bn, bk, dx, dy = GEMM_CONFIGS[p["cfg"]]
     mpb = int(p.get("mpb", 1))
     tiles = -(-m // bm) * -(-n // bn)
@@ -439,8 +498,9 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
         launcher = kernel("gemm", expr, "qiiTppiTpii", a.dtype)
         args = (batch * m, n, k, alpha, a, b, tb, beta, c, extra[0], extra[1])
     elif kind == "small":
-        launcher = kernel("gemm", expr, "qiiiTpipiiTpi", a.dtype)
-        args = (batch, m, n, k, alpha, a, ta, b, tb, int(shared_b), beta, c, extra[0])
+        launcher = kernel("gemm", expr, SMALL_SIGNATURE, a.dtype)
+        vec_copy = int(data_ptr(a) % 16 == 0 and data_ptr(b) % 16 == 0)   # 16-byte pieces
+        args = (batch, m, n, k, alpha, a, ta, b, tb, int(shared_b), beta, c) + extra + (vec_copy,)
     else:
         sb = 0 if shared_b and batch > 1 else b.shape[1] * b.shape[2]
         launcher = kernel("gemm", expr, "qiiiTpqiipqiiTpqi", a.dtype)
@@ -475,8 +535,8 @@ def _compile_check():
         for nc in TALL_NC:
             for vec in (1, 2, 4):
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
-        for rm, rn in SMALL_TILES:
-            exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn))
+        for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
+            exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs
 
 

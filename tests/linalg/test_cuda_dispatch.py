@@ -1,6 +1,7 @@
 """Kernel-vs-vendor dispatch of the GPU launchers, on the CPU without CuPy: the tuning-table
 crossovers (linalg/_tuning.py, linalg/tuning/*.json) and the launchers' choice, with NumPy standing
 in for CuPy and the kernel launch recorded instead of run."""
+import functools
 import sys
 import types
 
@@ -21,7 +22,7 @@ UNKNOWN = "Some Future GPU"
     ("gemv_n", "float32", (64, 64), False), ("gemv_n", "float32", (128, 128), True),
     ("gemv_n", "float32", (375, 64), False), ("gemv_n", "float32", (512, 512), True),
     ("gemv_t", "float64", (256, 256), False), ("gemv_t", "float32", (375, 64), False),
-    ("gemm", "float64", (16, 16, 16), True), ("gemm", "float64", (81, 8, 64), True),
+    ("gemm", "float64", (16, 16, 16), False), ("gemm", "float64", (81, 8, 64), True),
     ("gemm", "float64", (32, 9, 36), False), ("gemm", "float64", (375, 64, 512), True),
     ("gemm", "float32", (16, 16, 16), False), ("gemm", "float32", (81, 8, 64), False),
     ("gemm", "float32", (64, 64, 64), True), ("gemm", "float32", (192, 27, 216), True),
@@ -133,6 +134,7 @@ def fake_gpu(request, monkeypatch):
     launches = []
     monkeypatch.setattr(_tuning, "gpu_name", lambda *a: request.param)
     monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
     monkeypatch.setattr(blas, "data_ptr", lambda arr: arr.ctypes.data)
 
     def kernel(family, expr, *signature, **options):   # each launch: (family, expr, grid, ...)
@@ -216,6 +218,32 @@ def test_gemm_dispatch(fake_gpu, path, dtype, m, n, k, shared):
     assert len(launches) == (0 if vendor else 1)
     if vendor:
         numpy.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gemm_small_plans(fake_gpu, dtype):
+    """gemm_small for the small classes (unless the table names another kernel), gemm_tall for
+    one B shared by a tall-skinny batch, the tiled kernel past the small shapes (33^3); one
+    block per group, or (stages 2) a persistent double-buffered grid; the k-contiguous
+    instantiation for A "N" B "T"."""
+    gpu, _ = fake_gpu
+    plan = functools.partial(blas._gemm_plan.__wrapped__, gpu, dtype)     # dicts: uncached
+    for m, n, k in ((1, 1, 1), (3, 5, 7), (4, 4, 4), (16, 16, 16), (17, 3, 31), (32, 9, 36)):
+        for ta, tb in ((0, 0), (1, 1)):
+            kind = plan(10240, m, n, k, ta, tb, False, True, None, "kernel")[0]
+            assert kind == "small" or "cfg" in blas.params("gemm", dtype, m, n, k), (m, n, k)
+    assert plan(100, 33, 33, 33, 0, 0, False, True, None, "kernel")[0] == "tiled"
+    assert plan(100, 18, 4, 16, 0, 1, True, True, {"policy": "auto"}, None)[0] == "tall"
+    assert plan(100, 18, 4, 16, 1, 1, True, True, {"cfg": "tall"}, None)[0] == "small"
+    one = plan(10 ** 6, 16, 16, 16, 0, 0, False, True, {"kernel": "small"}, None)
+    two = plan(10 ** 6, 16, 16, 16, 0, 0, False, True, {"kernel": "small", "stages": 2}, None)
+    assert one[-1][1] == 1 and one[2] == -(-10 ** 6 // one[-1][0])     # a block per group
+    assert two[-1][1] == 2 and two[2] < 10 ** 6 // two[-1][0]           # resident blocks loop
+    assert two[4] == 2 * one[4]         # two buffers of the same group size
+    kc = plan(100, 18, 4, 16, 0, 1, True, True, {"kernel": "small", "kc": True}, None)
+    default = plan(100, 18, 4, 16, 0, 1, True, True, {"kernel": "small"}, None)
+    assert kc[1].endswith("true>") and not one[1].endswith("true>")
+    assert default[1].endswith("true>") is (dtype == "float32")      # kc: float32 by default
 
 
 @pytest.mark.parametrize("path", [None, "kernel", "vendor"])

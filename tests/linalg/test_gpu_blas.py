@@ -107,6 +107,86 @@ def test_gemm_huge_batch_grid_stride():
     """10^6 matrices: the grid is capped, the kernel loops (no grid-limit failure)."""
     for dtype in REAL:
         _gemm_case(4, 4, 4, 1_000_000, "N", "N", 1.0, 0.0, dtype, {"cfg": "t4", "mpb": 16})
+        _gemm_case(4, 4, 4, 1_000_000, "N", "N", 1.0, 0.0, dtype, {"kernel": "small", "mpb": 1})
+
+
+# gemm_small (whole matrices staged in shared memory): shapes of every kind it takes (tiny,
+# odd, the squares, rows/columns past the thread tiles, the hydro A_z B^T shapes, its largest
+# square), each forced through its defaults and through tiles and groups that leave partial
+# tiles, idle threads, one matrix per block and a grid-stride loop (one wave of blocks).
+SMALL_SHAPES = ((1, 1, 1), (3, 5, 7), (4, 4, 4), (9, 9, 9), (16, 16, 16), (17, 3, 31),
+                (18, 4, 16), (32, 9, 36), (81, 8, 64), (32, 32, 32))
+SMALL_FORCED = ({"kernel": "small"}, {"kernel": "small", "kc": True},
+                {"kernel": "small", "rm": 1, "rn": 1, "threads": 64, "mpb": 3, "stages": 2,
+                 "waves": 1},
+                {"kernel": "small", "rm": 4, "rn": 8, "threads": 256, "stages": 1, "waves": 1},
+                {"kernel": "small", "rm": 2, "rn": 4, "threads": 32, "mpb": 1, "stages": 2,
+                 "kc": False})
+
+
+def _gemm_plan_kind(m, n, k, batch, ta, tb, dtype, params, shared_b=False):
+    """The kind of kernel ("small", "tiled", "tall", "vendor") the launcher picks."""
+    key = (numpy.dtype(dtype).name, batch, m, n, k, int(ta == "T"), int(tb == "T"), shared_b,
+           True)
+    return blas.cached_plan(blas._gemm_plan, key, params, None)[0]
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("params", SMALL_FORCED, ids=lambda p: "-".join(
+    f"{k}{v}" for k, v in p.items() if k != "kernel") or "defaults")
+def test_gemm_small_kernel(dtype, ta, tb, params):
+    for m, n, k in SMALL_SHAPES:
+        assert _gemm_plan_kind(m, n, k, 37, ta, tb, dtype, params) == "small"
+        for alpha, beta in ((2.0, 0.5), (1.0, 0.0)):
+            _gemm_case(m, n, k, 37, ta, tb, alpha, beta, dtype, params)
+            _gemm_case(m, n, k, 37, ta, tb, alpha, beta, dtype, params, bcast_b=True)
+        _gemm_case(m, n, k, 1, ta, tb, 2.0, 0.5, dtype, params)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_gemm_small_default_dispatch(dtype):
+    """Without a table entry the small shapes take gemm_small, 33^3 does not (fallback)."""
+    for m, n, k in SMALL_SHAPES:
+        assert _gemm_plan_kind(m, n, k, 10, "N", "T", dtype, {"policy": "auto"}) == "small"
+        _gemm_case(m, n, k, 10, "N", "T", 2.0, 0.5, dtype, path="kernel")
+    assert _gemm_plan_kind(33, 33, 33, 10, "N", "N", dtype, {"policy": "auto"}) != "small"
+    _gemm_case(33, 33, 33, 10, "N", "N", 2.0, 0.5, dtype, path="kernel")
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_gemm_small_large_batch_grid_stride(dtype):
+    """70000 matrices through one wave of resident blocks (each loops over several groups),
+    single- and double-buffered."""
+    for ta, tb in (("N", "N"), ("T", "T")):
+        for m, n, k in ((3, 5, 7), (18, 4, 16)):
+            for params in ({"kernel": "small", "mpb": 1, "waves": 1, "stages": 1},
+                           {"kernel": "small", "waves": 1, "stages": 2}):
+                _gemm_case(m, n, k, 70000, ta, tb, 2.0, 0.5, dtype, params)
+                _gemm_case(m, n, k, 70000, ta, tb, 1.0, 0.0, dtype, params, bcast_b=True)
+
+
+def test_gemm_small_unaligned_views():
+    """A, B, C one element past a 16-byte boundary: element-wise staging copies (also for the
+    k-contiguous variant, A "N" B "T", which copies 16-byte pieces when both are aligned)."""
+    g = rng(11)
+    for dtype in REAL:
+        for (m, n, k), tb, shared in (((5, 3, 7), "N", False), ((16, 16, 16), "N", True),
+                                      ((18, 4, 16), "T", True), ((32, 9, 36), "T", False)):
+            a = random_matrix(g, (9, m, k), dtype)
+            b = random_matrix(g, (1 if shared else 9,) + ((k, n) if tb == "N" else (n, k)),
+                              dtype)
+
+            def shifted(x):
+                buf = cupy.empty(x.size + 1, dtype=x.dtype)
+                buf[1:] = cupy.asarray(x).ravel()
+                return buf[1:].reshape(x.shape)
+            c = shifted(numpy.zeros((9, m, n), dtype))
+            out = to_numpy(blas.gemm(shifted(a), shifted(b), c, transb=tb,
+                                     _params={"kernel": "small", "kc": True}))
+            ref = a.astype(numpy.float64) @ _op(b.astype(numpy.float64), tb)
+            res = scaled_residual(out - ref, fro(a) * fro(b).max(), k, dtype)
+            assert res < THRESHOLD, (m, n, k, tb, dtype, res)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,17 @@
 // of the diagonal. d (batch, min), e (batch, min-1 ; allocated min), tauq, taup (batch, min).
 // Reflectors H = I - tau v v^T with LAPACK's dlarfg convention (beta = -sign(alpha) ||(alpha,x)||).
 //
-// gebrd_team<T, UNROLL, SMEM>  (launcher: linalg/_cuda/bidiag.py)
+// gebrd_cols<T>  (launcher: linalg/_cuda/bidiag.py; the default wherever the matrix fits)
+//   One group of G threads per matrix (G a power of two >= max(m, n) by default, several groups
+//   per warp when G < 32), the whole matrix in shared memory. The applications of the reflectors
+//   need no reduction across threads: for the left reflector H C each thread owns whole columns
+//   of C and computes w_j = v^T C(:, j) and C(:, j) -= tau w_j v alone; for the right one C H each
+//   thread owns whole rows. v is read by every thread at the same address (a broadcast). The only
+//   reductions are the norms of dlarfg (butterfly shuffles, one barrier when G > 32), so a step
+//   costs two barriers plus the two norms, against several reductions and barriers per GEMV and
+//   an integer division per updated element in gebrd_team. See "gebrd_cols" below.
+//
+// gebrd_team<T, UNROLL, SMEM>  (the fallback: matrices that do not fit gebrd_cols)
 //   One team per matrix (big-tile setting of seed 003/004 §4.1.2). SMEM: the whole matrix is
 //   copied into shared memory (row stride n + 1, against bank conflicts), reduced there with the
 //   GEMV device functions of gemv.cuh (team_gemv_t for the left reflector, team_gemv_n for the
@@ -167,5 +177,334 @@ __global__ void gebrd_team(index_t batch, int m, int n, T* __restrict__ A, T* __
             for (int q = tm.rank; q < m * n; q += tm.size) Ak[q] = Ms[(q / n) * ld_s + q % n];
         }
         tm.sync();
+    }
+}
+
+// =============================================================================================
+// gebrd_cols: thread per column / thread per row, no reductions in the updates.
+//
+// Shape. A wide matrix (m < n) is reduced as its transpose: LAPACK's m < n algorithm on A is,
+// step for step, the m >= n algorithm on A^T with the roles of Q and P exchanged (the same
+// reflectors, tauq and taup swapped, the same d and e). So the matrix is staged into shared memory
+// as M = A (m >= n) or M = A^T (m < n), R x C with R = max(m, n) >= C = min(m, n), and only the
+// tall algorithm exists. Leading dimension ld = C | 1 (odd): a warp walking down a column
+// (thread per row, addresses r * ld + j) hits 32 different banks for float and 16 different
+// bank pairs per half-warp for double; walking along a row (thread per column) is contiguous.
+//
+// Ownership. Entry (r, c) of M is updated by the thread of rank r % G in the right updates (thread
+// per row) and by the thread of rank c % G in the left updates (thread per column); dlarfg of
+// column i is computed by the row owners and dlarfg of row i by the column owners. So each dlarfg
+// reads entries that the same thread wrote in the update just before it, and a step needs only
+// two barriers, both before an update (which reads the other threads' reflector):
+//   larfg(column i) -> barrier -> left update  (thread per column j > i, rows i..R-1)
+//   larfg(row i)    -> barrier -> right update (thread per row r > i, columns i+1..C-1)
+// Where an update is skipped (tau = 0), the entries were written by another thread before the
+// preceding barrier. G need not reach R: a thread then owns rows/columns rank, rank + G, ...
+//
+// Norms. dlarfg needs ||x||: each thread sums the squares of its entries and takes their largest
+// magnitude; one butterfly gives every thread both (bit-identical in all threads, so they all
+// take the same branches; no barrier for G <= 32, one for G > 32). If max(|alpha|, max|x|) lies in
+// a range where squaring can neither overflow nor lose accuracy to underflow, ||(alpha, x)|| =
+// sqrt(alpha^2 + sum x^2); otherwise (rare) the entries are scaled by a power of two that brings
+// that maximum near 1 and summed again (LAPACK's dnrm2/dlapy2 are overflow-safe; so is this).
+// v = x / (alpha - beta) is a multiplication by the reciprocal, after scaling both by a power of
+// two where alpha - beta is subnormal (its reciprocal would overflow).
+// =============================================================================================
+
+// Magnitudes for which up to 1024 squares sum without overflow, and entries whose squares
+// underflow contribute below 2^-30 (float, even with flush-to-zero) / 2^-64 (double) of the
+// largest square; the largest scaling exponent used otherwise (2^+-max_exp and the scaled values
+// stay normal); the smallest normal number; 2^sub_exp times a subnormal number is normal.
+template <typename T> struct norm_limits;
+template <> struct norm_limits<float> {
+    __device__ static float lo() { return 0x1p-40f; }
+    __device__ static float hi() { return 0x1p+50f; }
+    __device__ static float tiny() { return 0x1p-126f; }
+    static constexpr int max_exp = 120, sub_exp = 24;
+};
+template <> struct norm_limits<double> {
+    __device__ static double lo() { return 0x1p-500; }
+    __device__ static double hi() { return 0x1p+500; }
+    __device__ static double tiny() { return 0x1p-1022; }
+    static constexpr int max_exp = 1000, sub_exp = 54;
+};
+
+// Shared memory of one matrix (elements): M (R x ld), d, e, tauq, taup (C each; written out with
+// the matrix, coalesced, so no global pointer stays live through the reduction) and the
+// cross-warp reduction slots. The launcher (bidiag.py, _cols_smem_elems) computes the same number.
+__host__ __device__ __forceinline__ index_t cols_smem_elems(int R, int C, int group) {
+    const int warps = group > 32 ? group / 32 : 1;
+    return (index_t)R * (C | 1) + 4 * C + 4 * warps + 4;
+}
+
+// The threads of one matrix: a Team (gemv.cuh) whose span is known at compile time: WIDE = more
+// than one warp (a named barrier, cross-warp reductions through shared memory), else a power of
+// two <= 32 lanes of one warp (__syncwarp, shuffles only). The one-warp kernel carries no
+// cross-warp code.
+template <bool WIDE>
+struct Group : Team {
+    __device__ __forceinline__ explicit Group(int size) : Team(make_team(size)) {}
+    __device__ __forceinline__ void sync() const {
+        if (WIDE) {
+            asm volatile("bar.sync %0, %1;" ::"r"(index + 1), "r"(size) : "memory");
+        } else {
+            __syncwarp(mask);
+        }
+    }
+    // First index >= start owned by this thread (index p is owned by rank p % size).
+    __device__ __forceinline__ int first_owned(int start) const {
+        return start + ((rank - start) & (size - 1));
+    }
+};
+
+// Over the group: the max of `amax`, the sum of `ss`, and the value `own` of the thread of rank
+// `owner` (passed exactly, sign of zero included), in every thread. Butterfly shuffles combine the
+// same two numbers in both partners, so every thread ends with the same bits. Groups of more than
+// 32 threads combine their warps through red[0 .. 2 * warps] after one barrier (red must not be
+// reused before the next barrier).
+template <bool WIDE, typename T>
+__device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& amax, T& ss, T& own,
+                                                int owner, T* red) {
+    const int w = WIDE ? 32 : tm.size;
+    for (int off = w / 2; off > 0; off >>= 1) {
+        amax = fmax(amax, __shfl_xor_sync(tm.mask, amax, off, 32));
+        ss += __shfl_xor_sync(tm.mask, ss, off, 32);
+    }
+    if (!WIDE) {
+        own = __shfl_sync(tm.mask, own, owner, tm.size);
+        return;
+    }
+    const int warps = tm.size / 32, warp = tm.rank / 32;
+    if ((tm.rank & 31) == 0) {
+        red[warp] = amax;
+        red[warps + warp] = ss;
+    }
+    if (tm.rank == owner) red[2 * warps] = own;
+    tm.sync();
+    amax = red[0];
+    ss = red[warps];
+    for (int q = 1; q < warps; ++q) {
+        amax = fmax(amax, red[q]);
+        ss += red[warps + q];
+    }
+    own = red[2 * warps];
+}
+
+// dlarfg on the vector y[a * s] (alpha), y[(a + 1) * s], ..., y[(end - 1) * s] (x), entry p held
+// by its owner (rank p % size), called by the whole group. Overwrites alpha with beta (by its
+// owner) and x with v (each entry by its owner); returns tau and beta in every thread. tau = 0
+// and nothing written when x = 0 (H = I, as LAPACK). Uses red[0 .. 4 * warps + 1] when size > 32.
+// Scalings are by powers of two (exact) rather than divisions: fewer registers and instructions.
+template <bool WIDE, typename T>
+__device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* red, T& beta) {
+    typedef norm_limits<T> lim;
+    const int first = tm.first_owned(a + 1), owner = a & (tm.size - 1);
+    T amax = T(0), ss = T(0), alpha = T(0);
+    for (int p = first; p < end; p += tm.size) {
+        const T x = y[p * s];
+        amax = fmax(amax, fabs(x));
+        ss += x * x;
+    }
+    if (tm.rank == owner) alpha = y[a * s];
+    group_allreduce(tm, amax, ss, alpha, owner, red);
+    beta = alpha;
+    if (amax == T(0)) return T(0);
+    const T big = fmax(fabs(alpha), amax);
+    T norm;
+    if (big >= lim::lo() && big <= lim::hi()) {
+        norm = sqrt(alpha * alpha + ss);
+    } else {                 // squares would overflow or underflow: sum (2^k x)^2, 2^k big ~ 1
+        int k = -ilogb(big);
+        k = k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
+        const T up = ldexp(T(1), k);
+        T s2 = T(0), unused_max = T(0), unused_own = T(0);
+        for (int p = first; p < end; p += tm.size) {
+            const T q = y[p * s] * up;
+            s2 += q * q;
+        }
+        group_allreduce(tm, unused_max, s2, unused_own, owner, red + 2 * (tm.size / 32) + 1);
+        const T q = alpha * up;
+        norm = sqrt(q * q + s2) * ldexp(T(1), -k);
+    }
+    beta = -copysign(norm, alpha);
+    const T tau = (beta - alpha) / beta;
+    // v = x / (alpha - beta), |alpha - beta| >= norm > 0. Where alpha - beta is subnormal its
+    // reciprocal would overflow: scale x and it by 2^sub_exp first (|x| <= |alpha - beta|).
+    T denom = alpha - beta, pre = T(1);
+    if (fabs(denom) < lim::tiny()) {
+        pre = ldexp(T(1), lim::sub_exp);
+        denom *= pre;
+    }
+    const T scal = T(1) / denom;
+    for (int p = first; p < end; p += tm.size) y[p * s] = (y[p * s] * pre) * scal;
+    if (tm.rank == owner) y[a * s] = beta;
+    return tau;
+}
+
+// c -= tau v (v^T c) for the length-L vectors c[q * cs] and v[q * vs], v[0] = 1 implied (not
+// read), by one thread; c and v do not overlap. Four partial sums keep four multiply-adds in
+// flight; the update loads four entries before storing any (a store could otherwise alias the
+// next loads, which would then wait for it). The pointers walk, so the offsets 0, s, 2s, 3s are
+// loop invariants folded into the loads' addressing.
+template <typename T>
+__device__ __forceinline__ void reflect(T* __restrict__ c, int cs, const T* __restrict__ v, int vs,
+                                        int L, T tau) {
+    T w0 = c[0], w1 = T(0), w2 = T(0), w3 = T(0);
+    const T* cp = c + cs;
+    const T* vp = v + vs;
+    int q = 1;
+#pragma unroll 1
+    for (; q + 3 < L; q += 4, cp += 4 * cs, vp += 4 * vs) {
+        w0 += vp[0] * cp[0];
+        w1 += vp[vs] * cp[cs];
+        w2 += vp[2 * vs] * cp[2 * cs];
+        w3 += vp[3 * vs] * cp[3 * cs];
+    }
+#pragma unroll 1
+    for (; q < L; ++q, cp += cs, vp += vs) w0 += vp[0] * cp[0];
+    const T t = tau * ((w0 + w1) + (w2 + w3));
+    c[0] -= t;
+    T* cw = c + cs;
+    vp = v + vs;
+#pragma unroll 1
+    for (q = 1; q + 3 < L; q += 4, cw += 4 * cs, vp += 4 * vs) {
+        const T c0 = cw[0], c1 = cw[cs], c2 = cw[2 * cs], c3 = cw[3 * cs];
+        const T v0 = vp[0], v1 = vp[vs], v2 = vp[2 * vs], v3 = vp[3 * vs];
+        cw[0] = c0 - v0 * t;
+        cw[cs] = c1 - v1 * t;
+        cw[2 * cs] = c2 - v2 * t;
+        cw[3 * cs] = c3 - v3 * t;
+    }
+#pragma unroll 1
+    for (; q < L; ++q, cw += cs, vp += vs) cw[0] -= vp[0] * t;
+}
+
+// dgebd2 on the tall R x C matrix M (R >= C, leading dimension ld) in shared memory, by the
+// group; d, e, tq (Q's taus), tp (P's taus) are out[0, C, 2C, 3C + i] (shared memory).
+template <bool WIDE, typename T>
+__device__ void gebd2_tall(const Group<WIDE>& tm, int R, int C, T* M, int ld, T* out, T* red) {
+    T *d = out, *e = out + C, *tq = out + 2 * C, *tp = out + 3 * C;
+    const int lastbit = tm.size - 1;
+    for (int i = 0; i < C; ++i) {
+        T beta;
+        // H(i) annihilates M(i+1:R, i) (entries held by their row owners).
+        const T tau_q = group_larfg(tm, M + i, ld, i, R, red, beta);
+        if (tm.rank == (i & lastbit)) {
+            d[i] = beta;
+            tq[i] = tau_q;
+        }
+        tm.sync();
+        // Left update of M(i:R, i+1:C), thread per column; v = (1, M(i+1:R, i)).
+        if (tau_q != T(0))
+            for (int j = tm.first_owned(i + 1); j < C; j += tm.size)
+                reflect(M + i * ld + j, ld, M + i * ld + i, ld, R - i, tau_q);
+        if (i + 1 < C) {
+            // G(i) annihilates M(i, i+2:C) (entries held by their column owners).
+            const T tau_p = group_larfg(tm, M + i * ld, 1, i + 1, C, red, beta);
+            if (tm.rank == ((i + 1) & lastbit)) {
+                e[i] = beta;
+                tp[i] = tau_p;
+            }
+            tm.sync();
+            // Right update of M(i+1:R, i+1:C), thread per row; u = (1, M(i, i+2:C)).
+            if (tau_p != T(0))
+                for (int r = tm.first_owned(i + 1); r < R; r += tm.size)
+                    reflect(M + r * ld + i + 1, 1, M + i * ld + i + 1, 1, C - i - 1, tau_p);
+        } else if (tm.rank == 0) {
+            tp[i] = T(0);
+            e[i] = T(0);                      // not part of e: the launcher drops it
+        }
+    }
+}
+
+// Position of element e of a row-major matrix with `cols` columns, advanced by a fixed number of
+// elements at a time without dividing: the copies below divide once per thread, not per element.
+struct RowMajorWalk {
+    int row, col, drow, dcol, cols;
+    __device__ __forceinline__ RowMajorWalk(int e, int step, int cols_) : cols(cols_) {
+        row = e / cols;
+        col = e - row * cols;
+        drow = step / cols;
+        dcol = step - drow * cols;
+    }
+    __device__ __forceinline__ void advance() {
+        row += drow;
+        col += dcol;
+        if (col >= cols) {
+            col -= cols;
+            ++row;
+        }
+    }
+    // Offset in shared memory (leading dimension ld), transposed when `trans`.
+    __device__ __forceinline__ int at(int ld, bool trans) const {
+        return trans ? col * ld + row : row * ld + col;
+    }
+};
+
+// A (rows x cols, contiguous row-major, global) into M (shared, leading dimension ld), transposed
+// (M(c, r) = A(r, c)) when `trans`. Coalesced: thread tid reads elements tid, tid + nt, ..., with
+// BATCH loads in flight before the stores. Both store patterns are conflict-free (ld odd).
+template <typename T>
+__device__ __forceinline__ void load_matrix(const T* __restrict__ src, int rows, int cols, T* M,
+                                            int ld, bool trans, int tid, int nt) {
+    constexpr int BATCH = 8;
+    const int count = rows * cols;
+    RowMajorWalk at(tid, nt, cols);
+    for (int e0 = tid; e0 < count; e0 += nt * BATCH) {
+        T r[BATCH];
+#pragma unroll
+        for (int b = 0; b < BATCH; ++b) r[b] = e0 + b * nt < count ? src[e0 + b * nt] : T(0);
+#pragma unroll
+        for (int b = 0; b < BATCH; ++b) {
+            if (e0 + b * nt < count) M[at.at(ld, trans)] = r[b];
+            at.advance();
+        }
+    }
+}
+
+// The inverse of load_matrix (coalesced stores).
+template <typename T>
+__device__ __forceinline__ void store_matrix(T* __restrict__ dst, int rows, int cols, const T* M,
+                                             int ld, bool trans, int tid, int nt) {
+    const int count = rows * cols;
+    RowMajorWalk at(tid, nt, cols);
+    for (int e = tid; e < count; e += nt, at.advance()) dst[e] = M[at.at(ld, trans)];
+}
+
+// Launch: block = group * (matrices per block) threads, group a power of two: WIDE = group > 32
+// (a named barrier per group, at most 15 groups per block, up to 1024 threads a block), else
+// several groups per warp (at most 256 threads a block). Dynamic shared memory = matrices per
+// block * cols_smem_elems(R, C, group) * sizeof(T). Groups loop over the batch with a grid stride.
+// Both variants are held to 64 registers (1024 threads; 4 blocks of 256), without spills on sm_90.
+template <typename T, bool WIDE>
+__global__ void __launch_bounds__(WIDE ? 1024 : 256, WIDE ? 1 : 4)
+gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
+           T* __restrict__ tauq, T* __restrict__ taup, int group) {
+    extern __shared__ __align__(16) unsigned char gebrd_smem[];
+    const Group<WIDE> tm(group);
+    const int per_block = blockDim.x / group;
+    const bool wide = m < n;                  // reduce A^T: see the section comment
+    const int R = wide ? n : m, C = wide ? m : n;
+    const int ld = C | 1;
+    T* M = reinterpret_cast<T*>(gebrd_smem) + tm.index * cols_smem_elems(R, C, group);
+    T* out = M + R * ld;                      // d, e, tq, tp
+    T* red = out + 4 * C;
+    for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
+         k += (index_t)gridDim.x * per_block) {
+        T* Ak = A + k * m * n;
+        load_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
+        tm.sync();
+        gebd2_tall(tm, R, C, M, ld, out, red);
+        tm.sync();
+        store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
+        T* tq = wide ? taup : tauq;           // Q of A^T is P of A
+        T* tp = wide ? tauq : taup;
+        for (int q = tm.rank; q < C; q += tm.size) {
+            d[k * C + q] = out[q];
+            e[k * C + q] = out[C + q];
+            tq[k * C + q] = out[2 * C + q];
+            tp[k * C + q] = out[3 * C + q];
+        }
+        tm.sync();                            // M is reloaded by the next matrix
     }
 }

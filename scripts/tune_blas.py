@@ -168,8 +168,10 @@ def tune_gebrd(t, dtype, sizes, batch):
     from linalg._tuning import shape_class
     for n in sizes:
         a = cupy.random.standard_normal((batch, n, n)).astype(dtype)
-        cands = [{"unroll": 2, "team": tm, "teams_per_block": max(1, 128 // tm)}
+        cands = [{"kernel": "team", "unroll": 2, "team": tm, "teams_per_block": max(1, 128 // tm)}
                  for tm in (32, 64, 128, 256) if tm <= max(32, 8 * n)]
+        cands += [{"kernel": "cols", "group": gr, "per_block": pb}
+                  for gr in (0, 32, 64) for pb in (0, 1, 2)]
         t.pick("gebrd", dtype, shape_class(n, n), cands, lambda p: bidiag.gebrd(a, _params=p))
         del a
 

@@ -6,17 +6,36 @@ and returns the tuple ``(a, d, e, tauq, taup)`` with d, tauq, taup of shape (bat
 e of shape (batch, min(m, n) - 1), LAPACK conventions (dgebd2's reflectors, so results agree with
 LAPACK to rounding). No failure mode, no info.
 
-One team per matrix; the matrix sits in shared memory when it fits (the big-tile setting of seed
-003), otherwise the same kernel works on it in global memory. Complex dtypes have no kernel yet
-and no vendor routine: they are computed by the CPU backend on a host copy (correct, slow).
+Two kernels (``plan`` picks one; ``_params={"kernel": "team"}`` forces the second):
+
+* ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
+  group of G threads per matrix (G = max(m, n) rounded up to a power of two, several matrices per
+  warp when G < 32), the matrix in shared memory. Each Householder update is done without any
+  reduction across threads: for the left reflector each thread owns whole columns (w_j = v^T C_j
+  and C_j -= tau w_j v in one thread), for the right one whole rows; only the norms of dlarfg
+  are reduced (shuffles). Small matrices were latency bound on reductions and barriers, which
+  this removes. A wide matrix is reduced as its transpose (LAPACK's m < n algorithm is the m >= n
+  one on A^T with Q and P exchanged). Parameters: ``group`` (threads per matrix, a power of two;
+  fewer than max(m, n) is allowed: a thread then owns several rows/columns), ``per_block``
+  (matrices per block).
+* ``gebrd_team`` (the fallback): one team per matrix, GEMV device functions with reductions; the
+  matrix in shared memory when it fits (the big-tile setting of seed 003), otherwise in global
+  memory. Parameters ``team``, ``teams_per_block``, ``unroll`` (the tuned table's entries).
+
+Complex dtypes have no kernel yet and no vendor routine: they are computed by the CPU backend on a
+host copy (correct, slow).
 """
+import functools
+
 from . import _compile
 from ._compile import kernel
 from .blas import is_real, name_expr, grid_for, params
 
-__all__ = ["gebrd", "COMPILE_CHECK"]
+__all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 
-_SMEM_LIMIT = 200 * 1024
+_SMEM_LIMIT = 200 * 1024        # gebrd_team's budget (tuned with it)
+_COLS_MAX_GROUP = 1024          # threads of one block
+_KERNELS = ("cols", "team")
 
 
 def default_team(m, n):
@@ -40,6 +59,76 @@ def _smem_per_team(m, n, team, in_smem, item):
     return ((m * (n + 1) if in_smem else 0) + 2 * max(m, n) + team + 40) * item
 
 
+def _pow2_ceil(x):
+    p = 1
+    while p < x:
+        p <<= 1
+    return p
+
+
+def _cols_smem_elems(rows, cols, group):
+    """Elements of shared memory per matrix of gebrd_cols, as kernels/gebrd.cu cols_smem_elems:
+    the R x (C | 1) matrix (R = max(m, n), C = min(m, n)), d/e/tauq/taup, reduction slots."""
+    warps = group // 32 if group > 32 else 1
+    return rows * (cols | 1) + 4 * cols + 4 * warps + 4
+
+
+def cols_config(m, n, item, smem_limit, group=0, per_block=0):
+    """``(group, per_block, shared bytes per block)`` of gebrd_cols for m x n matrices of
+    ``item``-byte reals, or None where they do not fit it (then gebrd_team runs). ``group`` and
+    ``per_block`` 0 take the defaults: a power of two >= max(m, n) (at least 4) and 128 threads
+    a block."""
+    rows, cols = max(m, n), min(m, n)
+    group = _pow2_ceil(max(int(group) or rows, 4))
+    if group > _COLS_MAX_GROUP:
+        return None
+    per_matrix = _cols_smem_elems(rows, cols, group) * item
+    if per_matrix > smem_limit:
+        return None
+    # one warp: up to 256 threads a block (the kernel's launch bound); wider: 1024 threads and
+    # one named barrier per group (ids 1..15)
+    cap = 256 // group if group <= 32 else min(_COLS_MAX_GROUP // group, 15)
+    per_block = max(1, min(int(per_block) or max(1, 128 // group), cap))
+    while per_block > 1 and per_matrix * per_block > smem_limit:
+        per_block //= 2
+    return group, per_block, per_matrix * per_block
+
+
+@functools.lru_cache(maxsize=None)
+def _optin_smem(device_id):
+    """Largest dynamic shared memory a block may opt in to on this device."""
+    import cupy
+    attrs = cupy.cuda.Device(device_id).attributes
+    return int(attrs.get("MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
+
+
+def plan(m, n, dtype, _params=None):
+    """The kernel and launch configuration ``gebrd`` uses for real m x n matrices of ``dtype``:
+    ``{"kernel": "cols", "group", "per_block", "smem"}`` or ``{"kernel": "team", "team",
+    "per_block", "smem", "in_smem", "unroll"}`` (needs the current device for its limits)."""
+    import numpy
+    item = numpy.dtype(dtype).itemsize
+    p = params("gebrd", dtype, m, n, override=_params)
+    which = p.get("kernel") or "cols"
+    if which not in _KERNELS:
+        raise ValueError(f"gebrd kernel: expected one of {_KERNELS}, got {which!r}")
+    if which == "cols":
+        cfg = cols_config(m, n, item, _optin_smem(_compile.current_device()),
+                          p.get("group") or 0, p.get("per_block") or 0)
+        if cfg is not None:
+            group, per_block, smem = cfg
+            return {"kernel": "cols", "group": group, "per_block": per_block, "smem": smem}
+    team = int(p.get("team") or 0) or default_team(m, n)
+    in_smem = _smem_per_team(m, n, team, True, item) <= _SMEM_LIMIT
+    per_team = _smem_per_team(m, n, team, in_smem, item)
+    per_block = int(p.get("teams_per_block") or 0) or max(1, 128 // team)
+    per_block = min(per_block, 15 if team > 32 else 32)
+    while per_block > 1 and per_team * per_block > _SMEM_LIMIT:
+        per_block //= 2
+    return {"kernel": "team", "team": team, "per_block": per_block, "smem": per_team * per_block,
+            "in_smem": in_smem, "unroll": int(p.get("unroll") or 2)}
+
+
 def gebrd(a, _params=None):
     """Bidiagonalize each matrix in place; returns (a, d, e, tauq, taup)."""
     import cupy
@@ -50,26 +139,25 @@ def gebrd(a, _params=None):
         return a, vec, vec[:, :max(mn - 1, 0)].copy(), vec.copy(), vec.copy()
     if not is_real(a.dtype):
         return _cpu_gebrd(a)
-    p = params("gebrd", a.dtype, m, n, override=_params)
-    team = int(p.get("team") or 0) or default_team(m, n)
-    item = a.dtype.itemsize
-    in_smem = _smem_per_team(m, n, team, True, item) <= _SMEM_LIMIT
-    per_team = _smem_per_team(m, n, team, in_smem, item)
-    per_block = int(p.get("teams_per_block") or 0) or max(1, 128 // team)
-    per_block = min(per_block, 15 if team > 32 else 32)
-    while per_block > 1 and per_team * per_block > _SMEM_LIMIT:
-        per_block //= 2
+    cfg = plan(m, n, a.dtype, _params)
     d = cupy.empty((batch, mn), dtype=a.dtype)
     e = cupy.zeros((batch, mn), dtype=a.dtype)
     tauq = cupy.empty((batch, mn), dtype=a.dtype)
     taup = cupy.empty((batch, mn), dtype=a.dtype)
-    expr = name_expr("gebrd_team", _compile.ctype(a.dtype), int(p["unroll"]),
-                     "true" if in_smem else "false")
-    launcher = kernel("gebrd", expr, "qiipppppi")
-    launcher(grid_for(batch, per_block), team * per_block, (batch, m, n, a, d, e, tauq, taup, team),
-             per_team * per_block)
+    ctype = _compile.ctype(a.dtype)
+    if cfg["kernel"] == "cols":        # threads per matrix; WIDE: more than one warp
+        group = cfg["group"]
+        expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false")
+    else:
+        group = cfg["team"]
+        expr = name_expr("gebrd_team", ctype, cfg["unroll"], "true" if cfg["in_smem"] else "false")
+    per_block = cfg["per_block"]
+    kernel("gebrd", expr, "qiipppppi")(grid_for(batch, per_block), group * per_block,
+                                       (batch, m, n, a, d, e, tauq, taup, group), cfg["smem"])
     return a, d, cupy.ascontiguousarray(e[:, :max(mn - 1, 0)]), tauq, taup
 
 
 COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float", "double")
-                              for u in (1, 2, 4) for s in ("true", "false")]}
+                              for u in (1, 2, 4) for s in ("true", "false")]
+                 + [name_expr("gebrd_cols", T, w) for T in ("float", "double")
+                    for w in ("true", "false")]}

@@ -1,10 +1,13 @@
 """GPU batched GEBRD (linalg/_cuda/bidiag.py, kernels/gebrd.cu).
 
-Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000:
+Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for both kernels
+(gebrd_cols, the default, and gebrd_team, the fallback, forced by ``_params={"kernel": "team"}``):
 * the singular values of the bidiagonal B (from d, e) match numpy.linalg.svd of A;
 * Q B P^T rebuilt from the returned reflectors (LAPACK storage) reproduces A (scaled residual);
 * d, e, tauq, taup and the reflectors agree with a float64 NumPy transcription of LAPACK dgebd2
-  (the same reflector convention), and with the CPU backend where it exists.
+  (the same reflector convention), and with the CPU backend where it exists;
+* zero columns/rows/matrices give tau = 0 (H = I) where LAPACK does; scaling A by a power of two
+  near the overflow/underflow limits scales d and e alike (safe norms); which kernel runs where.
 """
 import numpy
 import pytest
@@ -152,13 +155,176 @@ def test_gebrd_rectangular(dtype, shape):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("params", [{"unroll": 1, "team": 32, "teams_per_block": 4},
-                                    {"unroll": 4, "team": 256, "teams_per_block": 1},
-                                    {"unroll": 2, "team": 512, "teams_per_block": 0}],
-                         ids=["t32", "t256", "t512"])
+@pytest.mark.parametrize("params", [
+    {"kernel": "team", "unroll": 1, "team": 32, "teams_per_block": 4},
+    {"kernel": "team", "unroll": 4, "team": 256, "teams_per_block": 1},
+    {"kernel": "team", "unroll": 2, "team": 512, "teams_per_block": 0},
+    {"kernel": "cols", "group": 8},
+    {"kernel": "cols", "group": 32, "per_block": 1},
+    {"kernel": "cols", "group": 64, "per_block": 2},
+    {"kernel": "cols", "group": 256}], ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256"])
 def test_gebrd_forced_parameters(dtype, params):
+    """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
+    max(m, n) (a thread owns several rows/columns), several wide groups per block (named
+    barriers), and more threads than rows."""
     for m, n in ((16, 16), (33, 17), (17, 33), (100, 100), (128, 128)):
+        if params["kernel"] == "team" or _cols_fits(m, n, dtype):
+            assert bidiag.plan(m, n, dtype, params)["kernel"] == params["kernel"]
         _case(m, n, 5, dtype, params)
+
+
+KERNELS = ({"kernel": "cols"}, {"kernel": "team"})
+
+
+def _cols_fits(m, n, dtype):
+    """Whether gebrd_cols takes m x n matrices of dtype on this device (H100: up to 1024 rows or
+    columns and 227 KB of shared memory, e.g. float64 128 x 128 at 133 KB)."""
+    optin = bidiag._optin_smem(cupy.cuda.runtime.getDevice())
+    size = bidiag._cols_smem_elems(max(m, n), min(m, n), 1024) * numpy.dtype(dtype).itemsize
+    return max(m, n) <= 1024 and size <= optin
+
+
+AWKWARD = ((1, 1), (2, 2), (3, 3), (7, 7), (8, 8), (16, 16), (17, 17), (32, 32), (33, 33),
+           (64, 64), (65, 65), (100, 100), (128, 128), (80, 20), (20, 80), (1, 9), (9, 1),
+           (1, 40), (40, 1), (5, 3), (3, 5))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+@pytest.mark.parametrize("shape", AWKWARD, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_gebrd_kernels_awkward_shapes(shape, params, dtype):
+    m, n = shape
+    if params["kernel"] == "team" or _cols_fits(m, n, dtype):
+        assert bidiag.plan(m, n, dtype, params)["kernel"] == params["kernel"]
+    for batch in ((1, 7, 1000) if max(m, n) <= 33 else (1, 7)):
+        _case(m, n, batch, dtype, params)
+
+
+def test_gebrd_plan():
+    """gebrd_cols wherever it fits (the default), gebrd_team beyond: more than 1024 rows or
+    columns, or a matrix larger than the shared memory of a block."""
+    for m, n in ((1, 1), (8, 8), (32, 32), (33, 7), (7, 33), (128, 128), (1024, 3), (3, 1024)):
+        for dtype in REAL:
+            expected = "cols" if _cols_fits(m, n, dtype) else "team"
+            assert bidiag.plan(m, n, dtype)["kernel"] == expected, (m, n, dtype)
+    cfg = bidiag.plan(8, 8, numpy.float64)
+    assert cfg["group"] == 8 and cfg["per_block"] == 16
+    cfg = bidiag.plan(100, 40, numpy.float64)
+    assert cfg["group"] == 128 and cfg["per_block"] == 1
+    for m, n in ((1025, 3), (3, 1025), (256, 256), (300, 200)):
+        assert bidiag.plan(m, n, numpy.float64)["kernel"] == "team", (m, n)
+    assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
+    with pytest.raises(ValueError, match="gebrd kernel"):
+        bidiag.plan(8, 8, numpy.float64, {"kernel": "rows"})
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_gebrd_fallback_shapes(dtype):
+    """Shapes gebrd_cols does not take run gebrd_team without being forced."""
+    for m, n in ((1030, 2), (2, 1030)):
+        _case(m, n, 2, dtype)
+
+
+def _run(a, params):
+    out = bidiag.gebrd(cupy.asarray(a), _params=params)
+    return [to_numpy(x) for x in out]
+
+
+def _check_factorization(a, got, dtype):
+    batch, m, n = a.shape
+    ag, d, e, tq, tp = (x.astype(numpy.float64) for x in got)
+    for x in got:
+        assert numpy.isfinite(x).all()
+    s_ref = numpy.linalg.svd(a.astype(numpy.float64), compute_uv=False)
+    s = bidiag_singular_values(d, e, m, n)
+    assert numpy.abs(s - s_ref).max() <= 30 * max(m, n) * eps(dtype) * max(s_ref.max(), 1.0)
+    res = scaled_residual(rebuild(ag, d, e, tq, tp) - a, fro(a), max(m, n), dtype)
+    assert res < THRESHOLD, res
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+def test_gebrd_zero_columns(dtype, params):
+    """Nothing to annihilate gives H = I: tau = 0 exactly (LAPACK's dlarfg), the entries left
+    alone; a zero matrix comes back zero."""
+    g = rng(7)
+    for m, n in ((1, 1), (6, 1), (1, 6), (7, 7), (12, 5), (5, 12), (33, 33), (80, 20), (20, 80)):
+        k = min(m, n)
+        zero = numpy.zeros((2, m, n), dtype)
+        ag, d, e, tq, tp = _run(zero, params)
+        assert not ag.any() and not d.any() and not e.any() and not tq.any() and not tp.any()
+        a = random_matrix(g, (3, m, n), dtype)
+        if m >= n:
+            a[0, :, 0] = 0          # H(0) = I: tauq[0] = 0, d[0] = 0
+            a[1, 0, :] = 0          # alpha = 0 with x != 0: tau = 1 unless x = 0 too
+        else:
+            a[0, 0, :] = 0          # G(0) = I: taup[0] = 0, d[0] = 0
+            a[1, :, 0] = 0
+        if k > 2:
+            a[2, :, 2] = 0          # rank deficient
+        got = _run(a, params)
+        ag, d, e, tq, tp = got
+        first_tau = tq if m >= n else tp
+        assert first_tau[0, 0] == 0 and d[0, 0] == 0, (m, n)
+        if max(m, n) > 1:
+            assert first_tau[1, 0] == 1, (m, n, first_tau[1, 0])
+        if m >= n:
+            assert not ag[0, 1:, 0].any()
+        else:
+            assert not ag[0, 0, 1:].any()
+        _check_factorization(a, got, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+def test_gebrd_extreme_scaling(dtype, params):
+    """Norms without overflow or underflow: A scaled by a power of two near the limits of the
+    format scales d and e alike and leaves tau and the reflectors alone (to rounding)."""
+    g = rng(8)
+    scales = (2.0 ** -530, 2.0 ** 530) if dtype == numpy.float64 else (2.0 ** -100, 2.0 ** 100)
+    for m, n in ((7, 7), (12, 5), (5, 12), (40, 40), (100, 31)):
+        a = random_matrix(g, (3, m, n), dtype)
+        base = _run(a, params)
+        tol = 1e3 * max(m, n) * eps(dtype)
+        for scale in scales:
+            got = _run(a * dtype(scale), params)
+            for x in got:
+                assert numpy.isfinite(x).all(), (m, n, scale)
+            for i in (1, 2):                      # d, e
+                err = numpy.abs(got[i] / scale - base[i]).max(initial=0.0)
+                size = max(1.0, numpy.abs(base[i]).max(initial=0.0))
+                assert err <= tol * size, (m, n, scale, i, err)
+            for i in (3, 4):                      # tauq, taup
+                assert numpy.abs(got[i] - base[i]).max(initial=0.0) <= tol, (m, n, scale, i)
+            refl = ~_bidiagonal_mask(m, n)        # the reflectors, unscaled
+            err = numpy.abs(got[0] - base[0])[:, refl].max(initial=0.0)
+            assert err <= tol * max(1.0, numpy.abs(base[0]).max()), (m, n, scale, err)
+
+
+def _bidiagonal_mask(m, n):
+    """Where B sits in GEBRD's output: the diagonal and the super- (m >= n) or sub-diagonal."""
+    i = numpy.arange(m)[:, None]
+    j = numpy.arange(n)[None, :]
+    return (i == j) | ((j == i + 1) if m >= n else (i == j + 1))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_gebrd_cols_subnormal(dtype):
+    """gebrd_cols on subnormal entries: finite, and the singular values (which carry few digits
+    there) roughly right. The reciprocal of a subnormal alpha - beta would overflow. float32
+    arithmetic on the GPU flushes subnormal numbers to zero (both GEBRD kernels see a float32
+    matrix of entries ~2^-130 as zero: tau = 0, measured on the H100), so float32 is checked at
+    2^-120: normal entries whose squares and products underflow."""
+    g = rng(9)
+    scale = 2.0 ** -1060 if dtype == numpy.float64 else 2.0 ** -120
+    for m, n in ((7, 7), (12, 5), (5, 12), (40, 40)):
+        a = (random_matrix(g, (2, m, n), dtype) * dtype(scale)).astype(dtype)
+        got = _run(a, {"kernel": "cols"})
+        for x in got:
+            assert numpy.isfinite(x).all(), (m, n)
+        s_ref = numpy.linalg.svd(a.astype(numpy.float64), compute_uv=False)
+        s = bidiag_singular_values(got[1].astype(numpy.float64), got[2].astype(numpy.float64), m, n)
+        assert numpy.abs(s - s_ref).max() <= 0.05 * s_ref.max(), (m, n)
 
 
 def test_gebrd_matches_cpu_backend():

@@ -154,15 +154,6 @@ __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __res
 //   Each output (a row for N, a column for T) is one dot product of length `len` at element
 //   stride `step` in A, summed by `group` lanes (a power of two <= 32) and a shuffle reduction.
 
-template <typename T, int V>
-__device__ __forceinline__ void store_vec(T* p, const T (&r)[V]) {
-    static_assert(sizeof(T) * V == 16, "one 16-byte store");
-    if constexpr (sizeof(T) == 4)
-        *reinterpret_cast<float4*>(p) = make_float4(r[0], r[1], r[2], r[3]);
-    else
-        *reinterpret_cast<double2*>(p) = make_double2(r[0], r[1]);
-}
-
 // dst[i] = src[i] for i < count. 16-byte loads from the aligned address at or below src, STAGE
 // per thread issued before any store (memory-level parallelism); partial vectors at either end
 // are read element by element, so nothing outside [src, src + count) is touched. dst must be

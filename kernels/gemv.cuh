@@ -107,6 +107,16 @@ __device__ __forceinline__ void load_vec_tail(const T* p, int valid, T (&r)[VEC]
     }
 }
 
+// One 16-byte store of r to p (16-byte aligned), the counterpart of load_vec.
+template <typename T, int V>
+__device__ __forceinline__ void store_vec(T* p, const T (&r)[V]) {
+    static_assert(sizeof(T) * V == 16, "one 16-byte store");
+    if constexpr (sizeof(T) == 4)
+        *reinterpret_cast<float4*>(p) = make_float4(r[0], r[1], r[2], r[3]);
+    else
+        *reinterpret_cast<double2*>(p) = make_double2(r[0], r[1]);
+}
+
 __host__ __device__ __forceinline__ int pow2_ceil(int x) {
     int p = 1;
     while (p < x) p <<= 1;

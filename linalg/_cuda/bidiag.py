@@ -25,11 +25,9 @@ Two kernels (``plan`` picks one; ``_params={"kernel": "team"}`` forces the secon
 Complex dtypes have no kernel yet and no vendor routine: they are computed by the CPU backend on a
 host copy (correct, slow).
 """
-import functools
-
 from . import _compile
 from ._compile import kernel
-from .blas import is_real, name_expr, grid_for, params
+from .blas import is_real, name_expr, grid_for, params, device_attribute, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 
@@ -57,13 +55,6 @@ def _cpu_gebrd(a):
 
 def _smem_per_team(m, n, team, in_smem, item):
     return ((m * (n + 1) if in_smem else 0) + 2 * max(m, n) + team + 40) * item
-
-
-def _pow2_ceil(x):
-    p = 1
-    while p < x:
-        p <<= 1
-    return p
 
 
 def _cols_smem_elems(rows, cols, group):
@@ -94,12 +85,9 @@ def cols_config(m, n, item, smem_limit, group=0, per_block=0):
     return group, per_block, per_matrix * per_block
 
 
-@functools.lru_cache(maxsize=None)
 def _optin_smem(device_id):
     """Largest dynamic shared memory a block may opt in to on this device."""
-    import cupy
-    attrs = cupy.cuda.Device(device_id).attributes
-    return int(attrs.get("MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
+    return int(device_attribute(device_id, "MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
 
 
 def plan(m, n, dtype, _params=None):

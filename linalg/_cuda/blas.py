@@ -56,15 +56,16 @@ def name_expr(func, *targs):
     return f"{func}<{', '.join(str(t) for t in targs)}>"
 
 
-def sm_count():
-    import cupy
-    return _sm_count(cupy.cuda.runtime.getDevice())
-
-
 @functools.lru_cache(maxsize=None)
-def _sm_count(device_id):
+def device_attribute(device_id, name, default=None):
+    """CUDA device attribute ``name`` (CuPy's Device.attributes key) of a device, cached; the
+    default where the device does not report it."""
     import cupy
-    return cupy.cuda.Device(device_id).attributes["MultiProcessorCount"]
+    return cupy.cuda.Device(device_id).attributes.get(name, default)
+
+
+def sm_count():
+    return device_attribute(_compile.current_device(), "MultiProcessorCount")
 
 
 def grid_for(work_items, per_block, waves=64):
@@ -410,14 +411,7 @@ def resident_blocks(threads, smem, regs):
 
 
 def sm_shared_bytes():
-    import cupy
-    return _sm_shared_bytes(cupy.cuda.runtime.getDevice())
-
-
-@functools.lru_cache(maxsize=None)
-def _sm_shared_bytes(device_id):
-    import cupy
-    return cupy.cuda.Device(device_id).attributes["MaxSharedMemoryPerMultiprocessor"]
+    return device_attribute(_compile.current_device(), "MaxSharedMemoryPerMultiprocessor")
 
 
 TALL_NC = (4, 8, 16)

@@ -8,7 +8,7 @@
 strided backend once per group (a loop over distinct shapes, never over matrices), then puts the
 results back in the caller's form and order. See docs/design.md.
 """
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy
 
@@ -96,13 +96,13 @@ class VBatch:
         return f"VBatch({len(self)} {kind}, dtype={self.dtype}, max rows={self.rows.max(initial=0)})"
 
 
-@dataclass(frozen=True)
-class Operand:
+class Operand(NamedTuple):
     """One batched argument of an operation.
 
     name: the argument name used in error messages; value: what the caller passed;
     core_ndim: 2 for matrices, 1 for vectors; overwrite: the backend may write into it;
     optional: None is accepted (and the operand dropped), as for ``c`` of ``gemm``.
+    (A NamedTuple: every public call builds a few, and a frozen dataclass costs ~3x the time.)
     """
     name: str
     value: object
@@ -192,6 +192,9 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
         ``(outputs, info, form)``: outputs in the caller's form (arrays, lists or VBatches), info
         int32 (batch,) in the caller's array module or None.
     """
+    fast = _run_plain_strided(ops, check_shapes, compute, dtype_policy)
+    if fast is not None:
+        return fast
     for op in ops:
         if op.value is None and not op.optional:
             raise TypeError(f"{op.name}: expected a NumPy/CuPy array, a list/tuple of arrays or a "
@@ -218,6 +221,51 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
     return _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form) + (form,)
 
 
+def _run_plain_strided(ops, check_shapes, compute, dtype_policy):
+    """The common case in few microseconds: every operand one non-empty strided array of one
+    array class with the expected ndim and batch count. Returns None for anything else, which
+    the general path then handles (and reports, if it is an error)."""
+    present = [op for op in ops if op.value is not None]
+    if len(present) != sum(1 for op in ops if op.value is not None or not op.optional):
+        return None                     # a required operand is None: the general path raises
+    cls = type(present[0].value)
+    if cls is not numpy.ndarray and not _dispatch.is_cupy_array(present[0].value):
+        return None
+    batch = present[0].value.shape[0] if present[0].value.ndim else 0
+    for op in present:
+        v = op.value
+        if type(v) is not cls or v.ndim != op.core_ndim + 1 or v.shape[0] != batch \
+                or 0 in v.shape:
+            return None
+    _check_strided_shapes(check_shapes, {op.name: op.value.shape[1:] for op in present})
+    dtype = dtype_policy(**{op.name: op.value for op in present})
+    xp = numpy if cls is numpy.ndarray else _dispatch.array_module(present[0].value)
+    outputs, info = compute(xp, **{op.name: _strided_operand(op, xp, dtype) for op in present})
+    return outputs, info, "strided"
+
+
+# Strided shape checks that passed, by (check code, its closure's option words, operand shapes):
+# a check is a pure function of those, and repeating it costs more than the kernel at small n.
+_PASSED_CHECKS = set()
+_PASSED_CHECKS_MAX = 4096
+
+
+def _check_strided_shapes(check_shapes, core_shapes):
+    """check_shapes on one-row shape arrays, skipped when the same check already passed."""
+    cells = tuple(c.cell_contents for c in check_shapes.__closure__ or ())
+    key = None
+    if all(type(c) in (str, int, bool) for c in cells):   # else not a pure function of the key
+        key = (check_shapes.__code__, cells, tuple(core_shapes.items()))
+        if key in _PASSED_CHECKS:
+            return
+    check_shapes({name: numpy.array((shape,), dtype=numpy.int64)
+                  for name, shape in core_shapes.items()})
+    if key is not None:
+        if len(_PASSED_CHECKS) >= _PASSED_CHECKS_MAX:
+            _PASSED_CHECKS.clear()
+        _PASSED_CHECKS.add(key)
+
+
 def _is_empty(shapes, batch):
     return batch == 0 or any(s.size and (s == 0).any() for s in shapes.values())
 
@@ -232,10 +280,12 @@ def _run_strided(ops, shapes, compute, empty_result, xp, dtype, batch):
 
 def _strided_operand(op, xp, dtype):
     """C-contiguous array of the compute dtype; the caller's own array only when it may be overwritten."""
-    if op.overwrite:
-        return xp.ascontiguousarray(xp.asarray(op.value, dtype=dtype))
-    # astype/copy: one copy kernel (CuPy's array(..., copy=True) costs ~3x the host time).
     value = op.value
+    if op.overwrite:
+        if isinstance(value, xp.ndarray) and value.dtype == dtype and value.flags.c_contiguous:
+            return value           # (asarray + ascontiguousarray would cost microseconds)
+        return xp.ascontiguousarray(xp.asarray(value, dtype=dtype))
+    # astype/copy: one copy kernel (CuPy's array(..., copy=True) costs ~3x the host time).
     if not isinstance(value, xp.ndarray):
         return xp.array(value, dtype=dtype, order="C", copy=True)
     if value.dtype != dtype:

@@ -81,10 +81,8 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, *, overwrite_c=F
         n = _op_shape(shapes["b"][None], transb)[0, 1]
         return (xp.zeros((batch, int(m), int(n)), dtype=dtype),)
 
-    every = dict(a=a, b=b, c=c)     # a and b are only read: no copy where none is needed
-    out = _may_overwrite(overwrite_c, c, policy, **every)
-    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and c, policy, every)),
-           Operand("b", b, overwrite=_may_read_in_place(b, out and c, policy, every)),
+    out, direct = _no_copy_plan(policy, "c", overwrite_c, a=a, b=b, c=c)
+    ops = [Operand("a", a, overwrite=direct["a"]), Operand("b", b, overwrite=direct["b"]),
            Operand("c", c, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
@@ -154,10 +152,9 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, *, overwrite_y=False):
     def empty(xp, dtype, batch, shapes):
         return (xp.zeros((batch, int(_op_shape(shapes["a"][None], trans)[0, 0])), dtype=dtype),)
 
-    every = dict(a=a, x=x, y=y)     # a and x are only read: no copy where none is needed
-    out = _may_overwrite(overwrite_y, y, policy, **every)
-    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and y, policy, every)),
-           Operand("x", x, core_ndim=1, overwrite=_may_read_in_place(x, out and y, policy, every)),
+    out, direct = _no_copy_plan(policy, "y", overwrite_y, a=a, x=x, y=y)
+    ops = [Operand("a", a, overwrite=direct["a"]),
+           Operand("x", x, core_ndim=1, overwrite=direct["x"]),
            Operand("y", y, core_ndim=1, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
@@ -237,9 +234,8 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0, *, overwrite_c=False
         n = int(shapes["a"][0] if eff == "N" else shapes["a"][1])
         return (xp.zeros((batch, n, n), dtype=dtype),)
 
-    every = dict(a=a, c=c)          # a is only read: no copy where none is needed
-    out = _may_overwrite(overwrite_c, c, policy, **every)
-    ops = [Operand("a", a, overwrite=_may_read_in_place(a, out and c, policy, every)),
+    out, direct = _no_copy_plan(policy, "c", overwrite_c, a=a, c=c)
+    ops = [Operand("a", a, overwrite=direct["a"]),
            Operand("c", c, overwrite=out, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty)
     return out
@@ -290,33 +286,52 @@ def _check_out(shapes, name, expected):
                   lambda k: f"expected shape {_dims(expected[k])}, got {_dims(got[k])}")
 
 
-def _may_overwrite(flag, value, policy, **operands):
-    """Whether a strided operand can be handed to the backend without a copy.
+def _no_copy_plan(policy, output, overwrite, **operands):
+    """Which strided operands the backend may take as they are: ``(write into operands[output],
+    {input name: read without a copy})``.
 
-    True only where that is possible: ``flag`` set and ``value`` a C-contiguous strided array
-    already in the compute dtype of all ``operands`` (None entries ignored). Used for the
-    ``overwrite_*`` outputs and, with flag=True, for the inputs the backends only read.
+    The output only with ``overwrite`` set; every operand (None entries ignored) only if all are
+    strided arrays and it is C-contiguous in the compute dtype; an input only if it does not
+    overlap the output being written (it would be read after being overwritten). The backends
+    only read the inputs.
     """
-    if not flag or not _is_strided(value):
-        return False
     present = {name: v for name, v in operands.items() if v is not None}
+    inputs = [name for name in operands if name != output]
     if not all(_is_strided(v) for v in present.values()):
-        return False
-    dtype = policy(**{name: numpy.empty(0, v.dtype) for name, v in present.items()})
-    return value.dtype == dtype and bool(value.flags.c_contiguous)
+        return False, dict.fromkeys(inputs, False)
+    dtype = policy(**present)
+    ready = {name: v.dtype == dtype and v.flags.c_contiguous for name, v in present.items()}
+    written = present[output] if overwrite and ready.get(output) else None
+    return written is not None, {
+        name: name in present and ready[name] and
+        (written is None or not _may_share_memory(present[name], written)) for name in inputs}
 
 
-def _may_read_in_place(value, written, policy, operands):
-    """An input the backend only reads goes uncopied, unless it overlaps the output being written."""
-    if written is not None and written is not False and _is_strided(written) and \
-            _dispatch.array_module(value).may_share_memory(value, written):
-        return False
-    return _may_overwrite(True, value, policy, **operands)
+def _may_share_memory(x, y):
+    """numpy.may_share_memory; for CuPy arrays from the address ranges (cupy.may_share_memory
+    costs tens of microseconds of host time, more than a small batched call)."""
+    if isinstance(x, numpy.ndarray) or isinstance(y, numpy.ndarray):
+        return isinstance(x, numpy.ndarray) and isinstance(y, numpy.ndarray) and \
+            numpy.may_share_memory(x, y)
+    (x0, x1), (y0, y1) = _address_range(x), _address_range(y)
+    return x0 < y1 and y0 < x1
+
+
+def _address_range(v):
+    """[first, last + 1) bytes a strided CuPy array touches (empty for a size-0 array)."""
+    lo = hi = v.data.ptr
+    if v.size == 0:
+        return lo, lo
+    for extent, stride in zip(v.shape, v.strides):
+        if stride > 0:
+            hi += stride * (extent - 1)
+        else:
+            lo += stride * (extent - 1)
+    return lo, hi + v.itemsize
 
 
 def _is_strided(value):
-    return (value is not None and not isinstance(value, (list, tuple, VBatch))
-            and hasattr(value, "dtype") and hasattr(value, "flags"))
+    return isinstance(value, numpy.ndarray) or _dispatch.is_cupy_array(value)
 
 
 def _pad_empty(value, axis, core_ndim):

@@ -44,9 +44,9 @@ def _to_numpy(info):
 def raise_for_info(routine, info, result):
     """Raise LinAlgError if any ``info`` entry is nonzero; reading it synchronizes the device."""
     host = _to_numpy(info)
-    bad = numpy.flatnonzero(host)
-    if bad.size == 0:
+    if not numpy.count_nonzero(host):
         return
+    bad = numpy.flatnonzero(host)
     shown = bad[:_MAX_LISTED]
     more = f" and {bad.size - shown.size} more" if bad.size > shown.size else ""
     meaning = INFO_MEANING.get(routine, "numerical failure")

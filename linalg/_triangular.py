@@ -4,7 +4,6 @@ Every primitive takes a strided (batch, n, n) array, a list/tuple of 2-D arrays,
 (docs/design.md). Only the triangle selected by ``lower`` is read; with ``unit_diagonal=True``
 the diagonal is not read either (taken as ones).
 """
-import dataclasses
 import math
 
 import numpy
@@ -29,16 +28,17 @@ def no_copy(ops, family, op, policy):
     ``overwrite_*`` asked) is passed without copy only if it already is a C-contiguous array of
     the compute dtype; otherwise it is converted (a copy), as an array cannot convert in place.
     """
-    values = [o.value for o in ops if o.value is not None]
-    if all(isinstance(v, numpy.ndarray) for v in values):
-        xp = numpy
-    elif values and all(_dispatch.is_cupy_array(v) for v in values):
-        xp = _dispatch.array_module(values[0])
-    else:
+    present = [o for o in ops if o.value is not None]
+    if not present:
         return ops
+    cls = type(present[0].value)
+    if cls is not numpy.ndarray and not _dispatch.is_cupy_array(present[0].value) or \
+            any(type(o.value) is not cls for o in present):
+        return ops
+    xp = numpy if cls is numpy.ndarray else _dispatch.array_module(present[0].value)
     names = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(op, ())
     try:
-        dtype = policy(**{o.name: o.value for o in ops if o.value is not None})
+        dtype = policy(**{o.name: o.value for o in present})
     except (TypeError, ValueError):
         return ops            # run_batched raises the argument error
     out = []
@@ -46,7 +46,7 @@ def no_copy(ops, family, op, policy):
         keep = o.value is not None and (o.overwrite or o.name in names) \
             and o.value.dtype == dtype and o.value.flags.c_contiguous
         out.append(o if o.value is None or keep == o.overwrite
-                   else dataclasses.replace(o, overwrite=keep))
+                   else Operand(o.name, o.value, o.core_ndim, keep, o.optional))
     return out
 
 
@@ -75,9 +75,11 @@ def check_rhs_rows(shapes, a_name, b_name, axis=0):
 
 def scalar_dtype_policy(alpha):
     """compute_dtype, promoted to complex when the scalar ``alpha`` is complex."""
+    complex_alpha = isinstance(alpha, (complex, numpy.complexfloating))
+
     def policy(**arrays):
         dtype = compute_dtype(**arrays)
-        if numpy.iscomplexobj(alpha) and dtype.kind == "f":
+        if complex_alpha and dtype.kind == "f":
             dtype = numpy.result_type(dtype, numpy.complex64)
         return dtype
     return policy

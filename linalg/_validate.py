@@ -21,13 +21,24 @@ def compute_dtype(**arrays):
 
     float32/float64/complex64/complex128 are kept (several operands: their promotion);
     integers and bool compute in float64; anything else raises TypeError naming the argument.
-    ``arrays`` maps argument names to arrays (or None, ignored).
+    ``arrays`` maps argument names to arrays (or anything with a ``dtype``; None is ignored).
     """
+    key = tuple((name, a.dtype) for name, a in arrays.items() if a is not None)
+    dtype = _COMPUTE_DTYPES.get(key)
+    if dtype is None:
+        dtype = _COMPUTE_DTYPES[key] = _promote(key)
+    return dtype
+
+
+# (name, dtype) pairs -> compute dtype: every public call asks, with few distinct combinations,
+# and the promotion costs microseconds a call.
+_COMPUTE_DTYPES = {}
+
+
+def _promote(named_dtypes):
     dtypes = []
-    for name, a in arrays.items():
-        if a is None:
-            continue
-        dt = numpy.dtype(a.dtype)
+    for name, dt in named_dtypes:
+        dt = numpy.dtype(dt)
         if dt.kind in "biu":
             dt = numpy.dtype(numpy.float64)
         elif dt not in SUPPORTED_DTYPES:
@@ -88,7 +99,7 @@ def first_bad(bad, name, describe):
     item number in the message.
     """
     bad = numpy.asarray(bad)
-    if bad.any():
+    if numpy.count_nonzero(bad):        # (count_nonzero: a fraction of any()'s time)
         k = int(numpy.flatnonzero(bad)[0])
         where = f" (batch item {k})" if not bad.all() else ""
         raise ValueError(f"{name}: {describe(k)}{where}")

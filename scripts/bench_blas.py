@@ -7,8 +7,10 @@ product also one tall GEMM (Z*m x q) @ (q x n), whichever is faster); torch.lina
 (a singular-value path: there is no vendor batched GEBRD), plus the seed-003 bound for GEBRD
 t = (4/3 n^3) / P_gemv + (4/3 n^3) / P_gemm from our own GEMV-T and GEMM rates at that size.
 
-"ours" is our kernel forced (``_path="kernel"``), so the ratio is the crossover data of
-linalg/tuning/*.json; the column "dispatch" names the path the table picks for that class.
+"ours" is the public API call (``linalg.gemv(a, x, y, overwrite_y=True)`` and the like: argument
+checks included, the path the tuning table dispatches to, named in the column "dispatch");
+"kernel" is our kernel alone through the backend, forced (``_path="kernel"``) even where the table
+picks the vendor: the crossover data of linalg/tuning/*.json.
 
 Timing: CUDA events on the current stream around each call, warm-up first, median of reps.
 GB/s counts every operand read once and every output written once; "%copy" compares that with a
@@ -27,6 +29,8 @@ import time
 import numpy
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import linalg  # noqa: E402
 
 HYDRO = ((18, 4, 16), (32, 9, 36), (81, 8, 64), (192, 27, 216), (375, 64, 512))  # (m, n, q)
 
@@ -78,14 +82,18 @@ class Bench:
     def __init__(self, quick, copy_gbs):
         self.quick, self.copy_gbs, self.rows = quick, copy_gbs, []
         self.reps = 10 if quick else 20
-        print("op | dtype | shape | batch | ours_ms | vendor_ms | vendor | speedup | GFLOP/s | "
-              "GB/s | %copy | note", flush=True)
+        print("op | dtype | shape | batch | ours_ms | kernel_ms | vendor_ms | vendor | speedup | "
+              "GFLOP/s | GB/s | %copy | note | dispatch", flush=True)
 
     def record(self, op, dtype, shape, batch, ours_ms, vendor_ms, vendor, flops, nbytes,
-               note=""):
+               note="", kernel_ms=None):
+        """One row: ``ours_ms`` the public API call (what the tuning table dispatches to, checks
+        included), ``kernel_ms`` our kernel alone through the backend (forced, even where the
+        table sends the class to the vendor)."""
         gbs = nbytes / ours_ms / 1e6
         row = dict(op=op, dtype=numpy.dtype(dtype).name, shape=shape, batch=batch,
                    ours_ms=round(ours_ms, 4),
+                   kernel_ms=round(kernel_ms, 4) if kernel_ms else "",
                    vendor_ms=round(vendor_ms, 4) if vendor_ms else "", vendor=vendor,
                    speedup=round(vendor_ms / ours_ms, 2) if vendor_ms else "",
                    gflops=round(flops / ours_ms / 1e6, 1), gbs=round(gbs, 1),
@@ -121,11 +129,12 @@ def bench_gemv(b, dtype, shapes, batch0):
             xl, yl = (n, m) if trans == "N" else (m, n)
             x = cupy.random.standard_normal((batch, xl)).astype(dtype)
             y = cupy.empty((batch, yl), dtype=dtype)
-            ours = timeit(lambda: blas.gemv(a, x, y, trans=trans, _path="kernel"), b.reps)
+            ours = timeit(lambda: linalg.gemv(a, x, y, trans=trans, overwrite_y=True), b.reps)
+            kernel = timeit(lambda: blas.gemv(a, x, y, trans=trans, _path="kernel"), b.reps)
             op = a if trans == "N" else a.transpose(0, 2, 1)
             vend = timeit(lambda: cupy.matmul(op, x[:, :, None]), b.reps)
             b.record(f"gemv_{trans}", dtype, f"{m}x{n}", batch, ours, vend, "cupy.matmul",
-                     2 * m * n * batch, (m * n + xl + yl) * batch * item)
+                     2 * m * n * batch, (m * n + xl + yl) * batch * item, kernel_ms=kernel)
         del a
 
 
@@ -138,10 +147,11 @@ def bench_gemm(b, dtype, sizes, batch):
         a = cupy.random.standard_normal((batch, n, n)).astype(dtype)
         bb = cupy.random.standard_normal((batch, n, n)).astype(dtype)
         c = cupy.empty_like(a)
-        ours = timeit(lambda: blas.gemm(a, bb, c, _path="kernel"), b.reps)
+        ours = timeit(lambda: linalg.gemm(a, bb, c, overwrite_c=True), b.reps)
+        kernel = timeit(lambda: blas.gemm(a, bb, c, _path="kernel"), b.reps)
         vend = timeit(lambda: cupy.matmul(a, bb), b.reps)
         row = b.record("gemm_NN", dtype, f"{n}^3", batch, ours, vend, "cupy.matmul",
-                       2 * n ** 3 * batch, 3 * n * n * batch * item)
+                       2 * n ** 3 * batch, 3 * n * n * batch * item, kernel_ms=kernel)
         rates[n] = row["gflops"]
         del a, bb, c
     return rates
@@ -156,13 +166,15 @@ def bench_hydro_gemm(b, dtype, batch0):
         az = cupy.random.standard_normal((batch, m, q)).astype(dtype)
         bm = cupy.random.standard_normal((1, n, q)).astype(dtype)
         f = cupy.empty((batch, m, n), dtype=dtype)
-        ours = timeit(lambda: blas.gemm(az, bm, f, transb="T", _path="kernel"), b.reps)
+        ours = timeit(lambda: linalg.gemm(az, bm, f, transb="T", overwrite_c=True), b.reps)
+        kernel = timeit(lambda: blas.gemm(az, bm, f, transb="T", _path="kernel"), b.reps)
         v1 = timeit(lambda: cupy.matmul(az, bm.transpose(0, 2, 1)), b.reps)
         tall = az.reshape(batch * m, q)
         v2 = timeit(lambda: cupy.matmul(tall, bm[0].T), b.reps)
         vend, name = (v1, "cupy.matmul batched") if v1 < v2 else (v2, "cupy.matmul one tall")
         b.record("gemm_AzBt", dtype, f"{m}x{q}*({n}x{q})^T", batch, ours, vend, name,
-                 2 * m * n * q * batch, (m * q + m * n) * batch * item + n * q * item)
+                 2 * m * n * q * batch, (m * q + m * n) * batch * item + n * q * item,
+                 kernel_ms=kernel)
         del az, bm, f, tall
 
 
@@ -180,15 +192,21 @@ def bench_trsv(b, dtype, sizes, batch):
 
         def solve():           # in place: b restored first, else x = A^-k b overflows (and
             cupy.copyto(x, x0)  # float32 division takes its slow path on inf/NaN)
+            linalg.trsv(a, x, lower=True, overwrite_x=True, return_info=True)
+
+        def solve_kernel():
+            cupy.copyto(x, x0)
             trsv.trsv(a, x, lower=True, _path="kernel")
-        ours = timeit(solve, b.reps) - timeit(lambda: cupy.copyto(x, x0), b.reps)
+        restore = timeit(lambda: cupy.copyto(x, x0), b.reps)
+        ours = timeit(solve, b.reps) - restore
+        kernel = timeit(solve_kernel, b.reps) - restore
         vend, name = None, ""
         if torch is not None:
             ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x0, device="cuda")[..., None]
             vend = timeit(lambda: torch.linalg.solve_triangular(ta, tb, upper=False), b.reps)
             name = "torch.solve_triangular"
         b.record("trsv_LN", dtype, f"{n}", batch, ours, vend, name, n * n * batch,
-                 (n * (n + 1) // 2 + 2 * n) * batch * item)
+                 (n * (n + 1) // 2 + 2 * n) * batch * item, kernel_ms=kernel)
         del a, x, x0
 
 
@@ -203,8 +221,14 @@ def bench_gebrd(b, dtype, sizes, batch, gemv_rates, gemm_rates):
 
         def run():
             a[...] = a0
+            linalg.gebrd(a, overwrite_a=True)
+
+        def run_kernel():
+            a[...] = a0
             bidiag.gebrd(a)
-        ours = timeit(run, b.reps) - timeit(lambda: a.__setitem__(Ellipsis, a0), b.reps)
+        restore = timeit(lambda: a.__setitem__(Ellipsis, a0), b.reps)
+        ours = timeit(run, b.reps) - restore
+        kernel = timeit(run_kernel, b.reps) - restore
         vend, name = None, ""
         if torch is not None and n <= 64:
             ta = torch.as_tensor(a0, device="cuda")
@@ -220,7 +244,7 @@ def bench_gebrd(b, dtype, sizes, batch, gemv_rates, gemm_rates):
             t_bound = (4 * n ** 3 / 3 * batch) / (pv * 1e6) + (4 * n ** 3 / 3 * batch) / (pg * 1e6)
             note = f"seed-003 bound {t_bound:.4f} ms ({100 * t_bound / ours:.0f}% of it)"
         b.record("gebrd", dtype, f"{n}x{n}", batch, ours, vend, name, flops,
-                 2 * n * n * batch * item, note)
+                 2 * n * n * batch * item, note, kernel_ms=kernel)
         del a0, a
 
 

@@ -2,7 +2,10 @@
 
     python3 scripts/bench_cholesky.py [--quick] [--output DIR] [--dtypes float64,float32] [--sizes 4,8]
 
-For each operation, dtype, n and batch: our median time (CUDA events, warm-up first) and the best
+For each operation, dtype, n and batch: our median time (CUDA events, warm-up first) through the
+public API (``linalg.potrf(a, overwrite_a=True, return_info=True)`` and the like: in place, no
+device synchronization, as the vendor's batched calls), the backend alone (``backend_ms``: the same
+kernels without the public layer's argument checks; the difference is host time), and the best
 vendor path measured in the same run (cuSOLVER potrfBatched/potrsBatched called directly through
 CuPy, torch.linalg.cholesky_ex / solve_triangular / cholesky_solve / cholesky_inverse, and
 cupy.matmul for the products), GFLOP/s with LAPACK flop counts, effective GB/s (each matrix read and
@@ -22,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cupy  # noqa: E402
 
+import linalg  # noqa: E402
 from linalg._cuda import cholesky as gchol  # noqa: E402
 from linalg._cuda import syrk as gsyrk  # noqa: E402
 from linalg._cuda import triangular as gtri  # noqa: E402
@@ -120,7 +124,7 @@ def torch_lib(name):
 # ----------------------------------------------------------------------------- operations
 
 def case(op, n, batch, dtype, reps):
-    """(ours_ms, vendor_ms, vendor_name, flops, bytes) for one operation."""
+    """((public ms, backend ms), vendor_ms, vendor_name, flops, bytes) for one operation."""
     a = spd_batch(batch, n, dtype)
     l, _ = gchol.potrf(a.copy(), True)
     work = cupy.empty_like(a)
@@ -133,6 +137,12 @@ def case(op, n, batch, dtype, reps):
     def reset_l():
         cupy.copyto(work, l)
 
+    def both(public, backend, reset=None):
+        """(public API ms, backend ms): ``linalg.<op>`` in its in-place, no-synchronization form
+        (overwrite_*=True, return_info=True: the contract of cuSOLVER's batched calls and of
+        torch's *_ex), and the backend function alone (without the public layer's checks)."""
+        return timeit(public, reset, reps), timeit(backend, reset, reps)
+
     def vtime(name, fn, reset=None):
         try:
             vendors[name] = timeit(fn, reset, reps)
@@ -140,7 +150,8 @@ def case(op, n, batch, dtype, reps):
             print(f"  vendor {name} failed: {type(exc).__name__}: {str(exc)[:100]}", flush=True)
 
     if op == "potrf":
-        ours = timeit(lambda: gchol.potrf(work, True), reset_a, reps)
+        ours = both(lambda: linalg.potrf(work, overwrite_a=True, return_info=True),
+                    lambda: gchol.potrf(work, True), reset_a)
         vtime("cusolver.potrfBatched", cusolver_potrf(work), reset_a)
         if torch is not None:
             vtime("torch.cholesky_ex", lambda: torch.linalg.cholesky_ex(_t(a)))
@@ -156,10 +167,13 @@ def case(op, n, batch, dtype, reps):
             def reset_ab():
                 reset_a()
                 reset_b()
-            ours = timeit(lambda: gchol.posv(work, bw, True), reset_ab, reps)
+            ours = both(lambda: linalg.posv(work, bw, overwrite_a=True, overwrite_b=True,
+                                            return_info=True),
+                        lambda: gchol.posv(work, bw, True), reset_ab)
             flops, nbytes = n**3 / 3 + 2 * n * n * nrhs, 2 * n * n + 2 * n * nrhs
         else:
-            ours = timeit(lambda: gchol.potrs(l, bw, True), reset_b, reps)
+            ours = both(lambda: linalg.potrs(l, bw, overwrite_b=True, return_info=True),
+                        lambda: gchol.potrs(l, bw, True), reset_b)
             flops, nbytes = 2 * n * n * nrhs, n * n + 2 * n * nrhs
             if nrhs == 1:
                 vtime("cusolver.potrsBatched", cusolver_potrs(l, bw), reset_b)
@@ -178,8 +192,9 @@ def case(op, n, batch, dtype, reps):
     elif op == "trsm":
         b = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         bw = cupy.empty_like(b)
-        ours = timeit(lambda: gtri.trsm(l, bw, "left", True, "N", False, 1.0),
-                      lambda: cupy.copyto(bw, b), reps)
+        ours = both(lambda: linalg.trsm(l, bw, overwrite_b=True, return_info=True),
+                    lambda: gtri.trsm(l, bw, "left", True, "N", False, 1.0),
+                    lambda: cupy.copyto(bw, b))
         if torch is not None:
             tl, tb = _t(l), _t(b)
             vtime("torch.solve_triangular", lambda: torch.linalg.solve_triangular(tl, tb, upper=False))
@@ -187,19 +202,25 @@ def case(op, n, batch, dtype, reps):
     elif op == "trmm":
         b = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         bw = cupy.empty_like(b)
-        ours = timeit(lambda: gtri.trmm(l, bw, "left", True, "N", False, 1.0),
-                      lambda: cupy.copyto(bw, b), reps)
+        ours = both(lambda: linalg.trmm(l, bw, overwrite_b=True),
+                    lambda: gtri.trmm(l, bw, "left", True, "N", False, 1.0),
+                    lambda: cupy.copyto(bw, b))
         vtime("cupy.matmul (dense)", lambda: cupy.matmul(l, b))
         flops, nbytes = n**3, 3 * n * n
     elif op == "syrk":
-        ours = timeit(lambda: gsyrk.syrk(a, None, True, "N", 1.0, 0.0), None, reps)
+        ours = both(lambda: linalg.syrk(a), lambda: gsyrk.syrk(a, None, True, "N", 1.0, 0.0))
         vtime("cupy.matmul (dense)", lambda: cupy.matmul(a, a.swapaxes(1, 2)))
         flops, nbytes = n**3, 2 * n * n
     elif op in ("trtri", "lauum", "potri", "poti"):
         src = a if op == "poti" else l
-        fn = {"trtri": lambda: gtri.trtri(work, True, False), "lauum": lambda: gtri.lauum(work, True),
-              "potri": lambda: gchol.potri(work, True), "poti": lambda: gchol.poti(work, True)}[op]
-        ours = timeit(fn, lambda: cupy.copyto(work, src), reps)
+        public = {"trtri": lambda: linalg.trtri(work, overwrite_a=True, return_info=True),
+                  "lauum": lambda: linalg.lauum(work, overwrite_a=True),
+                  "potri": lambda: linalg.potri(work, overwrite_l=True, return_info=True),
+                  "poti": lambda: linalg.poti(work, overwrite_a=True, return_info=True)}[op]
+        backend = {"trtri": lambda: gtri.trtri(work, True, False),
+                   "lauum": lambda: gtri.lauum(work, True),
+                   "potri": lambda: gchol.potri(work, True), "poti": lambda: gchol.poti(work, True)}[op]
+        ours = both(public, backend, lambda: cupy.copyto(work, src))
         if torch is not None:
             tl, ta = _t(l), _t(a)
             if op == "trtri":
@@ -258,14 +279,15 @@ def main(argv=None):
                            [10240] + ([100000] if n <= 32 and not args.quick else []))
                 for batch in batches:
                     try:
-                        ours, vend, vname, flops, nbytes = case(op, n, batch, numpy.dtype(dtype), reps)
+                        (ours, backend), vend, vname, flops, nbytes = case(
+                            op, n, batch, numpy.dtype(dtype), reps)
                     except Exception as exc:
                         print(f"{op} {dtype} n={n} batch={batch}: FAILED {type(exc).__name__}: {exc}",
                               flush=True)
                         continue
                     gbs = nbytes / ours / 1e6
                     row = dict(op=op, dtype=dtype, n=n, batch=batch, ours_ms=round(ours, 4),
-                               vendor_ms=round(vend, 4), vendor=vname, speedup=round(vend / ours, 2),
+                               backend_ms=round(backend, 4), vendor_ms=round(vend, 4), vendor=vname, speedup=round(vend / ours, 2),
                                gflops=round(flops / ours / 1e6, 1), gbs=round(gbs, 1),
                                pct_bw=round(100 * gbs / bw, 1))
                     rows.append(row)

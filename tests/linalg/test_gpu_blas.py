@@ -340,3 +340,31 @@ def test_backend_empty_never_launches():
     assert blas.gemm(cupy.zeros((0, 3, 4)), cupy.zeros((0, 4, 2))).shape == (0, 3, 2)
     out = blas.gemm(cupy.zeros((2, 3, 0)), cupy.zeros((2, 0, 2)), cupy.ones((2, 3, 2)), beta=2.0)
     assert (to_numpy(out) == 2).all()
+
+
+def test_public_overwrite_with_aliased_or_overlapping_operands():
+    """The public layer's overlap test on CuPy arrays (address ranges): an output aliasing an
+    input, or overlapping it through a view, is never read after being written (a copied input);
+    a disjoint output takes the no-copy path and the result is the same."""
+    import linalg
+    gen = rng(9)
+    a = gen.standard_normal((3, 4, 4))
+    da = cupy.asarray(a)
+    out = linalg.gemm(da, da, da, beta=2, overwrite_c=True)
+    numpy.testing.assert_allclose(to_numpy(out), a @ a + 2 * a, rtol=1e-13, atol=1e-13)
+    big = gen.standard_normal((4, 4, 4))
+    dbig = cupy.asarray(big)
+    # c = big[1:] overlaps the inputs big[:3]
+    out = linalg.gemm(dbig[:3], dbig[:3], dbig[1:], beta=1, overwrite_c=True)
+    numpy.testing.assert_allclose(to_numpy(out), big[:3] @ big[:3] + big[1:], rtol=1e-13,
+                                  atol=1e-13)
+    m, v = gen.standard_normal((3, 4, 4)), gen.standard_normal((3, 4))
+    dv = cupy.asarray(v)
+    out = linalg.gemv(cupy.asarray(m), dv, dv, beta=-1, overwrite_y=True)
+    numpy.testing.assert_allclose(to_numpy(out), numpy.einsum("bij,bj->bi", m, v) - v,
+                                  rtol=1e-13, atol=1e-13)
+    dy = cupy.empty((3, 4))                           # disjoint: written in place, no copy
+    out = linalg.gemv(cupy.asarray(m), cupy.asarray(v), dy, overwrite_y=True)
+    assert out.data.ptr == dy.data.ptr
+    numpy.testing.assert_allclose(to_numpy(out), numpy.einsum("bij,bj->bi", m, v), rtol=1e-13,
+                                  atol=1e-13)

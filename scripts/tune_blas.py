@@ -4,7 +4,9 @@
 For each op, dtype and shape class (linalg._tuning.shape_class) it times the candidates of the
 pruned search space (seed 004 Table 1: threads per row / team (DIM-X, DIM-Y), rows in flight
 (BLK-M), vector width; GEMM tile menu blas.GEMM_CONFIGS x matrices per block, pruned to tiles that
-do not exceed the problem by more than 2x, plus cuBLAS itself) and writes the fastest into
+do not exceed the problem by more than 2x, plus cuBLAS itself) by their GPU time (calls replayed
+from a CUDA graph: at the small shapes a call's host time would hide the kernel's) and writes the
+fastest into
 ``{gpu_name: {op: {dtype: {class: params}}}}`` JSON: <output>/tuned_blas.json, and with
 --install into linalg/tuning/<gpu>.json where linalg._tuning reads it.
 
@@ -22,7 +24,7 @@ import numpy
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_blas import timeit, fit_batch, HYDRO  # noqa: E402
+from bench_blas import timeit_gpu, fit_batch, HYDRO  # noqa: E402
 
 
 class Tuner:
@@ -47,7 +49,7 @@ class Tuner:
             if self.out_of_time() and best is not None:
                 break
             try:
-                ms = timeit(lambda: run(p), self.reps, 2, 3)
+                ms = timeit_gpu(lambda: run(p), self.reps, 2)
             except Exception as exc:          # a candidate that does not launch is skipped
                 self.log.append(f"{op} {dtype} {cls} {p}: {type(exc).__name__}: {exc}")
                 continue
@@ -55,7 +57,7 @@ class Tuner:
             if ms < best_ms:
                 best, best_ms = p, ms
         if best is not None and vendor is not None:
-            vms = timeit(vendor, self.reps, 2, 3)
+            vms = timeit_gpu(vendor, self.reps, 2)
             best = dict(best, use_vendor=vms < best_ms, reason=(
                 f"tune_blas {time.strftime('%Y-%m-%d')}: ours {vms / best_ms:.2f}x vendor "
                 f"({best_ms:.4f} vs {vms:.4f} ms)"))
@@ -194,6 +196,7 @@ def main(argv=None):
     dtypes = args.dtypes.split(",")
     stages = {  # searched in the order of --stages: the budget may end the search early
         "gemv_hydro": lambda dt: tune_gemv(t, dt, hydro_mn, 40960),
+        "gemv_hydro_n": lambda dt: tune_gemv(t, dt, hydro_mn, 40960, ops=("N",)),
         "gemm_hydro": lambda dt: tune_gemm(t, dt, [(m, n, q, "T", True) for m, n, q in HYDRO],
                                            40960),
         "gemv_square": lambda dt: tune_gemv(t, dt, [(n, n) for n in squares], 10240,

@@ -101,7 +101,7 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
                          for tm in sorted({max(4, auto // 2), auto, min(256, auto * 2)})]
             if m * n * numpy.dtype(dtype).itemsize <= blas.STAGED_MAX_BYTES:
                 cands += [{"kernel": "staged", "tile_bytes": tb, "group": gr, "block": bl}
-                          for tb in (8192, 16384, 32768) for gr in (0, 4, 16) for bl in (256, 512)]
+                          for tb in (8192, 16384, 32768) for gr in (0, 1, 4, 16) for bl in (128, 256, 512)]
             cands = [dict(c, maxreg=r) for c in cands for r in REGISTER_CAPS]
             t.pick(f"gemv_{trans.lower()}", dtype, shape_class(m, n), cands,
                    lambda p: blas.gemv(a, x, y, trans=trans, _params=p),

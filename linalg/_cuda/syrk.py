@@ -12,7 +12,10 @@ COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
 
 # Tuned parameters (data): the kernel is used while one matrix's tiles fit SMEM_PER_MATRIX bytes
 # and n <= MAX_N; a block holds about THREADS_PER_BLOCK output entries' worth of matrices.
-MAX_N = 32      # measured: cuBLAS GEMM + mirror wins from n = 64 (reports/gpu_cholesky_*.md)
+# H100, batch 10240, GPU time (ms), kernel vs cuBLAS GEMM + mirror: float64 n = 24 0.082 vs 0.092,
+# n = 32 0.144 vs 0.118, n = 48 0.44 vs 0.27; float32 n = 32 0.119 vs 0.110 (scratch probe
+# 2026-11-23; a dense cupy.matmul A A^T: 0.101 / 0.160 / 0.364 in float64).
+MAX_N = 24
 SMEM_PER_MATRIX = 48 * 1024
 THREADS_PER_BLOCK = 256
 

@@ -1,4 +1,4 @@
-"""Small batch counts: ours (the backend path, crossovers included) against the best vendor.
+"""Small batch counts: ours (the public API, crossovers included) against the best vendor.
 
     python3 scripts/bench_small_batch.py [--quick] [--output DIR]
 
@@ -34,7 +34,7 @@ def cholesky_rows(sizes):
         for n in sizes:
             for batch in BATCHES:
                 try:
-                    ours, vend, name, _, _ = bc.case(op, n, batch, numpy.dtype(numpy.float64), 10)
+                    (ours, _), vend, name, _, _ = bc.case(op, n, batch, numpy.dtype(numpy.float64), 10)
                     yield f"| {op} | {n} | {batch} | {ours:.4f} | {vend:.4f} | {name} | {_mark(ours, vend)} |"
                 except Exception as exc:  # one failing case (e.g. memory) must not lose the table
                     yield f"| {op} | {n} | {batch} | failed: {type(exc).__name__} | | | |"
@@ -44,7 +44,7 @@ def blas_rows(sizes):
     import cupy
     import torch
     import bench_cholesky as bc
-    from linalg._cuda import blas, trsv
+    import linalg
     yield ""
     yield "| op (default dispatch) | n | batch | ours ms | vendor ms | ratio |"
     yield "|---|---|---|---|---|---|"
@@ -55,12 +55,13 @@ def blas_rows(sizes):
             a[:, idx, idx] = 1 + cupy.random.random((batch, n))
             x0 = cupy.random.standard_normal((batch, n))
             x = x0.copy()
-            ours = bc.timeit(lambda: trsv.trsv(a, x, lower=True), lambda: cupy.copyto(x, x0))
+            ours = bc.timeit(lambda: linalg.trsv(a, x, lower=True, overwrite_x=True, return_info=True),
+                             lambda: cupy.copyto(x, x0))
             ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x0, device="cuda")[..., None]
             vend = bc.timeit(lambda: torch.linalg.solve_triangular(ta, tb, upper=False))
             yield f"| trsv | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
             y = cupy.empty((batch, n))
-            ours = bc.timeit(lambda: blas.gemv(a, x0, y))
+            ours = bc.timeit(lambda: linalg.gemv(a, x0, y, overwrite_y=True))
             vend = bc.timeit(lambda: cupy.matmul(a, x0[:, :, None]))
             yield f"| gemv_n | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
 

@@ -32,14 +32,7 @@
 // info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0; MUL: 0.
 // Launcher:   linalg/_cuda/triangular.py (tri_warp: trmm, trsm; cholesky.py: potrs).
 #include "common.cuh"
-
-#define TRI_RIGHT 1
-#define TRI_LOWER 2
-#define TRI_TRANS 4
-#define TRI_UNIT 8
-#define TRI_WARP_MUL 0
-#define TRI_WARP_SOLVE 1
-#define TRI_WARP_POTRS 2
+#include "triangular.cuh"
 
 // Blocks of 128 threads per SM each instantiation is compiled for (caps its registers; H100,
 // batch 10240, n = 32, TRMM with G = 32: double 3 (0.096 ms; 4: 0.109, 2: 0.112), float 4

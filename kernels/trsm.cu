@@ -23,13 +23,7 @@
 // info:       TRSM/POTRS (if info != nullptr): j if the j-th diagonal entry is zero or not finite.
 // Launcher:   linalg/_cuda/triangular.py (trsm, trmm), linalg/_cuda/cholesky.py (potrs, posv).
 #include "common.cuh"
-
-#define TRI_RIGHT 1
-#define TRI_LOWER 2
-#define TRI_TRANS 4
-#define TRI_UNIT 8
-#define TRI_MUL 16
-#define TRI_POTRS 32
+#include "triangular.cuh"
 // Rows of a tile loaded per batch of independent loads (bounds the staging registers).
 #ifndef TRI_LOAD_ROWS
 #define TRI_LOAD_ROWS 8

@@ -6,7 +6,9 @@ sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several
 thread block, each matrix read and written once.
 potrf for n > LEAF: left-looking panels in place on the referenced triangle (per 32-wide panel
 one cuBLAS GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve
-below, zeros); potrs with many right-hand sides recursive around the fused leaf POTRS; potri =
+below, zeros); potrs with many right-hand sides: float64 33 <= n <= 64 one launch of
+kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS (64-leaves of
+tri_pair for float64, 32-leaves otherwise); potri =
 trtri + LAUUM (one dense cuBLAS product, linalg/_cuda/triangular.py). Small batches above
 n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves
 (linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
@@ -114,15 +116,18 @@ def potrs_inplace(l, b, lower):
     if n <= tri.LEAF:
         tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
         return
+    if tri.use_pair("potrs", l.dtype, n, nested=True):
+        tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
+        return
     n1 = tri.split(n)
     l11, l22, b1, b2 = l[:, :n1, :n1], l[:, n1:, n1:], b[:, :n1], b[:, n1:]
     # lower: T = L21, op(T11) = L11 then L11^T; upper: T = U12^T, op(T11) = U11^T then U11.
     t21 = l[:, n1:, :n1] if lower else l[:, :n1, n1:].swapaxes(1, 2)
-    tri.trsm_inplace(l11, b1, False, lower, not lower, False, 1.0)    # Y1 = T11^-1 B1
+    tri.trsm_inplace(l11, b1, False, lower, not lower, False, 1.0, True)  # Y1 = T11^-1 B1
     tri.gemm(b2, t21, b1, alpha=-1.0, beta=1.0)                       # B2 -= T21 Y1
     potrs_inplace(l22, b2, lower)                                     # X2 = A22^-1 B2
     tri.gemm(b1, t21.swapaxes(1, 2), b2, alpha=-1.0, beta=1.0)        # Y1 -= T21^T X2
-    tri.trsm_inplace(l11, b1, False, lower, lower, False, 1.0)        # X1 = T11^-T Y1
+    tri.trsm_inplace(l11, b1, False, lower, lower, False, 1.0, True)  # X1 = T11^-T Y1
 
 
 def potrf(a, lower=True):
@@ -153,6 +158,8 @@ def potrs(l, b, lower=True):
         return b, chol_solve(l, b, lower, factored=True)
     if l.shape[1] <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
+    if tri.use_pair("potrs", l.dtype, l.shape[1]):
+        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     info = tri._diag_info(l, False)
     potrs_inplace(l, b, lower)
     return b, info

@@ -4,7 +4,8 @@ float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tr
 TRI_WARP_FROM, kernels/tri_warp.cu ``tri_warp`` from there, kernels/potrf.cu ``chol_small``),
 several matrices per thread block. n > LEAF: recursion on the triangle (lower or upper in
 place, two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS
-batched GEMM on views; trmm and lauum as one dense cuBLAS product of the triangle, the triangle
+batched GEMM on views, and kernels/tri_pair.cu for 33 <= n <= 64 where PAIR_RULES says (float64
+trsm blocks of the recursion); trmm and lauum as one dense cuBLAS product of the triangle, the triangle
 copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF (``small_batch``, rules
 in linalg/tuning/*.json): trsm/trtri by one cuBLAS call (linalg/_cuda/vendor.py). Complex
 dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
@@ -34,6 +35,22 @@ SIZE_CLASSES = (8, 16, 32)
 # cuBLAS product of the triangle (a 64-class tri_warp spilled and lost to it).
 TRI_WARP_FROM = 17
 TRI_WARP_MUL, TRI_WARP_SOLVE, TRI_WARP_POTRS = 0, 1, 2      # kernels/tri_warp.cu MODE
+# kernels/tri_pair.cu (one block a matrix, each vector in a pair of lanes) serves LEAF < n <=
+# PAIR_MAX, where PAIR_RULES has a rule for (op, dtype): "all" -- every such n, also the
+# recursion's blocks -- or "nested" -- only the blocks of a larger matrix's recursion. Elsewhere
+# the recursion into 32-leaves (trsm, potrs) or the dense cuBLAS product (trmm) runs. H100, batch
+# 10240, n vectors (docs/design.md "tri_pair"), ms tri_pair / previous path:
+#   float64 potrs n = 33/47/64: 0.61/0.67, 0.77/0.89, 1.02/1.17; n = 100/128 (64-leaves): 4.32/4.85,
+#           5.21/5.81;
+#   float64 trsm left n = 33/64: 0.40/0.30, 0.71/0.67 (lost); n = 100/128 as leaves: 2.18/2.31,
+#           2.84/3.04 (right side 2.51/2.73, 3.32/3.45);
+#   float64 trmm n = 64: 0.57 against 0.54 (lost); float32: lost everywhere (trsm n = 64 0.59/0.43,
+#           potrs 0.86/0.75, n = 128 leaves 2.07/1.88).
+# PAIR_UPTO (LINALG_CUDA_PAIR_UPTO, default PAIR_MAX; 0 turns it off) is for measurements.
+PAIR_MAX = 64
+PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
+PAIR_RULES = {("potrs", "float64"): "all", ("trsm", "float64"): "nested"}
+PAIR_THREADS = 128
 
 
 def tri_warp_lanes(mode, right):
@@ -67,6 +84,8 @@ COMPILE_CHECK = {
                     for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
+    "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
+                    for th in (64, 128)],
 }
 
 
@@ -226,6 +245,47 @@ def _tri_warp_config(device_id, dtype, batch, right, mode, lanes):
     return launcher, grid_1d(batch, per_block), 128, smem
 
 
+def use_pair(op, dtype, n, nested=False):
+    """True where ``op`` ("trsm", "trmm", "potrs") on a real n x n triangle runs
+    kernels/tri_pair.cu: LEAF < n <= PAIR_UPTO and a PAIR_RULES rule for (op, dtype) that admits
+    it ("all", or "nested" for a block of a larger matrix's recursion)."""
+    if not LEAF < n <= min(PAIR_UPTO, PAIR_MAX):
+        return False
+    rule = PAIR_RULES.get((op, numpy.dtype(dtype).name))
+    return rule == "all" or (rule == "nested" and nested)
+
+
+def tri_pair(a, b, flags, mode, alpha=1.0):
+    """Run kernels/tri_pair.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
+    LEAF < n <= PAIR_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL
+    / _SOLVE / _POTRS (left only). Returns info (int32, (batch,); zeros for the multiply)."""
+    config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS)
+    nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
+    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
+
+
+def pair_half_tile(itemsize):
+    """Elements of one half tile of kernels/tri_pair.cu (tp_half<T>()): the packed columns of
+    the 64 x 64 triangle for one lane role, padded so that the second half starts 16 bytes past a
+    128-byte line."""
+    vec, rows = 16 // itemsize, 32
+    q, m = 2 * vec, 64 // (2 * vec)
+    cols = rows * 64 - vec * (q * m * (m - 1) // 2 + m * (64 - q * m))
+    line = 128 // itemsize
+    return cols + (vec - cols % line) % line
+
+
+@functools.lru_cache(maxsize=4096)
+def _tri_pair_config(device_id, dtype, batch, mode, threads):
+    """(launcher, grid, threads, shared bytes) of one tri_pair launch: one matrix a block, the
+    packed triangle (twice for POTRS) in dynamic shared memory."""
+    tiles = 2 if mode == TRI_WARP_POTRS else 1
+    smem = tiles * 2 * pair_half_tile(dtype.itemsize) * dtype.itemsize
+    launcher = kernel("tri_pair", f"tri_pair<{ctype(dtype)}, {mode}, {threads}>",
+                      "pqqpqqiiqiTp", dtype)
+    return launcher, grid_1d(batch, 1), threads, smem
+
+
 def _diag_info(a, unit, prior=None):
     """LAPACK trtri/trsm info from the diagonal: first zero or non-finite entry (1-based), no
     host sync. ``prior``: an info array whose nonzero entries are kept (it is updated and
@@ -283,26 +343,30 @@ def solve_leaf(a, b, flags, alpha=1.0):
     return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha)
 
 
-def trsm_inplace(a, b, right, lower, trans, unit, alpha):
-    """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes."""
+def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False):
+    """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes. ``nested``:
+    ``a`` is a diagonal block of a larger matrix's recursion (see PAIR_RULES)."""
     n = a.shape[1]
     if n <= LEAF:
         solve_leaf(a, b, _flags(right, lower, trans, unit), alpha)
+        return
+    if use_pair("trsm", a.dtype, n, nested):
+        tri_pair(a, b, _flags(right, lower, trans, unit), TRI_WARP_SOLVE, alpha)
         return
     n1 = split(n)
     a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
     if not right:
         b1, b2 = b[:, :n1, :], b[:, n1:, :]
         first, second, fa, sa_ = (b1, b2, a11, a22) if op_lower else (b2, b1, a22, a11)
-        trsm_inplace(fa, first, right, lower, trans, unit, alpha)
+        trsm_inplace(fa, first, right, lower, trans, unit, alpha, True)
         update = (off, first)                     # T21 X1 (op lower) or T12 X2 (op upper)
     else:
         b1, b2 = b[:, :, :n1], b[:, :, n1:]
         first, second, fa, sa_ = (b2, b1, a22, a11) if op_lower else (b1, b2, a11, a22)
-        trsm_inplace(fa, first, right, lower, trans, unit, alpha)
+        trsm_inplace(fa, first, right, lower, trans, unit, alpha, True)
         update = (first, off)                     # X2 T21 (op lower) or X1 T12 (op upper)
     gemm(second, *update, alpha=-1.0, beta=alpha)
-    trsm_inplace(sa_, second, right, lower, trans, unit, 1.0)
+    trsm_inplace(sa_, second, right, lower, trans, unit, 1.0, True)
 
 
 def trtri_inplace(a, lower, unit):
@@ -356,6 +420,9 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     if n <= LEAF:
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
         return b, info
+    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
+    if use_pair("trsm", a.dtype, n) and not small_batch("trsm", a):
+        return b, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):
         vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
@@ -368,11 +435,14 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
     right = side == "right"
     n = a.shape[1]
+    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
+    if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
+        tri_pair(a, b, flags, TRI_WARP_MUL, alpha)
+        return b
     if not is_real(a.dtype) or n > LEAF:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
         # leaves for n = 64..256).
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
-    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if n < TRI_WARP_FROM:
         tri_vec(a, b, flags | TRI_MUL, alpha)
     else:

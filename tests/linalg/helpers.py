@@ -155,3 +155,20 @@ def inverse_residual(a, ainv, dtype):
     """LAPACK's inverse residual: max ||I - A A^-1|| / (n ||A|| ||A^-1|| eps) over the batch."""
     n = a.shape[-1]
     return scaled_residual(numpy.eye(n) - a @ ainv, fro(a) * fro(ainv), n, dtype)
+
+
+def build_host_program(tmp_path_factory, name, source):
+    """Compile ``source`` (C++ that #includes a kernels/*.cu file to run its device functions on
+    the CPU) with nvcc; returns the executable's path, or skips the test where nvcc is absent."""
+    import shutil
+    import subprocess
+    from .test_kernels_compile import KERNELS
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        import pytest
+        pytest.skip(f"nvcc not found (host build for {name})")
+    folder = tmp_path_factory.mktemp(name)
+    (folder / "main.cu").write_text(source)
+    subprocess.run([nvcc, "-std=c++17", f"-I{KERNELS}", "-o", str(folder / "main"),
+                    str(folder / "main.cu")], check=True, capture_output=True)
+    return folder / "main"

@@ -11,7 +11,7 @@ from .helpers import THRESHOLD, eps, fro, random_spd, rng, scaled_residual
 
 pytestmark = pytest.mark.gpu
 
-SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 100, 255, 256, 257)
+SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 47, 64, 65, 100, 128, 255, 256, 257)
 REAL = (numpy.float32, numpy.float64)
 
 
@@ -30,12 +30,17 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
-@pytest.fixture(params=["recursion", "vendor"])
+@pytest.fixture(params=["recursion", "vendor", "pair"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
-    (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count."""
-    below = 0 if request.param == "recursion" else 10**12
+    (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
+    with kernels/tri_pair.cu for every dtype and 33 <= n <= 64 (the tuned rules use it only
+    where it measured faster)."""
+    below = 10**12 if request.param == "vendor" else 0
     monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
+    if request.param == "pair":
+        monkeypatch.setattr(gpu.tri, "PAIR_RULES", {(op, dtype): "all" for op in ("trsm", "potrs")
+                                                    for dtype in ("float32", "float64")})
     return request.param
 
 

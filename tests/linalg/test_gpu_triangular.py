@@ -13,7 +13,7 @@ from .helpers import THRESHOLD, fro, random_spd, random_triangular, rng, scaled_
 
 pytestmark = pytest.mark.gpu
 
-SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 64, 65, 100, 255, 256, 257)
+SIZES = (1, 2, 3, 7, 15, 16, 17, 31, 33, 47, 64, 65, 100, 128, 255, 256, 257)
 REAL = (numpy.float32, numpy.float64)
 VARIANTS = list(itertools.product(("left", "right"), (True, False), "NT", (False, True)))
 
@@ -32,12 +32,19 @@ def gpu():
     return pytest.importorskip("linalg._cuda.triangular")
 
 
-@pytest.fixture(params=["ours", "cublas"])
+PAIR_EVERYWHERE = {(op, dtype): "all" for op in ("trsm", "trmm", "potrs")
+                   for dtype in ("float32", "float64")}
+
+
+@pytest.fixture(params=["ours", "cublas", "pair"])
 def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
-    small-batch path), whatever the batch count."""
-    below = 0 if request.param == "ours" else 10**12
+    small-batch path), whatever the batch count; "pair": our path with kernels/tri_pair.cu for
+    every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster)."""
+    below = 10**12 if request.param == "cublas" else 0
     monkeypatch.setattr(gpu, "vendor_below", lambda op, dtype, n: below)
+    if request.param == "pair":
+        monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
     return request.param
 
 
@@ -187,7 +194,8 @@ def test_trtri_lauum(cp, gpu, trsm_path, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (33, 40), (64, 64), (100, 20)])
+@pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (24, 30), (25, 25), (33, 40),
+                                 (64, 64), (100, 20)])
 def test_syrk(cp, n, k, dtype):
     gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
     gen = rng(n * k)

@@ -1,13 +1,12 @@
 """kernels/tri_warp.cu's register sweeps (tri_warp_mul, tri_warp_solve), compiled for the host
 with nvcc and checked against NumPy: both triangle directions, one and two vectors a lane, and
 POTRS's transposed second solve. Skips without nvcc (the device tests run them in the kernel)."""
-import shutil
 import subprocess
 
 import numpy
 import pytest
 
-from .test_kernels_compile import KERNELS
+from .helpers import build_host_program
 
 N = 32
 PROGRAM = r"""
@@ -37,14 +36,7 @@ int main() {
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    nvcc = shutil.which("nvcc")
-    if nvcc is None:
-        pytest.skip("nvcc not found (host build of kernels/tri_warp.cu's device functions)")
-    folder = tmp_path_factory.mktemp("tri_warp_host")
-    (folder / "main.cu").write_text(PROGRAM)
-    subprocess.run([nvcc, "-std=c++17", f"-I{KERNELS}", "-o", str(folder / "main"),
-                    str(folder / "main.cu")], check=True, capture_output=True)
-    return folder / "main"
+    return build_host_program(tmp_path_factory, "tri_warp_host", PROGRAM)
 
 
 def test_register_sweeps_match_numpy(program):

@@ -5,7 +5,7 @@
 // bidiagonal on the diagonal and first superdiagonal, the Householder vectors of Q below the
 // diagonal (column i, implicit 1 at (i, i)) and of P right of the superdiagonal (row i,
 // implicit 1 at (i, i+1)); m < n: B lower bidiagonal, Q's vectors below the subdiagonal, P's right
-// of the diagonal. d (batch, min), e (batch, min-1 ; allocated min), tauq, taup (batch, min).
+// of the diagonal. d (batch, min), e (batch, min-1), tauq, taup (batch, min), each contiguous.
 // Reflectors H = I - tau v v^T with LAPACK's dlarfg convention (beta = -sign(alpha) ||(alpha,x)||).
 //
 // gebrd_cols<T>  (launcher: linalg/_cuda/bidiag.py; the default wherever the matrix fits)
@@ -170,7 +170,7 @@ __global__ void gebrd_team(index_t batch, int m, int n, T* __restrict__ A, T* __
             ld = ld_s;
             tm.sync();
         }
-        gebd2<T, UNROLL>(tm, m, n, M, ld, d + k * mnmin, e + k * mnmin, tauq + k * mnmin,
+        gebd2<T, UNROLL>(tm, m, n, M, ld, d + k * mnmin, e + k * (mnmin - 1), tauq + k * mnmin,
                          taup + k * mnmin, vs, ws, red, scratch);
         if (SMEM) {
             tm.sync();
@@ -229,12 +229,17 @@ template <> struct norm_limits<double> {
     static constexpr int max_exp = 1000, sub_exp = 54;
 };
 
-// Shared memory of one matrix (elements): M (R x ld), d, e, tauq, taup (C each; written out with
+// Shared memory of one matrix (elements), in this order: vq and vp (the current column and row
+// reflectors, contiguous with their leading 1, so that the updates read them with 16-byte
+// broadcast loads; pad4(R) elements each), M (R x ld), d, e, tauq, taup (C each; written out with
 // the matrix, coalesced, so no global pointer stays live through the reduction) and the
-// cross-warp reduction slots. The launcher (bidiag.py, _cols_smem_elems) computes the same number.
+// cross-warp reduction slots; the total is a multiple of 4 elements, so every matrix's buffers
+// stay 16-byte aligned. The launcher (bidiag.py, _cols_smem_elems) computes the same number.
+__host__ __device__ __forceinline__ int pad4(int x) { return (x + 3) & ~3; }
+
 __host__ __device__ __forceinline__ index_t cols_smem_elems(int R, int C, int group) {
     const int warps = group > 32 ? group / 32 : 1;
-    return (index_t)R * (C | 1) + 4 * C + 4 * warps + 4;
+    return pad4(2 * pad4(R) + R * (C | 1) + 4 * C + 4 * warps + 4);
 }
 
 // The threads of one matrix: a Team (gemv.cuh) whose span is known at compile time: WIDE = more
@@ -257,72 +262,73 @@ struct Group : Team {
     }
 };
 
-// Over the group: the max of `amax`, the sum of `ss`, and the value `own` of the thread of rank
-// `owner` (passed exactly, sign of zero included), in every thread. Butterfly shuffles combine the
-// same two numbers in both partners, so every thread ends with the same bits. Groups of more than
-// 32 threads combine their warps through red[0 .. 2 * warps] after one barrier (red must not be
-// reused before the next barrier).
-template <bool WIDE, typename T>
-__device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& amax, T& ss, T& own,
-                                                int owner, T* red) {
+// Over the group: the sum (MAX: the max) of `x`, and the value `own` of the thread of rank `owner`
+// (passed exactly, sign of zero included; owner < 0: none), in every thread. Butterfly shuffles
+// combine the same two numbers in both partners, so every thread ends with the same bits. Groups
+// of more than 32 threads combine their warps through red[0 .. warps] after one barrier (red must
+// not be written again before the group's next barrier).
+template <bool MAX, bool WIDE, typename T>
+__device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& x, T& own, int owner,
+                                                T* red) {
     const int w = WIDE ? 32 : tm.size;
     for (int off = w / 2; off > 0; off >>= 1) {
-        amax = fmax(amax, __shfl_xor_sync(tm.mask, amax, off, 32));
-        ss += __shfl_xor_sync(tm.mask, ss, off, 32);
+        const T y = __shfl_xor_sync(tm.mask, x, off, 32);
+        x = MAX ? fmax(x, y) : x + y;
     }
     if (!WIDE) {
-        own = __shfl_sync(tm.mask, own, owner, tm.size);
+        if (owner >= 0) own = __shfl_sync(tm.mask, own, owner, tm.size);
         return;
     }
     const int warps = tm.size / 32, warp = tm.rank / 32;
-    if ((tm.rank & 31) == 0) {
-        red[warp] = amax;
-        red[warps + warp] = ss;
-    }
-    if (tm.rank == owner) red[2 * warps] = own;
+    if ((tm.rank & 31) == 0) red[warp] = x;
+    if (tm.rank == owner) red[warps] = own;
     tm.sync();
-    amax = red[0];
-    ss = red[warps];
-    for (int q = 1; q < warps; ++q) {
-        amax = fmax(amax, red[q]);
-        ss += red[warps + q];
-    }
-    own = red[2 * warps];
+    x = red[0];
+    for (int q = 1; q < warps; ++q) x = MAX ? fmax(x, red[q]) : x + red[q];
+    if (owner >= 0) own = red[warps];
 }
 
 // dlarfg on the vector y[a * s] (alpha), y[(a + 1) * s], ..., y[(end - 1) * s] (x), entry p held
 // by its owner (rank p % size), called by the whole group. Overwrites alpha with beta (by its
-// owner) and x with v (each entry by its owner); returns tau and beta in every thread. tau = 0
-// and nothing written when x = 0 (H = I, as LAPACK). Uses red[0 .. 4 * warps + 1] when size > 32.
-// Scalings are by powers of two (exact) rather than divisions: fewer registers and instructions.
+// owner) and x with v (each entry by its owner), and writes the whole reflector (1, v) to the
+// contiguous vb[0 .. end - a - 1]; returns tau and beta in every thread. tau = 0 and nothing
+// written when x = 0 (H = I, as LAPACK). Uses red[0 .. 2 * warps + 1] when size > 32.
+// Common case, one reduction: sum x^2 lies in a range where neither overflow nor underflow can
+// spoil it (every square <= the sum <= hi^2; underflowed squares < 2^-36 of the sum), and alpha
+// is not huge: ||(alpha, x)|| = sqrt(alpha^2 + sum x^2). Otherwise (rare) max |x| is reduced too
+// and the entries are scaled by a power of two that brings max(|alpha|, max |x|) near 1 (LAPACK's
+// dnrm2/dlapy2 are overflow-safe; so is this). Scalings are by powers of two (exact).
 template <bool WIDE, typename T>
-__device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* red, T& beta) {
+__device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* vb, T* red,
+                         T& beta) {
     typedef norm_limits<T> lim;
     const int first = tm.first_owned(a + 1), owner = a & (tm.size - 1);
-    T amax = T(0), ss = T(0), alpha = T(0);
+    const int warps = WIDE ? tm.size / 32 : 1;
+    T ss = T(0), alpha = T(0);
     for (int p = first; p < end; p += tm.size) {
         const T x = y[p * s];
-        amax = fmax(amax, fabs(x));
         ss += x * x;
     }
     if (tm.rank == owner) alpha = y[a * s];
-    group_allreduce(tm, amax, ss, alpha, owner, red);
+    group_allreduce<false>(tm, ss, alpha, owner, red);
     beta = alpha;
-    if (amax == T(0)) return T(0);
-    const T big = fmax(fabs(alpha), amax);
     T norm;
-    if (big >= lim::lo() && big <= lim::hi()) {
+    if (ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi() && fabs(alpha) <= lim::hi()) {
         norm = sqrt(alpha * alpha + ss);
-    } else {                 // squares would overflow or underflow: sum (2^k x)^2, 2^k big ~ 1
-        int k = -ilogb(big);
+    } else {
+        T amax = T(0), none = T(0);
+        for (int p = first; p < end; p += tm.size) amax = fmax(amax, fabs(y[p * s]));
+        group_allreduce<true>(tm, amax, none, -1, red + warps + 1);
+        if (amax == T(0)) return T(0);
+        int k = -ilogb(fmax(fabs(alpha), amax));
         k = k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
         const T up = ldexp(T(1), k);
-        T s2 = T(0), unused_max = T(0), unused_own = T(0);
+        T s2 = T(0);
         for (int p = first; p < end; p += tm.size) {
             const T q = y[p * s] * up;
             s2 += q * q;
         }
-        group_allreduce(tm, unused_max, s2, unused_own, owner, red + 2 * (tm.size / 32) + 1);
+        group_allreduce<false>(tm, s2, none, -1, red);   // red free: read before the last barrier
         const T q = alpha * up;
         norm = sqrt(q * q + s2) * ldexp(T(1), -k);
     }
@@ -336,83 +342,124 @@ __device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* 
         denom *= pre;
     }
     const T scal = T(1) / denom;
-    for (int p = first; p < end; p += tm.size) y[p * s] = (y[p * s] * pre) * scal;
-    if (tm.rank == owner) y[a * s] = beta;
+    for (int p = first; p < end; p += tm.size) {
+        const T v = (y[p * s] * pre) * scal;
+        y[p * s] = v;
+        vb[p - a] = v;
+    }
+    if (tm.rank == owner) {
+        y[a * s] = beta;
+        vb[0] = T(1);
+    }
     return tau;
 }
 
-// c -= tau v (v^T c) for the length-L vectors c[q * cs] and v[q * vs], v[0] = 1 implied (not
-// read), by one thread; c and v do not overlap. Four partial sums keep four multiply-adds in
-// flight; the update loads four entries before storing any (a store could otherwise alias the
-// next loads, which would then wait for it). The pointers walk, so the offsets 0, s, 2s, 3s are
-// loop invariants folded into the loads' addressing.
+// 16 bytes at p (16-byte aligned) into r[0 .. 16 / sizeof(T)): one vector load.
 template <typename T>
-__device__ __forceinline__ void reflect(T* __restrict__ c, int cs, const T* __restrict__ v, int vs,
-                                        int L, T tau) {
-    T w0 = c[0], w1 = T(0), w2 = T(0), w3 = T(0);
-    const T* cp = c + cs;
-    const T* vp = v + vs;
-    int q = 1;
-#pragma unroll 1
-    for (; q + 3 < L; q += 4, cp += 4 * cs, vp += 4 * vs) {
-        w0 += vp[0] * cp[0];
-        w1 += vp[vs] * cp[cs];
-        w2 += vp[2 * vs] * cp[2 * cs];
-        w3 += vp[3 * vs] * cp[3 * cs];
+__device__ __forceinline__ void load16(const T* p, T* r) {
+    if constexpr (sizeof(T) == 4) {
+        const float4 q = *reinterpret_cast<const float4*>(p);
+        r[0] = q.x; r[1] = q.y; r[2] = q.z; r[3] = q.w;
+    } else {
+        const double2 q = *reinterpret_cast<const double2*>(p);
+        r[0] = q.x; r[1] = q.y;
     }
+}
+
+// c -= tau v (v^T c) for the length-L vector c[q * cs] and the contiguous v[q] (v[0] = 1 stored,
+// 16-byte aligned, readable up to v[L + 7]), by one thread; c and v do not overlap. Eight entries
+// a trip: eight partial sums keep eight multiply-adds in flight, v comes in 16-byte broadcast
+// loads, and the update loads its eight entries of c before storing any (a store could otherwise
+// alias the next loads, which would then wait for it). The last L % 8 entries run as one more
+// trip with the entries past L masked (v beyond L is stale or uninitialised, c beyond L belongs to
+// others): a serial tail loop costs up to seven dependent trips, most of the work at n <= 16.
+template <typename T>
+__device__ __forceinline__ void reflect(T* __restrict__ c, int cs, const T* __restrict__ v, int L,
+                                        T tau) {
+    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T w[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) w[u] = T(0);
+    const T* cp = c;
 #pragma unroll 1
-    for (; q < L; ++q, cp += cs, vp += vs) w0 += vp[0] * cp[0];
-    const T t = tau * ((w0 + w1) + (w2 + w3));
-    c[0] -= t;
-    T* cw = c + cs;
-    vp = v + vs;
-#pragma unroll 1
-    for (q = 1; q + 3 < L; q += 4, cw += 4 * cs, vp += 4 * vs) {
-        const T c0 = cw[0], c1 = cw[cs], c2 = cw[2 * cs], c3 = cw[3 * cs];
-        const T v0 = vp[0], v1 = vp[vs], v2 = vp[2 * vs], v3 = vp[3 * vs];
-        cw[0] = c0 - v0 * t;
-        cw[cs] = c1 - v1 * t;
-        cw[2 * cs] = c2 - v2 * t;
-        cw[3 * cs] = c3 - v3 * t;
+    for (int q = 0; q < L; q += U, cp += U * cs) {
+        T vv[U], cc[U];
+#pragma unroll
+        for (int h = 0; h < U; h += V) load16(v + q + h, vv + h);
+        if (q + U <= L) {
+#pragma unroll
+            for (int u = 0; u < U; ++u) cc[u] = cp[u * cs];
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                cc[u] = q + u < L ? cp[u * cs] : T(0);
+                vv[u] = q + u < L ? vv[u] : T(0);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) w[u] += vv[u] * cc[u];
     }
+#pragma unroll
+    for (int h = U / 2; h > 0; h /= 2)
+#pragma unroll
+        for (int u = 0; u < h; ++u) w[u] += w[u + h];
+    const T t = tau * w[0];
+    T* cw = c;
 #pragma unroll 1
-    for (; q < L; ++q, cw += cs, vp += vs) cw[0] -= vp[0] * t;
+    for (int q = 0; q < L; q += U, cw += U * cs) {
+        T vv[U], cc[U];
+#pragma unroll
+        for (int h = 0; h < U; h += V) load16(v + q + h, vv + h);
+        if (q + U <= L) {
+#pragma unroll
+            for (int u = 0; u < U; ++u) cc[u] = cw[u * cs];
+#pragma unroll
+            for (int u = 0; u < U; ++u) cw[u * cs] = cc[u] - vv[u] * t;
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (q + u < L) cw[u * cs] -= vv[u] * t;
+        }
+    }
 }
 
 // dgebd2 on the tall R x C matrix M (R >= C, leading dimension ld) in shared memory, by the
-// group; d, e, tq (Q's taus), tp (P's taus) are out[0, C, 2C, 3C + i] (shared memory).
+// group; vq, vp hold the current column and row reflector (pad4(R) elements each, 16-byte
+// aligned); d, e, tq (Q's taus), tp (P's taus) are out[0, C, 2C, 3C + i] (shared memory). vq is
+// written by the column's dlarfg while the previous row reflector is still being applied, so the
+// two need separate buffers.
 template <bool WIDE, typename T>
-__device__ void gebd2_tall(const Group<WIDE>& tm, int R, int C, T* M, int ld, T* out, T* red) {
+__device__ void gebd2_tall(const Group<WIDE>& tm, int R, int C, T* M, int ld, T* vq, T* vp,
+                           T* out, T* red) {
     T *d = out, *e = out + C, *tq = out + 2 * C, *tp = out + 3 * C;
     const int lastbit = tm.size - 1;
     for (int i = 0; i < C; ++i) {
         T beta;
         // H(i) annihilates M(i+1:R, i) (entries held by their row owners).
-        const T tau_q = group_larfg(tm, M + i, ld, i, R, red, beta);
+        const T tau_q = group_larfg(tm, M + i, ld, i, R, vq, red, beta);
         if (tm.rank == (i & lastbit)) {
             d[i] = beta;
             tq[i] = tau_q;
         }
         tm.sync();
-        // Left update of M(i:R, i+1:C), thread per column; v = (1, M(i+1:R, i)).
+        // Left update of M(i:R, i+1:C), thread per column; v = vq = (1, M(i+1:R, i)).
         if (tau_q != T(0))
             for (int j = tm.first_owned(i + 1); j < C; j += tm.size)
-                reflect(M + i * ld + j, ld, M + i * ld + i, ld, R - i, tau_q);
+                reflect(M + i * ld + j, ld, vq, R - i, tau_q);
         if (i + 1 < C) {
             // G(i) annihilates M(i, i+2:C) (entries held by their column owners).
-            const T tau_p = group_larfg(tm, M + i * ld, 1, i + 1, C, red, beta);
+            const T tau_p = group_larfg(tm, M + i * ld, 1, i + 1, C, vp, red, beta);
             if (tm.rank == ((i + 1) & lastbit)) {
                 e[i] = beta;
                 tp[i] = tau_p;
             }
             tm.sync();
-            // Right update of M(i+1:R, i+1:C), thread per row; u = (1, M(i, i+2:C)).
+            // Right update of M(i+1:R, i+1:C), thread per row; u = vp = (1, M(i, i+2:C)).
             if (tau_p != T(0))
                 for (int r = tm.first_owned(i + 1); r < R; r += tm.size)
-                    reflect(M + r * ld + i + 1, 1, M + i * ld + i + 1, 1, C - i - 1, tau_p);
+                    reflect(M + r * ld + i + 1, 1, vp, C - i - 1, tau_p);
         } else if (tm.rank == 0) {
             tp[i] = T(0);
-            e[i] = T(0);                      // not part of e: the launcher drops it
         }
     }
 }
@@ -472,12 +519,13 @@ __device__ __forceinline__ void store_matrix(T* __restrict__ dst, int rows, int 
 }
 
 // Launch: block = group * (matrices per block) threads, group a power of two: WIDE = group > 32
-// (a named barrier per group, at most 15 groups per block, up to 1024 threads a block), else
+// (a named barrier per group, at most 15 groups per block, up to 512 threads a block), else
 // several groups per warp (at most 256 threads a block). Dynamic shared memory = matrices per
 // block * cols_smem_elems(R, C, group) * sizeof(T). Groups loop over the batch with a grid stride.
-// Both variants are held to 64 registers (1024 threads; 4 blocks of 256), without spills on sm_90.
+// Both variants are held to 80 registers (bounds 768 threads; 3 blocks of 256): 64 made the
+// unrolled updates spill; where shared memory limits occupancy (n >= 32) 80 costs nothing.
 template <typename T, bool WIDE>
-__global__ void __launch_bounds__(WIDE ? 1024 : 256, WIDE ? 1 : 4)
+__global__ void __launch_bounds__(WIDE ? 768 : 256, WIDE ? 1 : 3)
 gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
            T* __restrict__ tauq, T* __restrict__ taup, int group) {
     extern __shared__ __align__(16) unsigned char gebrd_smem[];
@@ -486,7 +534,9 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
     const bool wide = m < n;                  // reduce A^T: see the section comment
     const int R = wide ? n : m, C = wide ? m : n;
     const int ld = C | 1;
-    T* M = reinterpret_cast<T*>(gebrd_smem) + tm.index * cols_smem_elems(R, C, group);
+    T* vq = reinterpret_cast<T*>(gebrd_smem) + tm.index * cols_smem_elems(R, C, group);
+    T* vp = vq + pad4(R);
+    T* M = vp + pad4(R);
     T* out = M + R * ld;                      // d, e, tq, tp
     T* red = out + 4 * C;
     for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
@@ -494,14 +544,14 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
         T* Ak = A + k * m * n;
         load_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
         tm.sync();
-        gebd2_tall(tm, R, C, M, ld, out, red);
+        gebd2_tall(tm, R, C, M, ld, vq, vp, out, red);
         tm.sync();
         store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
         T* tq = wide ? taup : tauq;           // Q of A^T is P of A
         T* tp = wide ? tauq : taup;
         for (int q = tm.rank; q < C; q += tm.size) {
             d[k * C + q] = out[q];
-            e[k * C + q] = out[C + q];
+            if (q + 1 < C) e[k * (C - 1) + q] = out[C + q];   // e: (batch, C - 1)
             tq[k * C + q] = out[2 * C + q];
             tp[k * C + q] = out[3 * C + q];
         }

@@ -9,8 +9,8 @@ LAPACK to rounding). No failure mode, no info.
 Two kernels (``plan`` picks one; ``_params={"kernel": "team"}`` forces the second):
 
 * ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
-  group of G threads per matrix (G = max(m, n) rounded up to a power of two, several matrices per
-  warp when G < 32), the matrix in shared memory. Each Householder update is done without any
+  group of G threads per matrix (G = max(m, n) rounded up to a power of two, at most 512, several
+  matrices per warp when G < 32), the matrix in shared memory. Each Householder update is done without any
   reduction across threads: for the left reflector each thread owns whole columns (w_j = v^T C_j
   and C_j -= tau w_j v in one thread), for the right one whole rows; only the norms of dlarfg
   are reduced (shuffles). Small matrices were latency bound on reductions and barriers, which
@@ -25,14 +25,18 @@ Two kernels (``plan`` picks one; ``_params={"kernel": "team"}`` forces the secon
 Complex dtypes have no kernel yet and no vendor routine: they are computed by the CPU backend on a
 host copy (correct, slow).
 """
+import functools
+
 from . import _compile
+from .. import _tuning
 from ._compile import kernel
 from .blas import is_real, name_expr, grid_for, params, device_attribute, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 
 _SMEM_LIMIT = 200 * 1024        # gebrd_team's budget (tuned with it)
-_COLS_MAX_GROUP = 1024          # threads of one block
+_COLS_MAX_ROWS = 1024           # max(m, n) gebrd_cols takes
+_COLS_MAX_GROUP = 512           # threads per matrix (the kernel's launch bound is 768)
 _KERNELS = ("cols", "team")
 
 
@@ -57,26 +61,31 @@ def _smem_per_team(m, n, team, in_smem, item):
     return ((m * (n + 1) if in_smem else 0) + 2 * max(m, n) + team + 40) * item
 
 
+def _pad4(x):
+    return (x + 3) & ~3
+
+
 def _cols_smem_elems(rows, cols, group):
     """Elements of shared memory per matrix of gebrd_cols, as kernels/gebrd.cu cols_smem_elems:
-    the R x (C | 1) matrix (R = max(m, n), C = min(m, n)), d/e/tauq/taup, reduction slots."""
+    two reflector buffers (pad4(R) each), the R x (C | 1) matrix (R = max(m, n), C = min(m, n)),
+    d/e/tauq/taup and the reduction slots, rounded up to 4 elements (16-byte alignment)."""
     warps = group // 32 if group > 32 else 1
-    return rows * (cols | 1) + 4 * cols + 4 * warps + 4
+    return _pad4(2 * _pad4(rows) + rows * (cols | 1) + 4 * cols + 4 * warps + 4)
 
 
 def cols_config(m, n, item, smem_limit, group=0, per_block=0):
     """``(group, per_block, shared bytes per block)`` of gebrd_cols for m x n matrices of
     ``item``-byte reals, or None where they do not fit it (then gebrd_team runs). ``group`` and
-    ``per_block`` 0 take the defaults: a power of two >= max(m, n) (at least 4) and 128 threads
-    a block."""
+    ``per_block`` 0 take the defaults: a power of two >= max(m, n) (at least 4, at most 512: a
+    thread then owns several rows/columns) and 128 threads a block."""
     rows, cols = max(m, n), min(m, n)
-    group = _pow2_ceil(max(int(group) or rows, 4))
-    if group > _COLS_MAX_GROUP:
+    if rows > _COLS_MAX_ROWS:
         return None
+    group = min(_pow2_ceil(max(int(group) or rows, 4)), _COLS_MAX_GROUP)
     per_matrix = _cols_smem_elems(rows, cols, group) * item
     if per_matrix > smem_limit:
         return None
-    # one warp: up to 256 threads a block (the kernel's launch bound); wider: 1024 threads and
+    # one warp: up to 256 threads a block (the kernel's launch bound); wider: 512 threads and
     # one named barrier per group (ids 1..15)
     cap = 256 // group if group <= 32 else min(_COLS_MAX_GROUP // group, 15)
     per_block = max(1, min(int(per_block) or max(1, 128 // group), cap))
@@ -117,8 +126,46 @@ def plan(m, n, dtype, _params=None):
             "in_smem": in_smem, "unroll": int(p.get("unroll") or 2)}
 
 
+@functools.lru_cache(maxsize=256)
+def _launch(device_id, m, n, dtype, batch, gpu):
+    """(Launcher, grid, block, group, shared bytes) of the default plan, cached per device,
+    shape, dtype, batch and tuning GPU: a call is then a lookup, one allocation and one launch
+    (small batched calls are host bound, docs/design.md "Launch overhead")."""
+    return _launch_for(plan(m, n, dtype), dtype, batch)
+
+
+def _launch_for(cfg, dtype, batch):
+    ctype = _compile.ctype(dtype)
+    if cfg["kernel"] == "cols":        # threads per matrix; WIDE: more than one warp
+        group = cfg["group"]
+        expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false")
+    else:
+        group = cfg["team"]
+        expr = name_expr("gebrd_team", ctype, cfg["unroll"], "true" if cfg["in_smem"] else "false")
+    per_block = cfg["per_block"]
+    return (kernel("gebrd", expr, "qiipppppi"), grid_for(batch, per_block), group * per_block,
+            group, cfg["smem"])
+
+
+def _outputs(batch, mn, dtype):
+    """d, e, tauq, taup as views of one allocation: (batch, mn), (batch, mn - 1), (batch, mn),
+    (batch, mn), each contiguous (the kernels write e with row stride mn - 1)."""
+    import cupy
+    buf = cupy.empty(batch * (4 * mn - 1), dtype=dtype)
+    item = buf.itemsize
+    ptr = buf.data
+    d = cupy.ndarray((batch, mn), dtype, ptr)
+    e = cupy.ndarray((batch, mn - 1), dtype, ptr + batch * mn * item)
+    tauq = cupy.ndarray((batch, mn), dtype, ptr + batch * (2 * mn - 1) * item)
+    taup = cupy.ndarray((batch, mn), dtype, ptr + batch * (3 * mn - 1) * item)
+    return d, e, tauq, taup
+
+
 def gebrd(a, _params=None):
-    """Bidiagonalize each matrix in place; returns (a, d, e, tauq, taup)."""
+    """Bidiagonalize each matrix of a (batch, m, n) real CuPy array (C-contiguous) in place.
+
+    Returns (a, d, e, tauq, taup): d, tauq, taup (batch, min(m, n)), e (batch, min(m, n) - 1), of
+    a's dtype. ``_params`` overrides the tuned parameters (the tuner's and the tests' candidates)."""
     import cupy
     batch, m, n = a.shape
     mn = min(m, n)
@@ -127,22 +174,15 @@ def gebrd(a, _params=None):
         return a, vec, vec[:, :max(mn - 1, 0)].copy(), vec.copy(), vec.copy()
     if not is_real(a.dtype):
         return _cpu_gebrd(a)
-    cfg = plan(m, n, a.dtype, _params)
-    d = cupy.empty((batch, mn), dtype=a.dtype)
-    e = cupy.zeros((batch, mn), dtype=a.dtype)
-    tauq = cupy.empty((batch, mn), dtype=a.dtype)
-    taup = cupy.empty((batch, mn), dtype=a.dtype)
-    ctype = _compile.ctype(a.dtype)
-    if cfg["kernel"] == "cols":        # threads per matrix; WIDE: more than one warp
-        group = cfg["group"]
-        expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false")
+    if _params is None:
+        launcher, grid, block, group, smem = _launch(_compile.current_device(), m, n, a.dtype,
+                                                     batch, _tuning.gpu_name())
     else:
-        group = cfg["team"]
-        expr = name_expr("gebrd_team", ctype, cfg["unroll"], "true" if cfg["in_smem"] else "false")
-    per_block = cfg["per_block"]
-    kernel("gebrd", expr, "qiipppppi")(grid_for(batch, per_block), group * per_block,
-                                       (batch, m, n, a, d, e, tauq, taup, group), cfg["smem"])
-    return a, d, cupy.ascontiguousarray(e[:, :max(mn - 1, 0)]), tauq, taup
+        launcher, grid, block, group, smem = _launch_for(plan(m, n, a.dtype, _params), a.dtype,
+                                                         batch)
+    d, e, tauq, taup = _outputs(batch, mn, a.dtype)
+    launcher(grid, block, (batch, m, n, a, d, e, tauq, taup, group), smem)
+    return a, d, e, tauq, taup
 
 
 COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float", "double")

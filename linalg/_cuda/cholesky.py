@@ -8,10 +8,9 @@ potrf for n > LEAF: left-looking panels in place on the referenced triangle (per
 one cuBLAS GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve
 below, zeros); potrs with many right-hand sides: float64 33 <= n <= 64 one launch of
 kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS (64-leaves of
-tri_pair for float64, 32-leaves otherwise); potri =
-trtri + LAUUM (one dense cuBLAS product, linalg/_cuda/triangular.py). Small batches above
-n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves
-(linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
+tri_pair for float64, 32-leaves otherwise); potri = trtri + LAUUM (linalg/_cuda/triangular.py:
+kernels up to n = 64, one dense cuBLAS product above). Small batches above n = 32
+(triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves (linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
 launch of kernels/trsv.cu ``trsv_warp``. Complex dtypes: a column-by-column factorization
 vectorized over the batch (info without a host sync) and cuBLAS.
 

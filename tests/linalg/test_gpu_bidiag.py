@@ -119,6 +119,7 @@ def _case(m, n, batch, dtype, params=None, check_reference=True):
     g = rng(m * 1009 + n * 13 + batch)
     a = random_matrix(g, (batch, m, n), dtype)
     out = bidiag.gebrd(cupy.asarray(a), _params=params)
+    assert all(x.flags.c_contiguous for x in out[1:])     # d, e, tauq, taup: views of one buffer
     ag, d, e, tq, tp = (to_numpy(x).astype(numpy.float64) for x in out)
     k = min(m, n)
     assert ag.shape == (batch, m, n) and d.shape == (batch, k) and e.shape == (batch, max(k - 1, 0))
@@ -186,7 +187,7 @@ def _cols_fits(m, n, dtype):
 
 AWKWARD = ((1, 1), (2, 2), (3, 3), (7, 7), (8, 8), (16, 16), (17, 17), (32, 32), (33, 33),
            (64, 64), (65, 65), (100, 100), (128, 128), (80, 20), (20, 80), (1, 9), (9, 1),
-           (1, 40), (40, 1), (5, 3), (3, 5))
+           (1, 40), (40, 1), (5, 3), (3, 5), (600, 3), (3, 600))
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -211,6 +212,8 @@ def test_gebrd_plan():
     assert cfg["group"] == 8 and cfg["per_block"] == 16
     cfg = bidiag.plan(100, 40, numpy.float64)
     assert cfg["group"] == 128 and cfg["per_block"] == 1
+    cfg = bidiag.plan(600, 3, numpy.float64)     # over 512 rows: threads own two rows
+    assert cfg["kernel"] == "cols" and cfg["group"] == 512
     for m, n in ((1025, 3), (3, 1025), (256, 256), (300, 200)):
         assert bidiag.plan(m, n, numpy.float64)["kernel"] == "team", (m, n)
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"

@@ -183,14 +183,36 @@ def test_trtri_lauum(cp, gpu, trsm_path, n, dtype):
         tm = op_matrix(t, lower, "N", unit)
         res = scaled_residual(inv @ tm - numpy.eye(n), fro(tm) * fro(inv), n, dtype)
         assert res < THRESHOLD, (lower, unit, res)
-    for lower in (True, False):
-        t = random_triangular(gen, batch, n, dtype, lower=lower)
-        out = gpu.lauum(cp.asarray(poisoned(t, lower, False)), lower).get()
-        tm = op_matrix(t, lower, "N", False)
-        ref = numpy.swapaxes(tm, 1, 2) @ tm if lower else tm @ numpy.swapaxes(tm, 1, 2)
-        assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
-        res = scaled_residual(out - ref, fro(tm) ** 2, n, dtype)
-        assert res < THRESHOLD, (lower, res)
+    check_lauum(cp, gpu, gen, batch, n, dtype)
+
+
+BLOCK_EVERYWHERE = {("trmm", d): {"left": 33, "right": 33} for d in ("float32", "float64")}
+BLOCK_EVERYWHERE.update({("lauum", d): {"lower": 33, "upper": 33} for d in ("float32", "float64")})
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [33, 47, 64])
+def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype):
+    """kernels/tri_block.cu forced for every TRMM variant and LAUUM (BLOCK_RULES everywhere): vector
+    counts below, at and above one chunk of 64, strided B views, poisoned unreferenced triangles."""
+    monkeypatch.setattr(gpu, "BLOCK_RULES", BLOCK_EVERYWHERE)
+    batch = 3
+    gen = rng(n + 7)
+    for (side, lower, trans, unit), nvec in itertools.product(VARIANTS, (5, 64, 130)):
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        opm = op_matrix(t, lower, trans, unit)
+        shape = (batch, n, nvec + 3) if side == "left" else (batch, nvec, n + 3)
+        full = gen.standard_normal(shape).astype(dtype)
+        b = full[:, :, :nvec] if side == "left" else full[:, :, :n]
+        width = b.shape[2]
+        dfull = cp.asarray(full)
+        y = gpu.trmm(cp.asarray(poisoned(t, lower, unit)), dfull[:, :, :width], side, lower, trans,
+                     unit, 1.5)
+        ref = 1.5 * (opm @ b if side == "left" else b @ opm)
+        res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
+        assert res < THRESHOLD, (side, lower, trans, unit, nvec, res)
+        assert numpy.array_equal(dfull[:, :, width:].get(), full[:, :, width:])    # padding kept
+    check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -271,3 +293,16 @@ def test_diag_info_first_bad_entry_and_prior(cp, gpu, n, dtype):
     got = gpu._diag_info(view, False, prior=prior)
     assert list(got.get()) == [0, n, 7, n // 2 + 1, 9, 0]
     assert not gpu._diag_info(view, True).get().any()
+
+
+def check_lauum(cp, gpu, gen, batch, n, dtype):
+    """LAUUM of random triangles, both triangles, unreferenced triangle poisoned: symmetric
+    output and a small scaled residual against the NumPy product."""
+    for lower in (True, False):
+        t = random_triangular(gen, batch, n, dtype, lower=lower)
+        out = gpu.lauum(cp.asarray(poisoned(t, lower, False)), lower).get()
+        tm = op_matrix(t, lower, "N", False)
+        ref = numpy.swapaxes(tm, 1, 2) @ tm if lower else tm @ numpy.swapaxes(tm, 1, 2)
+        assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
+        res = scaled_residual(out - ref, fro(tm) ** 2, n, dtype)
+        assert res < THRESHOLD, (lower, res)

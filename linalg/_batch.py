@@ -221,25 +221,34 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
     return _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form) + (form,)
 
 
+def strided_module(values):
+    """numpy or cupy where ``values`` (non-empty) are all arrays of that one class (the strided
+    form on one device), else None. Type checks only: this runs on every public call."""
+    cls = type(values[0])
+    if cls is not numpy.ndarray and not _dispatch.is_cupy_array(values[0]):
+        return None
+    if any(type(v) is not cls for v in values):
+        return None
+    return numpy if cls is numpy.ndarray else _dispatch.array_module(values[0])
+
+
 def _run_plain_strided(ops, check_shapes, compute, dtype_policy):
     """The common case in few microseconds: every operand one non-empty strided array of one
     array class with the expected ndim and batch count. Returns None for anything else, which
     the general path then handles (and reports, if it is an error)."""
-    present = [op for op in ops if op.value is not None]
-    if len(present) != sum(1 for op in ops if op.value is not None or not op.optional):
+    if any(op.value is None and not op.optional for op in ops):
         return None                     # a required operand is None: the general path raises
-    cls = type(present[0].value)
-    if cls is not numpy.ndarray and not _dispatch.is_cupy_array(present[0].value):
+    present = [op for op in ops if op.value is not None]
+    xp = strided_module([op.value for op in present])
+    if xp is None:
         return None
     batch = present[0].value.shape[0] if present[0].value.ndim else 0
     for op in present:
         v = op.value
-        if type(v) is not cls or v.ndim != op.core_ndim + 1 or v.shape[0] != batch \
-                or 0 in v.shape:
+        if v.ndim != op.core_ndim + 1 or v.shape[0] != batch or 0 in v.shape:
             return None
     _check_strided_shapes(check_shapes, {op.name: op.value.shape[1:] for op in present})
     dtype = dtype_policy(**{op.name: op.value for op in present})
-    xp = numpy if cls is numpy.ndarray else _dispatch.array_module(present[0].value)
     outputs, info = compute(xp, **{op.name: _strided_operand(op, xp, dtype) for op in present})
     return outputs, info, "strided"
 

@@ -6,7 +6,7 @@ all operands in the same form (docs/design.md). None of them can fail numericall
 import numpy
 
 from . import _dispatch
-from ._batch import Operand, VBatch, run_batched
+from ._batch import Operand, VBatch, run_batched, strided_module
 from ._validate import check_bool, check_scalar, compute_dtype, first_bad, trans_word
 
 __all__ = ["gemm", "gemv", "syrk"]
@@ -297,7 +297,7 @@ def _no_copy_plan(policy, output, overwrite, **operands):
     """
     present = {name: v for name, v in operands.items() if v is not None}
     inputs = [name for name in operands if name != output]
-    if not all(_is_strided(v) for v in present.values()):
+    if not present or strided_module(list(present.values())) is None:
         return False, dict.fromkeys(inputs, False)
     dtype = policy(**present)
     ready = {name: v.dtype == dtype and v.flags.c_contiguous for name, v in present.items()}
@@ -329,9 +329,6 @@ def _address_range(v):
             lo += stride * (extent - 1)
     return lo, hi + v.itemsize
 
-
-def _is_strided(value):
-    return isinstance(value, numpy.ndarray) or _dispatch.is_cupy_array(value)
 
 
 def _pad_empty(value, axis, core_ndim):

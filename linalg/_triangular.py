@@ -9,7 +9,7 @@ import math
 import numpy
 
 from . import _dispatch
-from ._batch import Operand, VBatch, run_batched
+from ._batch import Operand, VBatch, run_batched, strided_module
 from ._common import finish
 from ._validate import (check_bool, check_scalar, compute_dtype, first_bad, side_word,
                         square_shapes, trans_word)
@@ -29,13 +29,9 @@ def no_copy(ops, family, op, policy):
     the compute dtype; otherwise it is converted (a copy), as an array cannot convert in place.
     """
     present = [o for o in ops if o.value is not None]
-    if not present:
+    xp = strided_module([o.value for o in present]) if present else None
+    if xp is None:
         return ops
-    cls = type(present[0].value)
-    if cls is not numpy.ndarray and not _dispatch.is_cupy_array(present[0].value) or \
-            any(type(o.value) is not cls for o in present):
-        return ops
-    xp = numpy if cls is numpy.ndarray else _dispatch.array_module(present[0].value)
     names = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(op, ())
     try:
         dtype = policy(**{o.name: o.value for o in present})

@@ -173,7 +173,7 @@ def _dtype_of(op, form):
     return op.value.dtype
 
 
-def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
+def run_batched(ops, check_shapes, compute, dtype_policy, empty_result, backend_op=None):
     """Run ``compute`` over operands given in any batch form.
 
     Args:
@@ -187,12 +187,16 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result):
         dtype_policy: ``f(**dtypes_by_name) -> dtype`` (``_validate.compute_dtype``).
         empty_result: ``f(xp, dtype, batch, shapes) -> outputs`` for a batch that is empty or has
             a zero dimension (no backend call).
+        backend_op: ``(family, op)``: the backend module ``linalg._cpu/_cuda.<family>`` lists in
+            ``READS_ONLY[op]`` the operands it never writes, which a strided call then passes
+            without a copy (see :func:`_make_plan`). None: every operand not marked ``overwrite``
+            is copied.
 
     Returns:
         ``(outputs, info, form)``: outputs in the caller's form (arrays, lists or VBatches), info
         int32 (batch,) in the caller's array module or None.
     """
-    fast = _run_plain_strided(ops, check_shapes, compute, dtype_policy)
+    fast = _run_planned(ops, check_shapes, compute, dtype_policy, backend_op)
     if fast is not None:
         return fast
     for op in ops:
@@ -232,13 +236,93 @@ def strided_module(values):
     return numpy if cls is numpy.ndarray else _dispatch.array_module(values[0])
 
 
-def _run_plain_strided(ops, check_shapes, compute, dtype_policy):
-    """The common case in few microseconds: every operand one non-empty strided array of one
-    array class with the expected ndim and batch count. Returns None for anything else, which
-    the general path then handles (and reports, if it is an error)."""
-    if any(op.value is None and not op.optional for op in ops):
-        return None                     # a required operand is None: the general path raises
-    present = [op for op in ops if op.value is not None]
+# ---------------------------------------------------------------------------------------------
+# Call plans: the common case (every operand one non-empty strided array of one array class)
+# decided once per kind of call. Everything the public layer decides -- shape checks, compute
+# dtype, which operands are passed as they are -- is a function of the operands' classes, shapes,
+# strides and dtypes, the options the check and the dtype policy close over, and the backend
+# operation; repeating it costs more than the kernel at small n (docs/design.md "Launch overhead").
+
+
+class _Plan(NamedTuple):
+    xp: object               # numpy or cupy
+    dtype: numpy.dtype       # the compute dtype
+    passed: tuple            # per present operand: True = passed as it is, False = copied
+    guarded: tuple           # (reader, writer) index pairs: copy the reader if the two overlap
+
+
+_PLANS = {}
+_PLANS_MAX = 4096
+
+
+def _run_planned(ops, check_shapes, compute, dtype_policy, backend_op):
+    """The common case in few microseconds, through a cached :class:`_Plan`. Returns None for
+    anything else, which the general path then handles (and reports, if it is an error)."""
+    present = []
+    for op in ops:
+        if op.value is None:
+            if not op.optional:
+                return None             # a required operand is None: the general path raises
+        else:
+            present.append(op)
+    key = _plan_key(present, check_shapes, dtype_policy, backend_op)
+    plan = _PLANS.get(key) if key is not None else None
+    if plan is None:
+        plan = _make_plan(present, check_shapes, dtype_policy, backend_op)
+        if plan is None:
+            return None
+        if key is not None:
+            if len(_PLANS) >= _PLANS_MAX:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    xp, dtype = plan.xp, plan.dtype
+    values = [op.value if keep else _copy_as(op.value, xp, dtype)
+              for op, keep in zip(present, plan.passed)]
+    for reader, writer in plan.guarded:
+        if _overlap(values[reader], values[writer], xp):
+            values[reader] = _copy_as(values[reader], xp, dtype)
+    outputs, info = compute(xp, **{op.name: v for op, v in zip(present, values)})
+    return outputs, info, "strided"
+
+
+def _plan_key(present, check_shapes, dtype_policy, backend_op):
+    """Everything a plan depends on, or None when the check or the policy closes over something
+    other than str/int/bool option words (then it is not a pure function of the key)."""
+    check, policy = _pure_function_key(check_shapes), _pure_function_key(dtype_policy)
+    if check is None or policy is None:
+        return None
+    arrays = tuple((op.name, type(op.value), op.value.shape, op.value.strides, op.value.dtype,
+                    op.overwrite, op.core_ndim) for op in present if hasattr(op.value, "strides"))
+    if len(arrays) != len(present):
+        return None                     # a list or a VBatch
+    return check, policy, backend_op, arrays
+
+
+_OPTION_TYPES = (str, int, bool, float, type(None))
+
+
+def _pure_function_key(fn):
+    """(code, closure values) of ``fn`` when it closes only over option values (str, int, bool,
+    float, None) and functions that do (recursively), else None."""
+    cells = []
+    for cell in fn.__closure__ or ():
+        value = cell.cell_contents
+        if type(value) not in _OPTION_TYPES:
+            value = _pure_function_key(value) if hasattr(value, "__code__") else None
+            if value is None:
+                return None
+        cells.append(value)
+    return fn.__code__, tuple(cells)
+
+
+def _make_plan(present, check_shapes, dtype_policy, backend_op):
+    """The :class:`_Plan` of a plain strided call, or None if the call is not one.
+
+    An operand is passed as it is only if it is C-contiguous in the compute dtype and either
+    marked ``overwrite`` (the caller allows writing into it) or listed in the backend's
+    READS_ONLY; a read-only operand is copied anyway when it overlaps an operand written in
+    place (it would be read after being overwritten), which :func:`_run_planned` tests per call
+    (addresses are not part of the key)."""
     xp = strided_module([op.value for op in present])
     if xp is None:
         return None
@@ -247,32 +331,35 @@ def _run_plain_strided(ops, check_shapes, compute, dtype_policy):
         v = op.value
         if v.ndim != op.core_ndim + 1 or v.shape[0] != batch or 0 in v.shape:
             return None
-    _check_strided_shapes(check_shapes, {op.name: op.value.shape[1:] for op in present})
+    check_shapes({op.name: numpy.array((op.value.shape[1:],), dtype=numpy.int64) for op in present})
     dtype = dtype_policy(**{op.name: op.value for op in present})
-    outputs, info = compute(xp, **{op.name: _strided_operand(op, xp, dtype) for op in present})
-    return outputs, info, "strided"
+    reads_only = ()
+    if backend_op is not None:
+        family, name = backend_op
+        reads_only = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(name, ())
+    ready = [op.value.dtype == dtype and op.value.flags.c_contiguous for op in present]
+    passed = tuple(r and (op.overwrite or op.name in reads_only) for op, r in zip(present, ready))
+    writers = [i for i, op in enumerate(present) if passed[i] and op.overwrite]
+    guarded = tuple((i, w) for i, op in enumerate(present) if passed[i] and not op.overwrite
+                    for w in writers)
+    return _Plan(xp, dtype, passed, guarded)
 
 
-# Strided shape checks that passed, by (check code, its closure's option words, operand shapes):
-# a check is a pure function of those, and repeating it costs more than the kernel at small n.
-_PASSED_CHECKS = set()
-_PASSED_CHECKS_MAX = 4096
+def _overlap(x, y, xp):
+    """Whether two C-contiguous arrays share memory: an address-range test for CuPy arrays
+    (``cupy.may_share_memory`` costs tens of microseconds, more than a small batched call)."""
+    if xp is numpy:
+        return numpy.may_share_memory(x, y)
+    x0, y0 = x.data.ptr, y.data.ptr
+    return x0 < y0 + y.nbytes and y0 < x0 + x.nbytes
 
 
-def _check_strided_shapes(check_shapes, core_shapes):
-    """check_shapes on one-row shape arrays, skipped when the same check already passed."""
-    cells = tuple(c.cell_contents for c in check_shapes.__closure__ or ())
-    key = None
-    if all(type(c) in (str, int, bool) for c in cells):   # else not a pure function of the key
-        key = (check_shapes.__code__, cells, tuple(core_shapes.items()))
-        if key in _PASSED_CHECKS:
-            return
-    check_shapes({name: numpy.array((shape,), dtype=numpy.int64)
-                  for name, shape in core_shapes.items()})
-    if key is not None:
-        if len(_PASSED_CHECKS) >= _PASSED_CHECKS_MAX:
-            _PASSED_CHECKS.clear()
-        _PASSED_CHECKS.add(key)
+def _copy_as(value, xp, dtype):
+    """A C-contiguous copy of the array ``value`` in ``dtype`` (one copy kernel: CuPy's
+    array(..., copy=True) costs ~3x the host time)."""
+    if value.dtype != dtype:
+        return value.astype(dtype, order="C")
+    return value.copy(order="C")
 
 
 def _is_empty(shapes, batch):
@@ -294,12 +381,9 @@ def _strided_operand(op, xp, dtype):
         if isinstance(value, xp.ndarray) and value.dtype == dtype and value.flags.c_contiguous:
             return value           # (asarray + ascontiguousarray would cost microseconds)
         return xp.ascontiguousarray(xp.asarray(value, dtype=dtype))
-    # astype/copy: one copy kernel (CuPy's array(..., copy=True) costs ~3x the host time).
     if not isinstance(value, xp.ndarray):
         return xp.array(value, dtype=dtype, order="C", copy=True)
-    if value.dtype != dtype:
-        return value.astype(dtype, order="C")
-    return value.copy(order="C")
+    return _copy_as(value, xp, dtype)
 
 
 def _group_by_shape(shapes, batch):

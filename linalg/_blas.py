@@ -6,8 +6,9 @@ all operands in the same form (docs/design.md). None of them can fail numericall
 import numpy
 
 from . import _dispatch
-from ._batch import Operand, VBatch, run_batched, strided_module
-from ._validate import check_bool, check_scalar, compute_dtype, first_bad, trans_word
+from ._batch import Operand, VBatch, run_batched
+from ._validate import (check_bool, check_scalar, complex_compute_dtype, compute_dtype, first_bad,
+                        trans_word)
 
 __all__ = ["gemm", "gemv", "syrk"]
 
@@ -81,10 +82,8 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, *, overwrite_c=F
         n = _op_shape(shapes["b"][None], transb)[0, 1]
         return (xp.zeros((batch, int(m), int(n)), dtype=dtype),)
 
-    out, direct = _no_copy_plan(policy, "c", overwrite_c, a=a, b=b, c=c)
-    ops = [Operand("a", a, overwrite=direct["a"]), Operand("b", b, overwrite=direct["b"]),
-           Operand("c", c, overwrite=out, optional=True)]
-    (out,), _, _ = run_batched(ops, check, compute, policy, empty)
+    ops = [Operand("a", a), Operand("b", b), Operand("c", c, overwrite=overwrite_c, optional=True)]
+    (out,), _, _ = run_batched(ops, check, compute, policy, empty, ("blas", "gemm"))
     return out
 
 
@@ -152,11 +151,9 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, *, overwrite_y=False):
     def empty(xp, dtype, batch, shapes):
         return (xp.zeros((batch, int(_op_shape(shapes["a"][None], trans)[0, 0])), dtype=dtype),)
 
-    out, direct = _no_copy_plan(policy, "y", overwrite_y, a=a, x=x, y=y)
-    ops = [Operand("a", a, overwrite=direct["a"]),
-           Operand("x", x, core_ndim=1, overwrite=direct["x"]),
-           Operand("y", y, core_ndim=1, overwrite=out, optional=True)]
-    (out,), _, _ = run_batched(ops, check, compute, policy, empty)
+    ops = [Operand("a", a), Operand("x", x, core_ndim=1),
+           Operand("y", y, core_ndim=1, overwrite=overwrite_y, optional=True)]
+    (out,), _, _ = run_batched(ops, check, compute, policy, empty, ("blas", "gemv"))
     return out
 
 
@@ -234,10 +231,8 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0, *, overwrite_c=False
         n = int(shapes["a"][0] if eff == "N" else shapes["a"][1])
         return (xp.zeros((batch, n, n), dtype=dtype),)
 
-    out, direct = _no_copy_plan(policy, "c", overwrite_c, a=a, c=c)
-    ops = [Operand("a", a, overwrite=direct["a"]),
-           Operand("c", c, overwrite=out, optional=True)]
-    (out,), _, _ = run_batched(ops, check, compute, policy, empty)
+    ops = [Operand("a", a), Operand("c", c, overwrite=overwrite_c, optional=True)]
+    (out,), _, _ = run_batched(ops, check, compute, policy, empty, ("syrk", "syrk"))
     return out
 
 
@@ -251,15 +246,9 @@ def _require_c(c, beta, name):
 
 def _policy(alpha, beta):
     """compute_dtype of the operands, promoted to complex when a scalar is complex."""
-    scalar_complex = any(isinstance(s, (complex, numpy.complexfloating)) and s.imag != 0
-                         for s in (alpha, beta))
-
-    def policy(**dtypes):
-        dtype = compute_dtype(**dtypes)
-        if scalar_complex and dtype.kind == "f":
-            dtype = numpy.result_type(dtype, numpy.complex64)
-        return dtype
-    return policy
+    if any(isinstance(s, (complex, numpy.complexfloating)) and s.imag != 0 for s in (alpha, beta)):
+        return complex_compute_dtype
+    return compute_dtype
 
 
 def _dims(shape):
@@ -284,51 +273,6 @@ def _check_out(shapes, name, expected):
         got = shapes[name]
         first_bad((got != expected).any(axis=1), name,
                   lambda k: f"expected shape {_dims(expected[k])}, got {_dims(got[k])}")
-
-
-def _no_copy_plan(policy, output, overwrite, **operands):
-    """Which strided operands the backend may take as they are: ``(write into operands[output],
-    {input name: read without a copy})``.
-
-    The output only with ``overwrite`` set; every operand (None entries ignored) only if all are
-    strided arrays and it is C-contiguous in the compute dtype; an input only if it does not
-    overlap the output being written (it would be read after being overwritten). The backends
-    only read the inputs.
-    """
-    present = {name: v for name, v in operands.items() if v is not None}
-    inputs = [name for name in operands if name != output]
-    if not present or strided_module(list(present.values())) is None:
-        return False, dict.fromkeys(inputs, False)
-    dtype = policy(**present)
-    ready = {name: v.dtype == dtype and v.flags.c_contiguous for name, v in present.items()}
-    written = present[output] if overwrite and ready.get(output) else None
-    return written is not None, {
-        name: name in present and ready[name] and
-        (written is None or not _may_share_memory(present[name], written)) for name in inputs}
-
-
-def _may_share_memory(x, y):
-    """numpy.may_share_memory; for CuPy arrays from the address ranges (cupy.may_share_memory
-    costs tens of microseconds of host time, more than a small batched call)."""
-    if isinstance(x, numpy.ndarray) or isinstance(y, numpy.ndarray):
-        return isinstance(x, numpy.ndarray) and isinstance(y, numpy.ndarray) and \
-            numpy.may_share_memory(x, y)
-    (x0, x1), (y0, y1) = _address_range(x), _address_range(y)
-    return x0 < y1 and y0 < x1
-
-
-def _address_range(v):
-    """[first, last + 1) bytes a strided CuPy array touches (empty for a size-0 array)."""
-    lo = hi = v.data.ptr
-    if v.size == 0:
-        return lo, lo
-    for extent, stride in zip(v.shape, v.strides):
-        if stride > 0:
-            hi += stride * (extent - 1)
-        else:
-            lo += stride * (extent - 1)
-    return lo, hi + v.itemsize
-
 
 
 def _pad_empty(value, axis, core_ndim):

@@ -9,7 +9,7 @@ from . import _dispatch
 from ._batch import Operand, run_batched
 from ._common import finish
 from ._triangular import (as_array, broadcast_rhs, check_finite_array, check_rhs_rows,
-                          check_square_stack, empty_like_operand, no_copy, rhs_core_ndim)
+                          check_square_stack, empty_like_operand, rhs_core_ndim)
 from ._validate import check_bool, compute_dtype, square_shapes
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti", "cholesky", "cho_factor", "cho_solve", "inv"]
@@ -52,8 +52,9 @@ def potrf(a, lower=True, *, overwrite_a=False, return_info=False):
         return (factor,), info
 
     (factor,), info, _ = run_batched(
-        no_copy([Operand("a", a, overwrite=overwrite_a)], "cholesky", "potrf", compute_dtype),
-        lambda shapes: square_shapes(shapes, "a"), compute, compute_dtype, _empty_like_input("a"))
+        [Operand("a", a, overwrite=overwrite_a)],
+        lambda shapes: square_shapes(shapes, "a"), compute, compute_dtype, _empty_like_input("a"),
+        ("cholesky", "potrf"))
     return finish("potrf", factor, info, return_info)
 
 
@@ -116,11 +117,9 @@ def potrs(l, b, lower=True, *, overwrite_b=False, return_info=False):
         return _rhs_operand_call(xp, "potrs", is_vector, lower, l, b)
 
     (x,), info, _ = run_batched(
-        no_copy([Operand("l", l),
-                 Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
-                "cholesky", "potrs", compute_dtype),
+        [Operand("l", l), Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
         lambda shapes: check_rhs_rows(shapes, "l", "b"), compute, compute_dtype,
-        empty_like_operand("b"))
+        empty_like_operand("b"), ("cholesky", "potrs"))
     return finish("potrs", x, info, return_info)
 
 
@@ -166,11 +165,10 @@ def posv(a, b, lower=True, *, overwrite_a=False, overwrite_b=False, return_info=
         return _rhs_operand_call(xp, "posv", is_vector, lower, a, b)
 
     (x,), info, _ = run_batched(
-        no_copy([Operand("a", a, overwrite=overwrite_a),
-                 Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
-                "cholesky", "posv", compute_dtype),
+        [Operand("a", a, overwrite=overwrite_a),
+         Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
         lambda shapes: check_rhs_rows(shapes, "a", "b"), compute, compute_dtype,
-        empty_like_operand("b"))
+        empty_like_operand("b"), ("cholesky", "posv"))
     return finish("posv", x, info, return_info)
 
 
@@ -211,9 +209,9 @@ def potri(l, lower=True, *, overwrite_l=False, return_info=False):
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(
-        no_copy([Operand("l", l, overwrite=overwrite_l)], "cholesky", "potri", compute_dtype),
+        [Operand("l", l, overwrite=overwrite_l)],
         lambda shapes: square_shapes(shapes, "l"),
-        compute, compute_dtype, _empty_like_input("l"))
+        compute, compute_dtype, _empty_like_input("l"), ("cholesky", "potri"))
     return finish("potri", inverse, info, return_info)
 
 
@@ -253,9 +251,9 @@ def poti(a, lower=True, *, overwrite_a=False, return_info=False):
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(
-        no_copy([Operand("a", a, overwrite=overwrite_a)], "cholesky", "poti", compute_dtype),
+        [Operand("a", a, overwrite=overwrite_a)],
         lambda shapes: square_shapes(shapes, "a"),
-        compute, compute_dtype, _empty_like_input("a"))
+        compute, compute_dtype, _empty_like_input("a"), ("cholesky", "poti"))
     return finish("poti", inverse, info, return_info)
 
 

@@ -9,42 +9,16 @@ import math
 import numpy
 
 from . import _dispatch
-from ._batch import Operand, VBatch, run_batched, strided_module
+from ._batch import Operand, VBatch, run_batched
 from ._common import finish
-from ._validate import (check_bool, check_scalar, compute_dtype, first_bad, side_word,
-                        square_shapes, trans_word)
+from ._validate import (check_bool, check_scalar, complex_compute_dtype, compute_dtype, first_bad,
+                        side_word, square_shapes, trans_word)
 
 __all__ = ["trsm", "trmm", "trtri", "lauum", "trsv", "solve_triangular"]
 
 
 # ---------------------------------------------------------------------------------------------
 # helpers shared with linalg._decomp_cholesky
-
-def no_copy(ops, family, op, policy):
-    """``ops`` with the public layer's copy skipped where it is not needed (strided operands).
-
-    The backend ``linalg._cpu.<family>`` or ``linalg._cuda.<family>`` lists in READS_ONLY[op]
-    the operands it never writes: those are passed as they are. An operand (read-only, or
-    ``overwrite_*`` asked) is passed without copy only if it already is a C-contiguous array of
-    the compute dtype; otherwise it is converted (a copy), as an array cannot convert in place.
-    """
-    present = [o for o in ops if o.value is not None]
-    xp = strided_module([o.value for o in present]) if present else None
-    if xp is None:
-        return ops
-    names = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(op, ())
-    try:
-        dtype = policy(**{o.name: o.value for o in present})
-    except (TypeError, ValueError):
-        return ops            # run_batched raises the argument error
-    out = []
-    for o in ops:
-        keep = o.value is not None and (o.overwrite or o.name in names) \
-            and o.value.dtype == dtype and o.value.flags.c_contiguous
-        out.append(o if o.value is None or keep == o.overwrite
-                   else Operand(o.name, o.value, o.core_ndim, keep, o.optional))
-    return out
-
 
 def rhs_core_ndim(b):
     """1 if the right-hand side ``b`` is a batch of vectors, else 2 (matrices), from its form.
@@ -71,14 +45,10 @@ def check_rhs_rows(shapes, a_name, b_name, axis=0):
 
 def scalar_dtype_policy(alpha):
     """compute_dtype, promoted to complex when the scalar ``alpha`` is complex."""
-    complex_alpha = isinstance(alpha, (complex, numpy.complexfloating))
+    if isinstance(alpha, (complex, numpy.complexfloating)):
+        return complex_compute_dtype
+    return compute_dtype
 
-    def policy(**arrays):
-        dtype = compute_dtype(**arrays)
-        if complex_alpha and dtype.kind == "f":
-            dtype = numpy.result_type(dtype, numpy.complex64)
-        return dtype
-    return policy
 
 
 def empty_like_operand(name):
@@ -142,9 +112,9 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         return (x,), info
 
     (x,), info, _ = run_batched(
-        no_copy([Operand("a", a), Operand("b", b, overwrite=overwrite_b)], "triangular", "trsm", policy),
+        [Operand("a", a), Operand("b", b, overwrite=overwrite_b)],
         lambda shapes: check_rhs_rows(shapes, "a", "b", 0 if side == "left" else 1),
-        compute, policy, empty_like_operand("b"))
+        compute, policy, empty_like_operand("b"), ("triangular", "trsm"))
     return finish("trsm", x, info, return_info)
 
 
@@ -186,9 +156,9 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         return (backend.trmm(a, b, side, lower, trans, unit_diagonal, alpha),), None
 
     (out,), _, _ = run_batched(
-        no_copy([Operand("a", a), Operand("b", b, overwrite=overwrite_b)], "triangular", "trmm", policy),
+        [Operand("a", a), Operand("b", b, overwrite=overwrite_b)],
         lambda shapes: check_rhs_rows(shapes, "a", "b", 0 if side == "left" else 1),
-        compute, policy, empty_like_operand("b"))
+        compute, policy, empty_like_operand("b"), ("triangular", "trmm"))
     return out
 
 
@@ -231,9 +201,9 @@ def trtri(a, lower=True, unit_diagonal=False, *, overwrite_a=False, return_info=
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(
-        no_copy([Operand("a", a, overwrite=overwrite_a)], "triangular", "trtri", compute_dtype),
+        [Operand("a", a, overwrite=overwrite_a)],
         lambda shapes: square_shapes(shapes, "a"),
-        compute, compute_dtype, empty_like_operand("a"))
+        compute, compute_dtype, empty_like_operand("a"), ("triangular", "trtri"))
     return finish("trtri", inverse, info, return_info)
 
 
@@ -270,9 +240,9 @@ def lauum(a, lower=True, *, overwrite_a=False):
         return (_dispatch.backend(xp, "triangular").lauum(a, lower),), None
 
     (out,), _, _ = run_batched(
-        no_copy([Operand("a", a, overwrite=overwrite_a)], "triangular", "lauum", compute_dtype),
+        [Operand("a", a, overwrite=overwrite_a)],
         lambda shapes: square_shapes(shapes, "a"),
-        compute, compute_dtype, empty_like_operand("a"))
+        compute, compute_dtype, empty_like_operand("a"), ("triangular", "lauum"))
     return out
 
 
@@ -315,10 +285,9 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, *, overwrite_x=False,
         return (y,), info
 
     (y,), info, _ = run_batched(
-        no_copy([Operand("a", a), Operand("x", x, core_ndim=1, overwrite=overwrite_x)], "trsv", "trsv",
-                compute_dtype),
+        [Operand("a", a), Operand("x", x, core_ndim=1, overwrite=overwrite_x)],
         lambda shapes: check_rhs_rows(shapes, "a", "x"), compute, compute_dtype,
-        empty_like_operand("x"))
+        empty_like_operand("x"), ("trsv", "trsv"))
     return finish("trsv", y, info, return_info)
 
 

@@ -6,7 +6,7 @@ import numbers
 
 import numpy
 
-__all__ = ["compute_dtype", "trans_word", "side_word", "check_bool", "check_scalar",
+__all__ = ["compute_dtype", "complex_compute_dtype", "trans_word", "side_word", "check_bool", "check_scalar",
            "check_square", "check_ndim", "SUPPORTED_DTYPES"]
 
 SUPPORTED_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64),
@@ -28,6 +28,12 @@ def compute_dtype(**arrays):
     if dtype is None:
         dtype = _COMPUTE_DTYPES[key] = _promote(key)
     return dtype
+
+
+def complex_compute_dtype(**arrays):
+    """compute_dtype promoted to complex: the policy when a scalar (alpha, beta) is complex."""
+    dtype = compute_dtype(**arrays)
+    return numpy.result_type(dtype, numpy.complex64) if dtype.kind == "f" else dtype
 
 
 # (name, dtype) pairs -> compute dtype: every public call asks, with few distinct combinations,
@@ -73,6 +79,8 @@ def check_bool(value, name):
 
 def check_scalar(value, name):
     """alpha/beta must be Python or NumPy numbers (not arrays)."""
+    if type(value) in (float, int):     # the common case, without the abstract-class check
+        return value
     if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, numbers.Number):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r}")
     return value

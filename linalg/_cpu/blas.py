@@ -15,6 +15,9 @@ import numpy
 
 __all__ = ["gemm", "gemv", "op", "blas_single_thread", "split_batch"]
 
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"gemm": ("a", "b"), "gemv": ("a", "x")}
+
 try:  # optional: without it the BLAS keeps its own threading
     import threadpoolctl
 except ImportError:  # pragma: no cover - depends on the environment

@@ -10,6 +10,9 @@ from .blas import blas_single_thread, split_batch
 
 __all__ = ["syrk", "mirror"]
 
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"syrk": ("a",)}
+
 _CHUNK_BYTES = 1 << 20
 
 

@@ -22,6 +22,9 @@ from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
 
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"gemm": ("a", "b"), "gemv": ("a", "x")}
+
 # The GEMM tile menu (BM, BN, BK, DX, DY) the tuner chooses from; names are what tables store.
 GEMM_CONFIGS = {
     "t4": (4, 4, 4, 4, 4),
@@ -40,7 +43,10 @@ GEMM_CONFIGS = {
 # helpers shared with trsv.py and bidiag.py
 
 def is_real(dtype):
-    return numpy.dtype(dtype).kind == "f"
+    return dtype in (_F32, _F64) or numpy.dtype(dtype).kind == "f"
+
+
+_F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 
 
 def trans_flag(word, dtype):
@@ -480,7 +486,7 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if not is_real(a.dtype):
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
-    key = (a.dtype.name, batch, m, n, k, ta, tb, shared_b, data_ptr(a) % 16 == 0)
+    key = (a.dtype, batch, m, n, k, ta, tb, shared_b, data_ptr(a) % 16 == 0)
     plan = cached_plan(_gemm_plan, key, _params, _path)
     if plan[0] == "vendor":
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)

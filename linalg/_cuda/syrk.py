@@ -8,6 +8,9 @@ from . import triangular as tri
 
 __all__ = ["syrk"]
 
+# Operands never written (the public layer passes them without a copy).
+READS_ONLY = {"syrk": ("a",)}
+
 COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
 
 # Tuned parameters (data): the kernel is used while one matrix's tiles fit SMEM_PER_MATRIX bytes

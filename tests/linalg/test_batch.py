@@ -190,3 +190,85 @@ def test_overwrite_with_dtype_conversion_returns_converted_result():
     assert l.dtype == numpy.float64
     numpy.testing.assert_allclose(l[0], 2 * numpy.eye(3))
     assert a[0, 0, 0] == 4
+
+
+# ---- call plans: the strided short path decides once per kind of call ----
+
+_CHECKED = []
+
+
+def _recording_check(shapes):
+    _CHECKED.append(tuple(int(v) for v in shapes["a"][0]))
+
+
+def _passthrough(xp, a, b=None):
+    return (a,), None
+
+
+def _no_empty(xp, dtype, batch, shapes):
+    raise AssertionError("not called for a non-empty batch")
+
+
+def _run_plain(a, check=_recording_check, compute=_passthrough, b=None, overwrite_b=False, backend_op=None):
+    from linalg._batch import Operand, run_batched
+    from linalg._validate import compute_dtype
+    ops = [Operand("a", a), Operand("b", b, overwrite=overwrite_b, optional=True)]
+    return run_batched(ops, check, compute, compute_dtype, _no_empty, backend_op)
+
+
+def test_plan_checks_shapes_once_per_kind_of_call():
+    _CHECKED.clear()
+    for _ in range(3):
+        _run_plain(numpy.zeros((2, 3, 5)))
+    _run_plain(numpy.zeros((7, 3, 5)))                        # another batch count: another plan
+    _run_plain(numpy.zeros((2, 3, 5), dtype=numpy.float32))  # another dtype: another plan
+    assert _CHECKED == [(3, 5)] * 3
+
+
+def test_plan_reruns_a_check_that_closes_over_an_array():
+    limit = numpy.array([4])
+    calls = []
+
+    def check(shapes):                     # not a pure function of the call's key
+        calls.append(1)
+        if shapes["a"][0, 0] > limit[0]:
+            raise ValueError("a: too large")
+    _run_plain(numpy.zeros((2, 3, 3)), check)
+    limit[0] = 2
+    with pytest.raises(ValueError, match="too large"):
+        _run_plain(numpy.zeros((2, 3, 3)), check)
+    assert len(calls) == 2
+
+
+def test_plan_passes_read_only_operands_without_copy_and_copies_the_rest():
+    a, b = numpy.ones((2, 3, 3)), numpy.ones((2, 3, 3))
+    seen = {}
+
+    def compute(xp, a, b):
+        seen.update(a=a, b=b)
+        return (a,), None
+    _run_plain(a, lambda shapes: None, compute, b, backend_op=("triangular", "trsm"))   # READS_ONLY a
+    assert seen["a"] is a and seen["b"] is not b
+    _run_plain(a, lambda shapes: None, compute, b, overwrite_b=True, backend_op=("triangular", "trsm"))
+    assert seen["a"] is a and seen["b"] is b
+    _run_plain(a, lambda shapes: None, compute, b, overwrite_b=True)                      # no backend_op
+    assert seen["a"] is not a and seen["b"] is b
+
+
+def test_plan_copies_a_read_only_operand_that_overlaps_the_written_one():
+    a = numpy.arange(18.0).reshape(2, 3, 3)
+    expected = a.copy()
+
+    def compute(xp, a, b):
+        b[...] = 0                         # the backend writes b before it reads a
+        return (a.copy(),), None
+    (out,), _, _ = _run_plain(a, lambda shapes: None, compute, a, overwrite_b=True,
+                        backend_op=("triangular", "trsm"))
+    numpy.testing.assert_array_equal(out, expected)
+
+
+def test_trsm_with_b_aliasing_a_solves_against_the_original_a():
+    gen = h.rng(3)
+    a = h.random_triangular(gen, 4, 5, numpy.float64)
+    x = linalg.trsm(a, a, overwrite_b=True)          # A X = A
+    numpy.testing.assert_allclose(x, numpy.broadcast_to(numpy.eye(5), (4, 5, 5)), atol=1e-12)

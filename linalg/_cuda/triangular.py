@@ -52,14 +52,22 @@ PAIR_MAX = 64
 PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
 PAIR_RULES = {("potrs", "float64"): "all", ("trsm", "float64"): "nested"}
 PAIR_THREADS = 128
-# kernels/tri_block.cu (one block of 256 threads a matrix, a 4 x 4 register tile of the output
-# each, the operands staged once in shared memory) serves LEAF < n <= BLOCK_MAX for TRMM and LAUUM
-# where BLOCK_RULES[(op, dtype)] gives the variant ("left"/"right": TRMM side, "lower"/"upper":
-# LAUUM) a first n; elsewhere the dense cuBLAS product runs. BLOCK_UPTO (LINALG_CUDA_BLOCK_UPTO,
-# default BLOCK_MAX; 0 turns it off) is for measurements. H100, batch 10240, n vectors, ms
-# tri_block / dense path, n = 33, 48, 64: float64 TRMM 0.22/0.28, 0.30/0.33, 0.42/0.55 (n = 40:
-# 0.25/0.25), LAUUM 0.18/0.36, 0.24/0.34, 0.33/0.52; float32 TRMM 0.18/0.20, 0.23/0.28,
-# 0.32/0.38, LAUUM 0.11/0.26, 0.16/0.30, 0.24/0.38 (the six TRMM orientations within 5 %).
+# kernels/tri_block.cu (one block of 256 threads a matrix at a time, a 4 x 4 register tile of the
+# output each, the operands staged in shared memory by cp.async, LAUUM and left TRMM stored from
+# registers) serves LEAF < n <= BLOCK_MAX for TRMM and LAUUM where BLOCK_RULES[(op, dtype)] gives
+# the variant ("left"/"right": TRMM side, "lower"/"upper": LAUUM) a first n; elsewhere the dense
+# cuBLAS product runs. BLOCK_UPTO (LINALG_CUDA_BLOCK_UPTO, default BLOCK_MAX; 0 turns it off) is
+# for measurements. H100, batch 10240, n vectors, ms (scratch/triblock_probe.py, 2026-11-23), n =
+# 48 / 64, tri_block, the synchronous tri_block before it, the dense path (triangle copy or
+# zeroing + cuBLAS), one dense cuBLAS product of the same shape (cupy.matmul(L, B); L^T L as one
+# gemm on the transposed view; cupy.matmul(L^T, L) copies the transpose first: float64 0.34 / 0.60,
+# float32 0.28 / 0.42):
+#   float64 TRMM (6 orientations) 0.23-0.27 / 0.35-0.37, 0.29-0.30 / 0.41-0.44, 0.33 / 0.54,
+#           0.19 / 0.34; LAUUM 0.155-0.160 / 0.233-0.237, 0.24-0.26 / 0.33-0.38, 0.34 / 0.52,
+#           0.141 / 0.227;
+#   float32 TRMM 0.18-0.21 / 0.22-0.25, 0.23 / 0.31-0.33, 0.26-0.29 / 0.37-0.38, 0.16 / 0.22;
+#           LAUUM 0.115-0.120 / 0.149-0.158, 0.16-0.19 / 0.24-0.26, 0.30-0.31 / 0.37-0.40, 0.143 /
+#           0.182.
 BLOCK_MAX = 64
 BLOCK_UPTO = int(os.environ.get("LINALG_CUDA_BLOCK_UPTO", str(BLOCK_MAX)))
 BLOCK_RULES = {("lauum", "float64"): {"lower": 33, "upper": 33},
@@ -67,6 +75,18 @@ BLOCK_RULES = {("lauum", "float64"): {"lower": 33, "upper": 33},
                ("trmm", "float64"): {"left": 33, "right": 33},
                ("trmm", "float32"): {"left": 33, "right": 33}}
 BLOCK_THREADS = 256
+# Shared-memory buffers of tri_block's staged operands, by (op, dtype): TRMM (P: the triangle, Q:
+# the vectors) (1, 1), (1, 2) or (2, 2); LAUUM 1 or 2. Two buffers let the next matrix's copy run
+# during this one's product, but fewer blocks fit an SM (float64, 33 KB an operand: TRMM (2, 2)
+# 1 block, (1, 2) 2, (1, 1) 3). H100, batch 10240, ms n = 48 / 64 (same run as above): float64
+# TRMM left LN (1, 1) 0.249 / 0.349, (1, 2) 0.287 / 0.356, (2, 2) 0.364 / 0.404; LAUUM lower 1
+# 0.168 / 0.247, 2 0.155 / 0.233; float32 TRMM (1, 1) 0.198 / 0.227, (1, 2) 0.209 / 0.237, (2, 2)
+# 0.201 / 0.224 (other orientations: the same order); LAUUM 1 0.116 / 0.154, 2 0.115 / 0.149.
+BLOCK_BUFFERS = {("trmm", "float64"): (1, 1), ("trmm", "float32"): (1, 1),
+                 ("lauum", "float64"): 2, ("lauum", "float32"): 2}
+# tri_block's grid: the blocks resident at once (each loops over the batch); BLOCK_GRID > 0 caps it
+# (tests: a few blocks walk a small batch through every buffer turn).
+BLOCK_GRID = 0
 
 
 def tri_warp_lanes(mode, right):
@@ -102,8 +122,9 @@ COMPILE_CHECK = {
                     for g in (16, 32)],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
                     for th in (64, 128)],
-    "tri_block.cu": [f"{k}<{t}>" for k in ("tri_block_trmm", "tri_block_lauum")
-                     for t in ("float", "double")],
+    "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
+                     for p, q in ((1, 1), (1, 2), (2, 2))]
+                    + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
 }
 
 
@@ -331,7 +352,9 @@ def tri_block_trmm(a, b, flags, alpha=1.0):
     Returns ``b``."""
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "trmm")
+    items = batch * -(-nvec // 64)                      # (matrix, chunk of 64 vectors) pairs
+    launcher, grid, smem = _tri_block_config(current_device(), a.dtype, items, "trmm",
+                                             BLOCK_BUFFERS[("trmm", a.dtype.name)], BLOCK_GRID)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
     launcher(grid, BLOCK_THREADS, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha), smem)
@@ -343,20 +366,29 @@ def tri_block_lauum(a, lower):
     float32/float64: L^T L (lower) or U U^T (upper) of the referenced triangle, written to both
     triangles (symmetric bit for bit; the other triangle is not read). Returns ``a``."""
     batch, n = a.shape[0], a.shape[1]
-    launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "lauum")
+    launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "lauum",
+                                             BLOCK_BUFFERS[("lauum", a.dtype.name)], BLOCK_GRID)
     _, lda, sa = view_args(a)
     launcher(grid, BLOCK_THREADS, (a, lda, sa, n, batch, int(lower)), smem)
     return a
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_block_config(device_id, dtype, batch, op):
-    """(launcher, grid, shared bytes) of one tri_block launch (one matrix a block; cached)."""
+def _tri_block_config(device_id, dtype, items, op, buffers, cap):
+    """(launcher, grid, shared bytes) of one tri_block launch (cached): ``buffers`` as in
+    BLOCK_BUFFERS, a grid of the blocks resident at once (the kernels loop over the ``items``),
+    at most ``cap`` where cap > 0."""
+    from .blas import resident_blocks, sm_count
     if op == "trmm":
-        launcher = kernel("tri_block", f"tri_block_trmm<{ctype(dtype)}>", "pqqpqqiiqiT", dtype)
-        return launcher, grid_1d(batch, 1), block_smem(dtype, 2)
-    launcher = kernel("tri_block", f"tri_block_lauum<{ctype(dtype)}>", "pqqiqi")
-    return launcher, grid_1d(batch, 1), block_smem(dtype, 1)
+        name, signature, operands = (f"tri_block_trmm<{ctype(dtype)}, {buffers[0]}, {buffers[1]}>",
+                                     "pqqpqqiiqiT", sum(buffers))
+    else:
+        name, signature, operands = f"tri_block_lauum<{ctype(dtype)}, {buffers}>", "pqqiqi", buffers
+    launcher = kernel("tri_block", name, signature, dtype)
+    smem = block_smem(dtype, operands)
+    regs = getattr(launcher.function, "num_regs", 80)
+    grid = min(items, sm_count() * resident_blocks(BLOCK_THREADS, smem, regs), cap or items)
+    return launcher, max(1, grid), smem
 
 
 def _diag_info(a, unit, prior=None):

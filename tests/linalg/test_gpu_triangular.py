@@ -190,13 +190,26 @@ BLOCK_EVERYWHERE = {("trmm", d): {"left": 33, "right": 33} for d in ("float32", 
 BLOCK_EVERYWHERE.update({("lauum", d): {"lower": 33, "upper": 33} for d in ("float32", "float64")})
 
 
+# kernels/tri_block.cu's buffer variants (TRMM (P, Q), LAUUM) and grid caps: a 2-block grid walks
+# several matrices (every buffer turn), 0 the resident grid.
+BLOCK_SETUPS = [((1, 1), 1, 2), ((1, 2), 2, 2), ((2, 2), 2, 2), (None, None, 0)]
+
+
+@pytest.mark.parametrize("setup", BLOCK_SETUPS, ids=lambda s: f"{s[0]}-{s[1]}-grid{s[2]}")
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n", [33, 47, 64])
-def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype):
-    """kernels/tri_block.cu forced for every TRMM variant and LAUUM (BLOCK_RULES everywhere): vector
-    counts below, at and above one chunk of 64, strided B views, poisoned unreferenced triangles."""
+@pytest.mark.parametrize("n", [33, 47, 63, 64])
+def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, setup):
+    """kernels/tri_block.cu forced for every TRMM variant and LAUUM (BLOCK_RULES everywhere), each
+    buffer variant: vector counts below, at and above one chunk of 64, strided B views, poisoned
+    unreferenced triangles."""
     monkeypatch.setattr(gpu, "BLOCK_RULES", BLOCK_EVERYWHERE)
-    batch = 3
+    trmm_bufs, lauum_bufs, cap = setup
+    if trmm_bufs:
+        name = numpy.dtype(dtype).name
+        monkeypatch.setitem(gpu.BLOCK_BUFFERS, ("trmm", name), trmm_bufs)
+        monkeypatch.setitem(gpu.BLOCK_BUFFERS, ("lauum", name), lauum_bufs)
+    monkeypatch.setattr(gpu, "BLOCK_GRID", cap)
+    batch = 5
     gen = rng(n + 7)
     for (side, lower, trans, unit), nvec in itertools.product(VARIANTS, (5, 64, 130)):
         t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
@@ -212,6 +225,27 @@ def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype):
         res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
         assert res < THRESHOLD, (side, lower, trans, unit, nvec, res)
         assert numpy.array_equal(dfull[:, :, width:].get(), full[:, :, width:])    # padding kept
+    check_lauum(cp, gpu, gen, batch, n, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [48, 64])
+def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
+    """kernels/tri_block.cu with its tuned buffers at the resident grid over 1500 matrices (each
+    block walks several, the next one's copy in flight during a product): TRMM both sides, n and
+    100 vectors (two chunks), and LAUUM, every matrix checked."""
+    monkeypatch.setattr(gpu, "BLOCK_RULES", BLOCK_EVERYWHERE)
+    batch = 1500
+    gen = rng(n + 11)
+    for side, nvec in (("left", n), ("right", 100)):
+        t = random_triangular(gen, batch, n, dtype, lower=True)
+        opm = op_matrix(t, True, "N", False)
+        b = gen.standard_normal((batch, n, nvec) if side == "left" else (batch, nvec, n))
+        b = b.astype(dtype)
+        y = gpu.trmm(cp.asarray(poisoned(t, True, False)), cp.asarray(b), side, True, "N").get()
+        ref = opm @ b if side == "left" else b @ opm
+        res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)     # max over the batch
+        assert res < THRESHOLD, (side, res)
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 

@@ -1,8 +1,10 @@
-"""kernels/tri_block.cu's staging, k ranges and register tiles (tb_stage_triangle,
-tb_stage_vectors, tb_k_range, tb_accumulate, tb_put_tile), compiled for the host with nvcc and run
-for the 256 threads of a block one after another in the kernels' order, checked against NumPy:
-TRMM for every side, triangle, trans and unit diagonal, LAUUM lower and upper, n = 33 and 64.
-Skips without nvcc (the device tests run them in the kernels)."""
+"""kernels/tri_block.cu's staging moves, tile map, k ranges, register tiles and stores
+(tb_triangle_move, tb_vector_move, tb_tile_of, tb_k_range, tb_accumulate, tb_store_tile,
+tb_put_tile, tb_store_transposed; 16-byte and single stores by the alignment of n),
+compiled for the host with nvcc and run for the 256 threads of a block one after another in the
+kernels' order, checked against NumPy: TRMM for every side, triangle, trans and unit diagonal,
+LAUUM lower and upper, n = 33, 47 and 64. Skips without nvcc (the device tests run them in the
+kernels)."""
 import itertools
 import subprocess
 
@@ -13,43 +15,66 @@ from .helpers import build_host_program, random_triangular, rng
 
 PROGRAM = r"""
 #include <cstdio>
-#include <vector>
+#include <cstdlib>
 #include "tri_block.cu"
-// C = P^T Q by the 256 tiles (all reads before the writes into o, as the kernels' barrier does).
+// The 256 tiles of C = P^T Q into acc (all reads before any write, as the kernels' barrier or
+// registers give), each tile exactly once.
 template <typename T>
-void product(const T* p, const T* q, T* o, int n, bool upper_m, T alpha, bool symmetric) {
-    static T acc[TB_THREADS][4][4];
+void product(const T* p, const T* q, int n, bool upper_m, T (*acc)[4][4]) {
+    bool seen[16][16] = {};
     for (int t = 0; t < TB_THREADS; ++t) {
-        int k0, k1;
+        int gi, gj, k0, k1;
+        tb_tile_of(t, gi, gj);
+        if (seen[gi][gj]) { printf("tile (%d, %d) twice\n", gi, gj); exit(1); }
+        seen[gi][gj] = true;
         for (int r = 0; r < 4; ++r) for (int c = 0; c < 4; ++c) acc[t][r][c] = T(0);
-        tb_k_range((t >> 4) & ~1, n, upper_m, k0, k1);
-        tb_accumulate<T>(p, q, t >> 4, t & 15, k0, k1, acc[t]);
+        tb_k_range(gi & ~1, n, upper_m, k0, k1);
+        tb_accumulate<T>(p, q, gi, gj, k0, k1, acc[t]);
     }
-    for (int t = 0; t < TB_THREADS; ++t) tb_put_tile<T>(o, t >> 4, t & 15, acc[t], alpha, symmetric);
+}
+// Every thread's tile straight to b (LAUUM, left TRMM), as the kernels store.
+template <typename T>
+void store_tiles(T (*acc)[4][4], T* b, int ld, int rows, int cols, T alpha) {
+    for (int t = 0; t < TB_THREADS; ++t) {
+        int gi, gj;
+        tb_tile_of(t, gi, gj);
+        tb_store_tile<T>(b, ld, rows, cols, gi, gj, acc[t], alpha, tb_vec_ok<T>(b, ld));
+    }
 }
 template <typename T>
 int run(int n, int nvec, int flags, int op) {          // op 0: TRMM, 1: LAUUM (flags & TRI_LOWER)
-    std::vector<T> a(n * n), b(64 * 64);
-    for (auto& v : a) { double d; if (scanf("%lf", &d) != 1) return 1; v = d; }
+    alignas(16) static T a[64 * 64], b[64 * 64];
+    for (int e = 0; e < n * n; ++e) { double d; if (scanf("%lf", &d) != 1) return 1; a[e] = d; }
     const int nb = n * nvec;
     for (int e = 0; e < nb; ++e) { double d; if (scanf("%lf", &d) != 1) return 1; b[e] = d; }
     alignas(16) static T s[2 * TB_N * tb_ld<T>()];
+    static T acc[TB_THREADS][4][4];
     T *p = s, *q = s + TB_N * tb_ld<T>();
     const bool right = flags & TRI_RIGHT, lower = flags & TRI_LOWER, unit = flags & TRI_UNIT;
     if (op == 1) {
-        for (int e = 0; e < TB_N * TB_N; ++e) tb_stage_triangle<T>(a.data(), n, p, n, lower, false, !lower, e);
-        product<T>(p, p, p, n, true, T(1), true);
-        for (int e = 0; e < n * n; ++e) printf("%.17g\n", (double)p[(e / n) * TB_OUT_LD + e % n]);
+        for (int e = 0; e < TB_N * TB_N; ++e)
+            tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, false, !lower, e));
+        product<T>(p, p, n, true, acc);
+        store_tiles<T>(acc, a, n, n, n, T(1));
+        for (int e = 0; e < n * n; ++e) printf("%.17g\n", (double)a[e]);
         return 0;
     }
     const bool transpose = ((flags & TRI_TRANS) != 0) != right;
-    for (int e = 0; e < TB_N * TB_N; ++e) tb_stage_triangle<T>(a.data(), n, p, n, lower, unit, !transpose, e);
+    for (int e = 0; e < TB_N * TB_N; ++e)
+        tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, unit, !transpose, e));
     const int ldb = right ? n : nvec;
-    for (int e = 0; e < TB_N * TB_N; ++e) tb_stage_vectors<T>(b.data(), ldb, q, n, nvec, right, e);
-    product<T>(p, q, q, n, lower == transpose, T(1.5), false);
-    for (int e = 0; e < n * nvec; ++e) {
-        const int i = right ? e % n : e / nvec, j = right ? e / n : e % nvec;
-        b[right ? j * ldb + i : i * ldb + j] = q[i * TB_OUT_LD + j];
+    for (int e = 0; e < TB_N * TB_N; ++e)
+        tb_apply<T>(b, q, tb_vector_move<T>(ldb, n, nvec, right, e));
+    product<T>(p, q, n, lower == transpose, acc);
+    if (!right) {
+        store_tiles<T>(acc, b, ldb, n, nvec, T(1.5));
+    } else {                                             // through the staging in q
+        for (int t = 0; t < TB_THREADS; ++t) {
+            int gi, gj;
+            tb_tile_of(t, gi, gj);
+            tb_put_tile<T>(q, gi, gj, acc[t], T(1.5));
+        }
+        for (int t = 0; t < TB_THREADS; ++t) tb_store_transposed<T>(q, b, ldb, n, nvec, t);
     }
     for (int e = 0; e < nb; ++e) printf("%.17g\n", (double)b[e]);
     return 0;
@@ -77,7 +102,7 @@ def _run(program, dtype, a, b, n, nvec, flags, op):
 
 
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
-@pytest.mark.parametrize("n", [33, 64])
+@pytest.mark.parametrize("n", [33, 47, 64])
 def test_trmm_every_variant(program, n, dtype):
     gen = rng(n)
     nvec = 37
@@ -98,7 +123,7 @@ def test_trmm_every_variant(program, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
-@pytest.mark.parametrize("n", [33, 64])
+@pytest.mark.parametrize("n", [33, 47, 64])
 def test_lauum_both_triangles(program, n, dtype):
     gen = rng(n + 1)
     for lower in (True, False):

@@ -35,7 +35,7 @@ for part in $PARTS; do
         tests) timeout "$(limit tests 420)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
-        bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tail -80 || status=1 ;;
+        bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tee "$OUT/bench_log.txt" | tail -80 || status=1 ;;
         hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
         laghos) timeout "$(limit laghos 500)" python3 scripts/laghos_runs.py --runs ${GPU_CHECK_LAGHOS_RUNS:-2 4 6 7} \
                     --backend gpu --jobs 4 --output "$OUT/laghos_runs.md" 2>&1 | tail -20 | tee "$OUT/laghos_runs.txt" || status=1 ;;
@@ -46,6 +46,7 @@ tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check
 {
     cat "$OUT/environment.txt"
     for f in gpu_tests.txt sanitizer.txt; do [ -f "$OUT/$f" ] && { echo "--- $f"; tail -15 "$OUT/$f"; }; done
+    [ -f "$OUT/bench_log.txt" ] && grep -h "section failed\|stopped after" "$OUT/bench_log.txt"
     for f in "$OUT"/*.md; do [ -f "$f" ] && { echo "--- $(basename "$f")"; cat "$f"; }; done
 } > "$FINAL/summary.txt"
 echo "gpu_check: exit status $status; results in $FINAL"

@@ -16,7 +16,9 @@
 //   thread owns whole rows. v is read by every thread at the same address (a broadcast). The only
 //   reductions are the norms of dlarfg (butterfly shuffles, one barrier when G > 32), so a step
 //   costs two barriers plus the two norms, against several reductions and barriers per GEMV and
-//   an integer division per updated element in gebrd_team. See "gebrd_cols" below.
+//   an integer division per updated element in gebrd_team. See "gebrd_cols" below. Two step
+//   implementations: gebd2_fused (default; the two updates as one rank-2 update fused with the
+//   next step's products: two passes a step) and gebd2_tall (four passes a step).
 //
 // gebrd_team<T, UNROLL, SMEM>  (the fallback: matrices that do not fit gebrd_cols)
 //   One team per matrix (big-tile setting of seed 003/004 §4.1.2). SMEM: the whole matrix is
@@ -464,6 +466,212 @@ __device__ void gebd2_tall(const Group<WIDE>& tm, int R, int C, T* M, int ld, T*
     }
 }
 
+// =============================================================================================
+// gebrd_cols, fused step (FUSED = true, the default): the two rank-1 updates of a step as one
+// rank-2 update, and that update fused with the next step's first product (the BLAS 2.5 idea of
+// Howell et al.'s bidiagonalization with fused GEMVER/GEMVT). Step i of dgebd2 is
+//   v, tau_q from column i;  w = C^T v;  t = tau_q w;  row i -= t;  u, tau_p from row i;
+//   x = tau_p C' u with C' = C - v t^T;  C'' = C' - x u^T          (C: rows, columns > i)
+// and x = tau_p (C u - v (t^T u)), so C'' = C - v t^T - x u^T needs C only twice: one row pass
+// (thread per row: y = C u and s = t^T u, then x) and one column pass (thread per column:
+// c -= v t_j + x u_j, and in the same loop the next w_j = v_next^T c). The column pass needs the
+// next column's reflector v_next first: the row owners update column i + 1 in the row pass and
+// reduce it there (dlarfg by row owners, as in gebd2_tall). A step reads each trailing entry
+// twice and writes it once (gebd2_tall: four reads, two writes) and has two passes, not four.
+// Rounding: x is formed from C u - v s instead of C' u; each entry's update is the same two
+// multiply-adds as before, in the same order. Where a tau is 0, its t or x is +0 and its v or u
+// +0, so the update leaves every entry exactly as it was (LAPACK skips it; signs of zeros stay).
+// Shared memory of one matrix (elements): vq (v_next, pad4(R)), vs and xs (v and x of the step,
+// row-indexed from row i + 1, pad4(R) each), vp (u, pad4(C)), tb (t, from column i + 1,
+// pad4(C)), wq (w by column, pad4(C)), then M (R x ld) and the reduction slots. The 16-byte
+// loads of the masked last trip read up to 7 elements past a vector: the next buffer.
+// =============================================================================================
+
+__host__ __device__ __forceinline__ index_t fused_smem_elems(int R, int C, int group) {
+    const int warps = group > 32 ? group / 32 : 1;
+    return pad4(3 * pad4(R) + 3 * pad4(C) + R * (C | 1) + 4 * warps + 4);
+}
+
+// Row pass: y = sum_k c[k] u[k] and s = sum_k t[k] u[k] over k < L, c contiguous (the thread's
+// row), u and t 16-byte aligned broadcasts. 32 bytes a trip, the last one masked.
+template <typename T>
+__device__ __forceinline__ void dot_pair(const T* __restrict__ c, const T* __restrict__ u,
+                                         const T* __restrict__ t, int L, T& y, T& s) {
+    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T yw[U], sw[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) yw[k] = sw[k] = T(0);
+#pragma unroll 1
+    for (int q = 0; q < L; q += U) {
+        T uu[U], tt[U], cc[U];
+#pragma unroll
+        for (int h = 0; h < U; h += V) {
+            load16(u + q + h, uu + h);
+            load16(t + q + h, tt + h);
+        }
+        if (q + U <= L) {
+#pragma unroll
+            for (int k = 0; k < U; ++k) cc[k] = c[q + k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < U; ++k) {
+                const bool in = q + k < L;
+                cc[k] = in ? c[q + k] : T(0);
+                uu[k] = in ? uu[k] : T(0);
+                tt[k] = in ? tt[k] : T(0);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < U; ++k) {
+            yw[k] += uu[k] * cc[k];
+            sw[k] += uu[k] * tt[k];
+        }
+    }
+#pragma unroll
+    for (int h = U / 2; h > 0; h /= 2)
+#pragma unroll
+        for (int k = 0; k < h; ++k) {
+            yw[k] += yw[k + h];
+            sw[k] += sw[k + h];
+        }
+    y = yw[0];
+    s = sw[0];
+}
+
+// Column pass on the thread's column c[q * cs], q < L: (UPDATE) c -= vs t, then c -= xs u, each
+// entry stored; returns w = v^T c (the updated c). vs, xs, v 16-byte aligned broadcasts. All
+// loads of a trip come before its stores (a store could otherwise alias the next loads).
+template <bool UPDATE, typename T>
+__device__ __forceinline__ T update_dot(T* __restrict__ c, int cs, const T* __restrict__ vs,
+                                        const T* __restrict__ xs, T t, T u,
+                                        const T* __restrict__ v, int L) {
+    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T w[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) w[k] = T(0);
+    T* cp = c;
+#pragma unroll 1
+    for (int q = 0; q < L; q += U, cp += U * cs) {
+        T vv[U], aa[U], xx[U], cc[U];
+#pragma unroll
+        for (int h = 0; h < U; h += V) {
+            load16(v + q + h, vv + h);
+            if (UPDATE) {
+                load16(vs + q + h, aa + h);
+                load16(xs + q + h, xx + h);
+            }
+        }
+        const bool full = q + U <= L;
+        if (full) {
+#pragma unroll
+            for (int k = 0; k < U; ++k) cc[k] = cp[k * cs];
+        } else {
+#pragma unroll
+            for (int k = 0; k < U; ++k) {
+                const bool in = q + k < L;
+                cc[k] = in ? cp[k * cs] : T(0);
+                vv[k] = in ? vv[k] : T(0);
+                if (UPDATE) {
+                    aa[k] = in ? aa[k] : T(0);
+                    xx[k] = in ? xx[k] : T(0);
+                }
+            }
+        }
+        if (UPDATE) {
+#pragma unroll
+            for (int k = 0; k < U; ++k) {
+                cc[k] -= aa[k] * t;
+                cc[k] -= xx[k] * u;
+            }
+            if (full) {
+#pragma unroll
+                for (int k = 0; k < U; ++k) cp[k * cs] = cc[k];
+            } else {
+#pragma unroll
+                for (int k = 0; k < U; ++k)
+                    if (q + k < L) cp[k * cs] = cc[k];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < U; ++k) w[k] += vv[k] * cc[k];
+    }
+#pragma unroll
+    for (int h = U / 2; h > 0; h /= 2)
+#pragma unroll
+        for (int k = 0; k < h; ++k) w[k] += w[k + h];
+    return w[0];
+}
+
+// dgebd2 on the tall R x C matrix M (R >= C, leading dimension ld) in shared memory by the group,
+// fused steps (see above); sm: the matrix's vector buffers (vq, vs, xs, vp, tb, wq); d, e, tq,
+// tp: this matrix's outputs in global memory, written by the thread that computes them.
+// Ownership as in gebd2_tall (entry (r, c): rank r % G in row passes, c % G in column passes).
+// Barriers: after the row reflector (the row pass reads t and u), after the column reflector
+// (the column pass reads vs, xs, vq). One group of one warp also syncs before the row
+// reflector overwrites vp (read by the previous column pass; wider groups reach a barrier in the
+// reduction first). Every other buffer is read only after the next barrier of its writer.
+template <bool WIDE, typename T>
+__device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T* sm, T* red,
+                            T* d, T* e, T* tq, T* tp) {
+    T *vq = sm, *vs = vq + pad4(R), *xs = vs + pad4(R), *vp = xs + pad4(R);
+    T *tb = vp + pad4(C), *wq = tb + pad4(C);
+    const int G = tm.size, last = G - 1;
+    T beta;
+    // Column 0's reflector, then w_j = v^T M(:, j) for every column j > 0.
+    T tau_q = group_larfg(tm, M, ld, 0, R, vq, red, beta);
+    if (tm.rank == 0) {
+        d[0] = beta;
+        tq[0] = tau_q;
+    }
+    tm.sync();
+    for (int j = tm.first_owned(1); j < C; j += G)
+        wq[j] = update_dot<false>(M + j, ld, vq, vq, T(0), T(0), vq, R);
+    for (int i = 0; i + 1 < C; ++i) {
+        // Row i after the left update (v(0) = 1): M(i, j) -= t_j; G(i) from it.
+        if (!WIDE) tm.sync();
+        for (int j = tm.first_owned(i + 1); j < C; j += G) {
+            const T t = tau_q == T(0) ? T(0) : tau_q * wq[j];
+            M[i * ld + j] -= t;
+            tb[j - i - 1] = t;
+        }
+        const T tau_p = group_larfg(tm, M + i * ld, 1, i + 1, C, vp, red, beta);
+        if (tm.rank == ((i + 1) & last)) {
+            e[i] = beta;
+            tp[i] = tau_p;
+        }
+        tm.sync();
+        // Row pass, rows r > i: x_r = tau_p (M(r, :) u - v_r s); M(r, i + 1) updated; then
+        // H(i + 1) from column i + 1 (by its row owners).
+        const T tau_l = tau_q;
+        for (int r = tm.first_owned(i + 1); r < R; r += G) {
+            T* row = M + r * ld + i + 1;
+            const T v = tau_l == T(0) ? T(0) : row[-1];
+            T x = T(0);
+            if (tau_p != T(0)) {
+                T y, s;
+                dot_pair(row, vp, tb, C - i - 1, y, s);
+                x = tau_p * (y - v * s);
+            }
+            vs[r - i - 1] = v;
+            xs[r - i - 1] = x;
+            row[0] = (row[0] - v * tb[0]) - x;          // u(0) = 1
+        }
+        tau_q = group_larfg(tm, M + i + 1, ld, i + 1, R, vq, red, beta);
+        if (tm.rank == ((i + 1) & last)) {
+            d[i + 1] = beta;
+            tq[i + 1] = tau_q;
+        }
+        tm.sync();
+        // Column pass, columns j > i + 1, rows r > i: the rank-2 update and w_j of step i + 1.
+        for (int j = tm.first_owned(i + 2); j < C; j += G) {
+            const T t = tau_l == T(0) ? T(0) : tau_l * wq[j];
+            const T u = tau_p == T(0) ? T(0) : vp[j - i - 1];
+            wq[j] = update_dot<true>(M + (i + 1) * ld + j, ld, vs, xs, t, u, vq, R - i - 1);
+        }
+    }
+    if (tm.rank == ((C - 1) & last)) tp[C - 1] = T(0);
+}
+
 // Position of element e of a row-major matrix with `cols` columns, advanced by a fixed number of
 // elements at a time without dividing: the copies below divide once per thread, not per element.
 struct RowMajorWalk {
@@ -521,11 +729,15 @@ __device__ __forceinline__ void store_matrix(T* __restrict__ dst, int rows, int 
 // Launch: block = group * (matrices per block) threads, group a power of two: WIDE = group > 32
 // (a named barrier per group, at most 15 groups per block, up to 512 threads a block), else
 // several groups per warp (at most 256 threads a block). Dynamic shared memory = matrices per
-// block * cols_smem_elems(R, C, group) * sizeof(T). Groups loop over the batch with a grid stride.
-// Both variants are held to 80 registers (bounds 768 threads; 3 blocks of 256): 64 made the
-// unrolled updates spill; where shared memory limits occupancy (n >= 32) 80 costs nothing.
-template <typename T, bool WIDE>
-__global__ void __launch_bounds__(WIDE ? 768 : 256, WIDE ? 1 : 3)
+// block * (FUSED ? fused_smem_elems : cols_smem_elems)(R, C, group) * sizeof(T). Groups loop over
+// the batch with a grid stride. FUSED: gebd2_fused (the default), else gebd2_tall.
+// REGS: registers a thread may use, 80 (bounds: 768 threads; 3 blocks of 256) or 128 (512
+// threads; 2 blocks of 256). 64 made the unrolled updates spill; 80 makes gebd2_fused spill a
+// little (it would take ~100), 128 costs occupancy where registers, not shared memory, limit it
+// (small n); the launcher's table picks per size class.
+template <typename T, bool WIDE, bool FUSED, int REGS>
+__global__ void __launch_bounds__(REGS == 128 ? (WIDE ? 512 : 256) : (WIDE ? 768 : 256),
+                                  REGS == 128 ? (WIDE ? 1 : 2) : (WIDE ? 1 : 3))
 gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
            T* __restrict__ tauq, T* __restrict__ taup, int group) {
     extern __shared__ __align__(16) unsigned char gebrd_smem[];
@@ -534,26 +746,35 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
     const bool wide = m < n;                  // reduce A^T: see the section comment
     const int R = wide ? n : m, C = wide ? m : n;
     const int ld = C | 1;
-    T* vq = reinterpret_cast<T*>(gebrd_smem) + tm.index * cols_smem_elems(R, C, group);
+    T* base = reinterpret_cast<T*>(gebrd_smem) +
+              tm.index * (FUSED ? fused_smem_elems(R, C, group) : cols_smem_elems(R, C, group));
+    T* vq = base;                             // gebd2_tall: vq, vp, M, out, red
     T* vp = vq + pad4(R);
-    T* M = vp + pad4(R);
-    T* out = M + R * ld;                      // d, e, tq, tp
-    T* red = out + 4 * C;
+    T* M = FUSED ? base + 3 * pad4(R) + 3 * pad4(C) : vp + pad4(R);
+    T* out = M + R * ld;                      // d, e, tq, tp (gebd2_tall)
+    T* red = FUSED ? out : out + 4 * C;
+    T* tq = wide ? taup : tauq;               // Q of A^T is P of A
+    T* tp = wide ? tauq : taup;
     for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
          k += (index_t)gridDim.x * per_block) {
         T* Ak = A + k * m * n;
         load_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
         tm.sync();
-        gebd2_tall(tm, R, C, M, ld, vq, vp, out, red);
-        tm.sync();
-        store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
-        T* tq = wide ? taup : tauq;           // Q of A^T is P of A
-        T* tp = wide ? tauq : taup;
-        for (int q = tm.rank; q < C; q += tm.size) {
-            d[k * C + q] = out[q];
-            if (q + 1 < C) e[k * (C - 1) + q] = out[C + q];   // e: (batch, C - 1)
-            tq[k * C + q] = out[2 * C + q];
-            tp[k * C + q] = out[3 * C + q];
+        if constexpr (FUSED) {
+            gebd2_fused(tm, R, C, M, ld, base, red, d + k * C, e + k * (C - 1), tq + k * C,
+                        tp + k * C);
+            tm.sync();
+            store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
+        } else {
+            gebd2_tall(tm, R, C, M, ld, vq, vp, out, red);
+            tm.sync();
+            store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
+            for (int q = tm.rank; q < C; q += tm.size) {
+                d[k * C + q] = out[q];
+                if (q + 1 < C) e[k * (C - 1) + q] = out[C + q];   // e: (batch, C - 1)
+                tq[k * C + q] = out[2 * C + q];
+                tp[k * C + q] = out[3 * C + q];
+            }
         }
         tm.sync();                            // M is reloaded by the next matrix
     }

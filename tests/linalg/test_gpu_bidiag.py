@@ -1,7 +1,8 @@
 """GPU batched GEBRD (linalg/_cuda/bidiag.py, kernels/gebrd.cu).
 
 Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for both kernels
-(gebrd_cols, the default, and gebrd_team, the fallback, forced by ``_params={"kernel": "team"}``):
+(gebrd_cols, the default, and gebrd_team, the fallback, forced by ``_params={"kernel": "team"}``)
+and both steps of gebrd_cols (fused, the default, and gebd2_tall, ``"fused": False``):
 * the singular values of the bidiagonal B (from d, e) match numpy.linalg.svd of A;
 * Q B P^T rebuilt from the returned reflectors (LAPACK storage) reproduces A (scaled residual);
 * d, e, tauq, taup and the reflectors agree with a float64 NumPy transcription of LAPACK dgebd2
@@ -163,7 +164,16 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "cols", "group": 8},
     {"kernel": "cols", "group": 32, "per_block": 1},
     {"kernel": "cols", "group": 64, "per_block": 2},
-    {"kernel": "cols", "group": 256}], ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256"])
+    {"kernel": "cols", "group": 256},
+    {"kernel": "cols", "group": 4},
+    {"kernel": "cols", "group": 16, "per_block": 16},
+    {"kernel": "cols", "regs": 128},
+    {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128},
+    {"kernel": "cols", "fused": False},
+    {"kernel": "cols", "group": 8, "fused": False},
+    {"kernel": "cols", "group": 64, "per_block": 2, "fused": False}],
+    ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256", "c4", "c16x16", "r128", "c32x2r128",
+         "tall", "tall8", "tall64x2"])
 def test_gebrd_forced_parameters(dtype, params):
     """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
     max(m, n) (a thread owns several rows/columns), several wide groups per block (named
@@ -175,13 +185,19 @@ def test_gebrd_forced_parameters(dtype, params):
 
 
 KERNELS = ({"kernel": "cols"}, {"kernel": "team"})
+# gebrd_cols's two step implementations, for the tests of special values
+STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
+
+
+def _kernel_id(p):
+    return p["kernel"] + ("" if p.get("fused", True) else "-tall")
 
 
 def _cols_fits(m, n, dtype):
     """Whether gebrd_cols takes m x n matrices of dtype on this device (H100: up to 1024 rows or
     columns and 227 KB of shared memory, e.g. float64 128 x 128 at 133 KB)."""
     optin = bidiag._optin_smem(cupy.cuda.runtime.getDevice())
-    size = bidiag._cols_smem_elems(max(m, n), min(m, n), 1024) * numpy.dtype(dtype).itemsize
+    size = bidiag._cols_smem_elems(max(m, n), min(m, n), 1024, True) * numpy.dtype(dtype).itemsize
     return max(m, n) <= 1024 and size <= optin
 
 
@@ -219,6 +235,8 @@ def test_gebrd_plan():
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
     with pytest.raises(ValueError, match="gebrd kernel"):
         bidiag.plan(8, 8, numpy.float64, {"kernel": "rows"})
+    with pytest.raises(ValueError, match="gebrd regs"):
+        bidiag.plan(8, 8, numpy.float64, {"kernel": "cols", "regs": 96})
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -246,7 +264,7 @@ def _check_factorization(a, got, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+@pytest.mark.parametrize("params", STEPS, ids=_kernel_id)
 def test_gebrd_zero_columns(dtype, params):
     """Nothing to annihilate gives H = I: tau = 0 exactly (LAPACK's dlarfg), the entries left
     alone; a zero matrix comes back zero."""
@@ -256,6 +274,8 @@ def test_gebrd_zero_columns(dtype, params):
         zero = numpy.zeros((2, m, n), dtype)
         ag, d, e, tq, tp = _run(zero, params)
         assert not ag.any() and not d.any() and not e.any() and not tq.any() and not tp.any()
+        for x in (ag, d, e, tq, tp):            # +0, as LAPACK (no update applied)
+            assert not numpy.signbit(x).any(), (m, n)
         a = random_matrix(g, (3, m, n), dtype)
         if m >= n:
             a[0, :, 0] = 0          # H(0) = I: tauq[0] = 0, d[0] = 0
@@ -279,7 +299,7 @@ def test_gebrd_zero_columns(dtype, params):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+@pytest.mark.parametrize("params", STEPS, ids=_kernel_id)
 def test_gebrd_extreme_scaling(dtype, params):
     """Norms without overflow or underflow: A scaled by a power of two near the limits of the
     format scales d and e alike and leaves tau and the reflectors alone (to rounding)."""

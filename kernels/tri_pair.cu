@@ -42,6 +42,9 @@
 //             triangular.PAIR_RULES uses it for float64 POTRS and recursive TRSM only
 //             (docs/design.md "tri_pair": the two load addresses a warp, the next steps).
 // Launcher:   linalg/_cuda/triangular.py (tri_pair, PAIR_RULES: trsm, trmm; cholesky.py: potrs).
+//
+// tri_pair_potrs<T, NB> (end of this file) is the blocked POTRS that replaced tri_pair's POTRS
+// mode where triangular.PAIR_POTRS says: 16-row blocks, inverted diagonal blocks, register tiles.
 #include "common.cuh"
 #include "triangular.cuh"
 
@@ -259,6 +262,191 @@ tri_pair(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
                 const index_t at = right ? (index_t)v * ldb + i : (index_t)i * ldb + v;
                 if (live && i < n) b[at] = alpha * x[p];
             }
+        }
+    }
+}
+
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tri_pair_potrs<T, NB>: POTRS (A = M M^T, M = L lower or U^T upper) by 16-row blocks, NB = 3
+// (n <= 48) or 4 (n <= 64) of them, one block of 256 threads a matrix. The sweeps of the pair
+// kernel above are 64 dependent columns of one FMA per shared load; here each block row is two
+// small products with K = 16: forward, for J = 0..NB-1,
+//     Y_J = inv(M_JJ) B_J,   B_I -= M_IJ Y_J (I > J),
+// backward the same with M^T (J = NB-1..0, inv(M_JJ)^T, B_I -= M_JI^T Y_J for I < J). The
+// diagonal blocks' inverses are formed once a matrix (64 threads, one column each; the usual
+// blocked TRSM's trade: products instead of substitutions).
+// Threads:    thread (r, c) = (tid / 16, tid % 16) holds x[s][q] = B(16 s + r, v0 + c + 16 q)
+//             in registers (a 4-column tile of each block row), 64 vectors a pass over nvec.
+//             A warp reads 2 rows x 16 consecutive columns of B (coalesced) and, a step k, two
+//             addresses of M (one wavefront) and one 128-byte row of Y per q.
+// Shared:     M (its lower triangle, rows/columns >= n zero, diagonal one) at row stride
+//             16 NB + 2 (rows r and r + 1 in different banks), the inverted diagonal blocks
+//             (stride 17), S (the block row being solved) and Y (its solution), 16 x 64 each.
+// info:       j if the j-th diagonal entry of the factor is zero or not finite, else 0.
+template <typename T, int NB>
+struct tpp {
+    static constexpr int LD = 16 * NB + 2;            // row stride of M
+    static constexpr int DLD = 17;                    // row stride of an inverted block
+    static constexpr int M_ELEMS = 16 * NB * LD;
+    static constexpr int D_ELEMS = NB * 16 * DLD;
+    static constexpr int V_ELEMS = 16 * 64;           // S and Y
+    static constexpr int ELEMS = M_ELEMS + D_ELEMS + 2 * V_ELEMS;
+};
+
+template <typename T, int NB>
+__host__ __device__ constexpr int tri_pair_potrs_smem_elems() { return tpp<T, NB>::ELEMS; }
+
+#ifdef __CUDACC__
+// threadIdx.x, read anew at each call: offsets computed from it are not hoisted out of the
+// batch loop (16 loop-invariant 64-bit addresses of A and B each spilled).
+__device__ __forceinline__ int tpp_tid() {
+    int t;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    return t;
+}
+
+// Stage M (lower: M = A's lower triangle; upper: M(i, j) = A(j, i)) into m, rows of A read
+// coalesced; entries past n are the identity's. Returns nothing; flags a bad diagonal entry.
+template <typename T, int NB>
+__device__ __forceinline__ void tpp_stage(const T* __restrict__ a, index_t lda, T* m, int n,
+                                          bool lower, int* first_bad) {
+    constexpr int N = 16 * NB, ITEMS = N * N / 256, CHUNK = 8, LD = tpp<T, NB>::LD;
+    const int tid = tpp_tid();
+#pragma unroll
+    for (int i0 = 0; i0 < ITEMS; i0 += CHUNK) {        // CHUNK loads in flight before a store
+        T v[CHUNK];
+#pragma unroll
+        for (int it = 0; it < CHUNK && i0 + it < ITEMS; ++it) {
+            const int e = (i0 + it) * 256 + tid, r = e / N, c = e % N;
+            const bool used = (lower ? c <= r : c >= r) && r < n && c < n;
+            v[it] = used ? a[r * lda + c] : T(r == c);
+        }
+#pragma unroll
+        for (int it = 0; it < CHUNK && i0 + it < ITEMS; ++it) {
+            const int e = (i0 + it) * 256 + tid, r = e / N, c = e % N;
+            const int i = lower ? r : c, j = lower ? c : r;
+            if (i >= j) m[i * LD + j] = v[it];
+            if (r == c && r < n && !is_finite_nonzero(v[it])) atomicMin(first_bad, r + 1);
+        }
+    }
+}
+
+// Inverse of diagonal block jb of m into d (column j of it, by this thread): forward
+// substitution of M_JJ z = e_j (entries above j come out zero). The 16 threads of a block are in
+// one warp; each first puts 1 / m_jj in the spare column 16 of d (one division a thread: a
+// division in the loop is a call that spilled the live z).
+template <typename T, int NB>
+__device__ __forceinline__ void tpp_invert(const T* m, T* d, int jb, int j) {
+    constexpr int LD = tpp<T, NB>::LD, DLD = tpp<T, NB>::DLD;
+    const T* mb = m + 16 * jb * (LD + 1);
+    T* db = d + jb * 16 * DLD;
+    db[j * DLD + 16] = T(1) / mb[j * LD + j];
+    __syncwarp(0xffffu << (16 * (jb & 1)));           // this block's 16 lanes (NB = 3: warp 1 half)
+    T z[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+        T s = T(i == j);
+#pragma unroll
+        for (int k = 0; k < i; ++k) s = fma(-mb[i * LD + k], z[k], s);
+        z[i] = s * db[i * DLD + 16];
+        db[i * DLD + j] = z[i];
+    }
+}
+
+// Block row J of a sweep, the rows of B of that block in x[J] (FWD: Y_J = inv(M_JJ) B_J and the
+// rows below updated; else Y_J = inv(M_JJ)^T B_J and the rows above updated with M^T).
+template <typename T, int NB, bool FWD, int J>
+__device__ __forceinline__ void tpp_step(const T* m, const T* d, T* sb, T* yb, int r, int c,
+                                         T (&x)[NB][4]) {
+    constexpr int LD = tpp<T, NB>::LD, DLD = tpp<T, NB>::DLD;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) sb[r * 64 + c + 16 * q] = x[J][q];
+    __syncthreads();                                   // S complete (and the inverses, J first)
+    const T* db = d + J * 16 * DLD;
+    T y[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+        const T w = FWD ? db[r * DLD + k] : db[k * DLD + r];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) y[q] = fma(w, sb[k * 64 + c + 16 * q], y[q]);
+    }
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        x[J][q] = y[q];
+        yb[r * 64 + c + 16 * q] = y[q];
+    }
+    constexpr int LO = FWD ? J + 1 : 0, HI = FWD ? NB : J;     // block rows updated
+    if (LO >= HI) return;                              // no update: S's next write waits at the
+    __syncthreads();                                   // next step's barrier; Y complete
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+        T yk[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) yk[q] = yb[k * 64 + c + 16 * q];
+#pragma unroll
+        for (int s = LO; s < HI; ++s) {
+            const T w = FWD ? m[(16 * s + r) * LD + 16 * J + k] : m[(16 * J + k) * LD + 16 * s + r];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) x[s][q] = fma(-w, yk[q], x[s][q]);
+        }
+    }
+}
+
+template <typename T, int NB, bool FWD, int... STEP>
+__device__ __forceinline__ void tpp_sweep(const T* m, const T* d, T* sb, T* yb, int r, int c,
+                                          T (&x)[NB][4], tp_seq<STEP...>) {
+    (tpp_step<T, NB, FWD, FWD ? STEP : NB - 1 - STEP>(m, d, sb, yb, r, c, x), ...);
+}
+
+template <typename T, int NB>
+__global__ void __launch_bounds__(256, 3)     // 80 registers: 3 blocks an SM (shared: 58 KB)
+tri_pair_potrs(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
+               index_t sb, int n, int nvec, index_t batch, int flags, T alpha,
+               int* __restrict__ info) {
+    using P = tpp<T, NB>;
+    extern __shared__ __align__(16) unsigned char tri_pair_smem[];
+    T* m = reinterpret_cast<T*>(tri_pair_smem);
+    T* d = m + P::M_ELEMS;
+    T* sbuf = d + P::D_ELEMS;
+    T* ybuf = sbuf + P::V_ELEMS;
+    __shared__ int first_bad;
+    const bool lower = flags & TRI_LOWER;
+    const int r = threadIdx.x >> 4, c = threadIdx.x & 15;
+    if (threadIdx.x == 0) first_bad = n + 1;
+    for (index_t k = blockIdx.x; k < batch; k += gridDim.x) {
+        __syncthreads();                               // the previous matrix's M is no longer read
+        tpp_stage<T, NB>(A + k * sa, lda, m, n, lower, &first_bad);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            info[k] = first_bad > n ? 0 : first_bad;
+            first_bad = n + 1;
+        }
+        // The inverses (the first step's barrier publishes them).
+        if (threadIdx.x < 16 * NB) tpp_invert<T, NB>(m, d, threadIdx.x >> 4, threadIdx.x & 15);
+        T* b = B + k * sb;
+        for (int v0 = 0; v0 < nvec; v0 += 64) {
+            T x[NB][4];
+            const int rr = tpp_tid() >> 4;
+#pragma unroll
+            for (int s = 0; s < NB; ++s)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int i = 16 * s + rr, v = v0 + c + 16 * q;
+                    x[s][q] = (i < n && v < nvec) ? b[(index_t)i * ldb + v] : T(0);
+                }
+            tpp_sweep<T, NB, true>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});
+            tpp_sweep<T, NB, false>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});
+#pragma unroll
+            const int rs = tpp_tid() >> 4;
+#pragma unroll
+            for (int s = 0; s < NB; ++s)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int i = 16 * s + rs, v = v0 + c + 16 * q;
+                    if (i < n && v < nvec) b[(index_t)i * ldb + v] = alpha * x[s][q];
+                }
         }
     }
 }

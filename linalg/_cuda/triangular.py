@@ -52,6 +52,14 @@ PAIR_MAX = 64
 PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
 PAIR_RULES = {("potrs", "float64"): "all", ("trsm", "float64"): "nested"}
 PAIR_THREADS = 128
+# POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
+# 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
+# tri_pair's POTRS mode (the two sweeps). H100, batch 10240, nrhs = n, ms, block / pair /
+# torch.cholesky_solve (scratch/potrs64_probe.py): float64 n = 33 0.543/0.619/1.038, 48
+# 0.551/0.754/1.217, 64 0.808/1.024/1.780 (2.2x); same errors (4-5e-15). float32 would gain more
+# (n = 64 0.495 against 0.745 for the recursion) but measured a 3e-2 error at n = 64 with 64
+# right-hand sides (2e-6 with 7 or 65; not understood): float32 keeps its recursion.
+PAIR_POTRS_BLOCK = frozenset((numpy.dtype(numpy.float64),))
 # kernels/tri_block.cu (one block of 256 threads a matrix at a time, a 4 x 4 register tile of the
 # output each, the operands staged in shared memory by cp.async, LAUUM and left TRMM stored from
 # registers) serves LEAF < n <= BLOCK_MAX for TRMM and LAUUM where BLOCK_RULES[(op, dtype)] gives
@@ -121,7 +129,8 @@ COMPILE_CHECK = {
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
                     for g in (16, 32)],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
-                    for th in (64, 128)],
+                    for th in (64, 128)]
+                   + [f"tri_pair_potrs<double, {nb}>" for nb in (3, 4)],
     "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
                      for p, q in ((1, 1), (1, 2), (2, 2))]
                     + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
@@ -302,9 +311,23 @@ def tri_pair(a, b, flags, mode, alpha=1.0):
     """Run kernels/tri_pair.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
     LEAF < n <= PAIR_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL
     / _SOLVE / _POTRS (left only). Returns info (int32, (batch,); zeros for the multiply)."""
-    config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS)
+    if mode == TRI_WARP_POTRS and a.dtype in PAIR_POTRS_BLOCK:
+        config = _tri_pair_potrs_config(current_device(), a.dtype, a.shape[0], a.shape[1] > 48)
+    else:
+        config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS)
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
     return _launch_on_rhs(config, a, b, nvec, flags, alpha)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tri_pair_potrs_config(device_id, dtype, batch, four):
+    """(launcher, grid, threads, shared bytes) of one tri_pair_potrs launch: one matrix a block,
+    3 (n <= 48) or 4 (``four``) block rows of 16; shared: the factor at row stride 16 NB + 2, the
+    NB inverted diagonal blocks (stride 17) and two 16 x 64 buffers (tpp<T, NB>)."""
+    nb = 4 if four else 3
+    elems = 16 * nb * (16 * nb + 2) + nb * 16 * 17 + 2 * 16 * 64
+    launcher = kernel("tri_pair", f"tri_pair_potrs<{ctype(dtype)}, {nb}>", "pqqpqqiiqiTp", dtype)
+    return launcher, grid_1d(batch, 1), 256, elems * dtype.itemsize
 
 
 def pair_half_tile(itemsize):

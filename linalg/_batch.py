@@ -287,7 +287,8 @@ def _run_planned(ops, check_shapes, compute, dtype_policy, backend_op):
 
 def _plan_key(present, check_shapes, dtype_policy, backend_op):
     """Everything a plan depends on, or None when the check or the policy closes over something
-    other than str/int/bool option words (then it is not a pure function of the key)."""
+    other than option values (see :func:`_pure_function_key`: then it is not a pure function of
+    the key), or an operand is not an array."""
     check, policy = _pure_function_key(check_shapes), _pure_function_key(dtype_policy)
     if check is None or policy is None:
         return None
@@ -355,11 +356,16 @@ def _overlap(x, y, xp):
 
 
 def _copy_as(value, xp, dtype):
-    """A C-contiguous copy of the array ``value`` in ``dtype`` (one copy kernel: CuPy's
-    array(..., copy=True) costs ~3x the host time)."""
+    """A C-contiguous copy of the array ``value`` in ``dtype``: one copy kernel (CuPy's
+    array(..., copy=True) costs ~3x the host time), or for a C-contiguous CuPy array of that
+    dtype one device-to-device memcpy (H100 host: ~9 against ~12 us for ``copy()``)."""
     if value.dtype != dtype:
         return value.astype(dtype, order="C")
-    return value.copy(order="C")
+    if xp is numpy or not value.flags.c_contiguous:
+        return value.copy(order="C")
+    out = xp.empty(value.shape, dtype=dtype)
+    out.data.copy_from_device_async(value.data, value.nbytes)
+    return out
 
 
 def _is_empty(shapes, batch):

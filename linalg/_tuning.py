@@ -107,9 +107,11 @@ def lookup(op, dtype, cls, gpu=None):
 
 
 def _rule_fires(rule, cls):
+    """A "vendor_from" rule: every dimension >= "min_dim", or m*n*k >= "volume" (each only if
+    given: a "big" dimension is infinite, and inf >= an absent bound taken as inf would fire)."""
     dims = class_dims(cls)
-    return (min(dims) >= rule.get("min_dim", math.inf)
-            or math.prod(dims) >= rule.get("volume", math.inf))
+    return (("min_dim" in rule and min(dims) >= rule["min_dim"])
+            or ("volume" in rule and math.prod(dims) >= rule["volume"]))
 
 
 def use_vendor(op, dtype, cls, gpu=None):

@@ -70,6 +70,17 @@ def test_rule_and_precedence(monkeypatch):
     assert _tuning.lookup("op", "float64", "128x128", gpu="G") == {"q": 2}
 
 
+def test_min_dim_rule_does_not_fire_on_a_big_dimension_alone(monkeypatch):
+    """A tall product folded into one matrix (hydro's corner force, 737280 x 4 x 16) has a
+    "big" (infinite) dimension; a rule with only "min_dim" must not fire through the volume."""
+    fake = {"G": {"op": {"float64": {"*": {"vendor_from": {"min_dim": 16}, "reason": "r"}}}}}
+    monkeypatch.setattr(_tuning, "tables", lambda: fake)
+    assert _tuning.use_vendor("op", "float64", "bigx4x16", gpu="G") == (False, "r")
+    assert _tuning.use_vendor("op", "float64", "bigx16x64", gpu="G") == (True, "r")
+    fake["G"]["op"]["float64"]["*"]["vendor_from"] = {"volume": 65536}
+    assert _tuning.use_vendor("op", "float64", "bigx4x16", gpu="G")[0] is True
+
+
 def test_vendor_below_per_size_class_then_default(monkeypatch):
     fake = {"G": {"potrf": {"float64": {"*": {"vendor_below": {"64": 128, "512": 500, "*": 9},
                                               "reason": "g"}}},

@@ -378,8 +378,11 @@ __device__ __forceinline__ void tpp_step(const T* m, const T* d, T* sb, T* yb, i
         yb[r * 64 + c + 16 * q] = y[q];
     }
     constexpr int LO = FWD ? J + 1 : 0, HI = FWD ? NB : J;     // block rows updated
-    if (LO >= HI) return;                              // no update: S's next write waits at the
-    __syncthreads();                                   // next step's barrier; Y complete
+    // Y complete, and every read of S done: the next step (or the next sweep, or the next 64
+    // vectors) writes S before its own barrier, so a step without an update needs this one too
+    // (without it racecheck reported S written while still read, and results were wrong).
+    __syncthreads();
+    if (LO >= HI) return;
 #pragma unroll
     for (int k = 0; k < 16; ++k) {
         T yk[4];

@@ -46,7 +46,9 @@ TRI_WARP_MUL, TRI_WARP_SOLVE, TRI_WARP_POTRS = 0, 1, 2      # kernels/tri_warp.c
 #   float64 trsm left n = 33/64: 0.40/0.30, 0.71/0.67 (lost); n = 100/128 as leaves: 2.18/2.31,
 #           2.84/3.04 (right side 2.51/2.73, 3.32/3.45);
 #   float64 trmm n = 64: 0.57 against 0.54 (lost); float32: lost everywhere (trsm n = 64 0.59/0.43,
-#           potrs 0.86/0.75, n = 128 leaves 2.07/1.88).
+#           potrs 0.86/0.75, n = 128 leaves 2.07/1.88) -- before tri_pair_potrs (below), which
+#           measured float32 potrs n = 64 0.50 against 0.75 for the recursion: a float32 rule
+#           waits for the device test suite to run it (PAIR_POTRS_BLOCK already admits float32).
 # PAIR_UPTO (LINALG_CUDA_PAIR_UPTO, default PAIR_MAX; 0 turns it off) is for measurements.
 PAIR_MAX = 64
 PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
@@ -55,11 +57,12 @@ PAIR_THREADS = 128
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
 # 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
 # tri_pair's POTRS mode (the two sweeps). H100, batch 10240, nrhs = n, ms, block / pair /
-# torch.cholesky_solve (scratch/potrs64_probe.py): float64 n = 33 0.543/0.619/1.038, 48
-# 0.551/0.754/1.217, 64 0.808/1.024/1.780 (2.2x); same errors (4-5e-15). float32 would gain more
-# (n = 64 0.495 against 0.745 for the recursion) but measured a 3e-2 error at n = 64 with 64
-# right-hand sides (2e-6 with 7 or 65; not understood): float32 keeps its recursion.
-PAIR_POTRS_BLOCK = frozenset((numpy.dtype(numpy.float64),))
+# recursion / torch.cholesky_solve (scratch/potrs64_probe.py, after the barrier fix):
+# float64 n = 33 0.549/0.615/0.619/0.945, 48 0.556/0.758/0.776/1.187, 64 0.814/1.026/1.166/1.719
+# (2.1x); float32 n = 33 0.330/0.480/0.433/1.099, 48 0.333/0.596/0.538/1.499, 64
+# 0.504/0.868/0.753/2.636 (5.2x, not routed yet: PAIR_RULES); errors 3-5e-15 / 2-3e-6 as the
+# other paths; racecheck clean.
+PAIR_POTRS_BLOCK = frozenset((numpy.dtype(numpy.float64), numpy.dtype(numpy.float32)))
 # kernels/tri_block.cu (one block of 256 threads a matrix at a time, a 4 x 4 register tile of the
 # output each, the operands staged in shared memory by cp.async, LAUUM and left TRMM stored from
 # registers) serves LEAF < n <= BLOCK_MAX for TRMM and LAUUM where BLOCK_RULES[(op, dtype)] gives
@@ -130,7 +133,7 @@ COMPILE_CHECK = {
                     for g in (16, 32)],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
                     for th in (64, 128)]
-                   + [f"tri_pair_potrs<double, {nb}>" for nb in (3, 4)],
+                   + [f"tri_pair_potrs<{t}, {nb}>" for t in ("float", "double") for nb in (3, 4)],
     "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
                      for p, q in ((1, 1), (1, 2), (2, 2))]
                     + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],

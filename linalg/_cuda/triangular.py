@@ -57,7 +57,7 @@ PAIR_THREADS = 128
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
 # 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
 # tri_pair's POTRS mode (the two sweeps). H100, batch 10240, nrhs = n, ms, block / pair /
-# recursion / torch.cholesky_solve (scratch/potrs64_probe.py, after the barrier fix):
+# recursion / torch.cholesky_solve (scripts/probe_potrs_block.py, after the barrier fix):
 # float64 n = 33 0.549/0.615/0.619/0.945, 48 0.556/0.758/0.776/1.187, 64 0.814/1.026/1.166/1.719
 # (2.1x); float32 n = 33 0.330/0.480/0.433/1.099, 48 0.333/0.596/0.538/1.499, 64
 # 0.504/0.868/0.753/2.636 (5.2x, not routed yet: PAIR_RULES); errors 3-5e-15 / 2-3e-6 as the

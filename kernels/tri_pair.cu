@@ -441,7 +441,6 @@ tri_pair_potrs(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
                 }
             tpp_sweep<T, NB, true>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});
             tpp_sweep<T, NB, false>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});
-#pragma unroll
             const int rs = tpp_tid() >> 4;
 #pragma unroll
             for (int s = 0; s < NB; ++s)

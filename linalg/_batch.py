@@ -225,7 +225,7 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result, backend_
     return _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form) + (form,)
 
 
-def strided_module(values):
+def _strided_module(values):
     """numpy or cupy where ``values`` (non-empty) are all arrays of that one class (the strided
     form on one device), else None. Type checks only: this runs on every public call."""
     cls = type(values[0])
@@ -324,7 +324,7 @@ def _make_plan(present, check_shapes, dtype_policy, backend_op):
     READS_ONLY; a read-only operand is copied anyway when it overlaps an operand written in
     place (it would be read after being overwritten), which :func:`_run_planned` tests per call
     (addresses are not part of the key)."""
-    xp = strided_module([op.value for op in present])
+    xp = _strided_module([op.value for op in present])
     if xp is None:
         return None
     batch = present[0].value.shape[0] if present[0].value.ndim else 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy
 
-__all__ = ["kernel_dir", "kernel_source", "get_kernel", "kernel", "Launcher", "current_device", "ctype", "COMPILE_OPTIONS"]
+__all__ = ["is_real", "kernel_dir", "kernel_source", "get_kernel", "kernel", "Launcher", "current_device", "ctype", "COMPILE_OPTIONS"]
 
 # Environment override for development: point at a kernels/ checkout.
 KERNEL_DIR_ENV = "LINALG_KERNEL_DIR"
@@ -30,6 +30,12 @@ def ctype(dtype):
         return _CTYPES[numpy.dtype(dtype)]
     except KeyError:
         raise TypeError(f"no CUDA kernel for dtype {numpy.dtype(dtype)}") from None
+
+
+def is_real(dtype):
+    """float32 or float64 (a dtype object): the dtypes our kernels take. A dict lookup: backends
+    ask on every call."""
+    return dtype in _CTYPES
 
 
 def kernel_dir():

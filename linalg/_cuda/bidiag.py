@@ -35,8 +35,8 @@ import functools
 
 from . import _compile
 from .. import _tuning
-from ._compile import kernel
-from .blas import is_real, name_expr, grid_for, params, device_attribute, _pow2_ceil
+from ._compile import is_real, kernel
+from .blas import name_expr, grid_for, params, device_attribute, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 

@@ -17,7 +17,7 @@ import itertools
 import numpy
 
 from . import _compile
-from ._compile import kernel
+from ._compile import is_real, kernel
 from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
@@ -41,13 +41,6 @@ GEMM_CONFIGS = {
 
 # ---------------------------------------------------------------------------------------------
 # helpers shared with trsv.py and bidiag.py
-
-def is_real(dtype):
-    return dtype in (_F32, _F64) or numpy.dtype(dtype).kind == "f"
-
-
-_F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
-
 
 def trans_flag(word, dtype):
     """'N' -> 0, 'T' -> 1, 'C' -> 1 for real dtypes (conjugation is the identity)."""

@@ -20,7 +20,7 @@ import numpy
 
 from . import vendor
 from .. import _tuning
-from ._compile import ctype, current_device, grid_1d, kernel
+from ._compile import ctype, current_device, grid_1d, is_real, kernel
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -138,14 +138,6 @@ COMPILE_CHECK = {
                      for p, q in ((1, 1), (1, 2), (2, 2))]
                     + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
 }
-
-
-_REAL_DTYPES = frozenset((numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)))
-
-
-def is_real(dtype):
-    """float32 or float64 (the dtypes our kernels take); a set lookup: it runs on every call."""
-    return dtype in _REAL_DTYPES
 
 
 def small_batch(op, a):
@@ -325,12 +317,17 @@ def tri_pair(a, b, flags, mode, alpha=1.0):
 @functools.lru_cache(maxsize=4096)
 def _tri_pair_potrs_config(device_id, dtype, batch, four):
     """(launcher, grid, threads, shared bytes) of one tri_pair_potrs launch: one matrix a block,
-    3 (n <= 48) or 4 (``four``) block rows of 16; shared: the factor at row stride 16 NB + 2, the
-    NB inverted diagonal blocks (stride 17) and two 16 x 64 buffers (tpp<T, NB>)."""
+    3 (n <= 48) or 4 (``four``) block rows of 16."""
     nb = 4 if four else 3
-    elems = 16 * nb * (16 * nb + 2) + nb * 16 * 17 + 2 * 16 * 64
     launcher = kernel("tri_pair", f"tri_pair_potrs<{ctype(dtype)}, {nb}>", "pqqpqqiiqiTp", dtype)
-    return launcher, grid_1d(batch, 1), 256, elems * dtype.itemsize
+    return launcher, grid_1d(batch, 1), 256, pair_potrs_smem_elems(nb) * dtype.itemsize
+
+
+def pair_potrs_smem_elems(nb):
+    """Shared elements of kernels/tri_pair.cu tri_pair_potrs<T, NB> (tpp<T, NB>::ELEMS): the
+    factor at row stride 16 NB + 2, the NB inverted diagonal blocks (stride 17) and two 16 x 64
+    buffers (tests/linalg/test_tri_pair_host.py checks it against the kernel's)."""
+    return 16 * nb * (16 * nb + 2) + nb * 16 * 17 + 2 * 16 * 64
 
 
 def pair_half_tile(itemsize):

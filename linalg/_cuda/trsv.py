@@ -16,9 +16,8 @@ import functools
 import numpy
 
 from . import _compile
-from ._compile import kernel
-from .blas import is_real, trans_flag, name_expr, grid_for, params, choose_vendor, \
-    cached_plan
+from ._compile import is_real, kernel
+from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import vendor
 from .triangular import _diag_info, _vendor_trsm, small_batch
 

@@ -7,7 +7,7 @@ import subprocess
 import numpy
 import pytest
 
-from linalg._cuda.triangular import pair_half_tile
+from linalg._cuda.triangular import pair_half_tile, pair_potrs_smem_elems
 
 from .helpers import build_host_program
 
@@ -48,7 +48,8 @@ int run() {
     for (int i = 0; i < 64; ++i) printf("%.17g\n", (double)y[i & 1][i >> 1]);
     sweep<T, TRI_WARP_SOLVE, true>(second, y);
     for (int i = 0; i < 64; ++i) printf("%.17g\n", (double)y[i & 1][i >> 1]);
-    printf("%d\n", tp_half<T>());
+    printf("%d\n%d\n%d\n", tp_half<T>(), tri_pair_potrs_smem_elems<T, 3>(),
+           tri_pair_potrs_smem_elems<T, 4>());
     return 0;
 }
 int main(int argc, char**) { return argc > 1 ? run<float>() : run<double>(); }
@@ -71,8 +72,9 @@ def test_column_sweeps_match_numpy(program, dtype):
     args = [str(program)] + (["float"] if dtype == numpy.float32 else [])
     out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
     values = numpy.array(out.stdout.split(), dtype=float)
-    r, half = values[:-1].reshape(3, 64), int(values[-1])
-    assert half == pair_half_tile(numpy.dtype(dtype).itemsize)     # the launcher's shared bytes
+    r, (half, potrs3, potrs4) = values[:-3].reshape(3, 64), values[-3:].astype(int)
+    assert half == pair_half_tile(numpy.dtype(dtype).itemsize)     # the launchers' shared bytes
+    assert (potrs3, potrs4) == (pair_potrs_smem_elems(3), pair_potrs_smem_elems(4))
     eps = numpy.finfo(dtype).eps
     x = numpy.linalg.solve(m, b)
     assert numpy.abs(r[0] - m @ b).max() <= 64 * eps * numpy.abs(m).sum(1).max()

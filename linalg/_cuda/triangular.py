@@ -47,12 +47,13 @@ TRI_WARP_MUL, TRI_WARP_SOLVE, TRI_WARP_POTRS = 0, 1, 2      # kernels/tri_warp.c
 #           2.84/3.04 (right side 2.51/2.73, 3.32/3.45);
 #   float64 trmm n = 64: 0.57 against 0.54 (lost); float32: lost everywhere (trsm n = 64 0.59/0.43,
 #           potrs 0.86/0.75, n = 128 leaves 2.07/1.88) -- before tri_pair_potrs (below), which
-#           measured float32 potrs n = 64 0.50 against 0.75 for the recursion: a float32 rule
-#           waits for the device test suite to run it (PAIR_POTRS_BLOCK already admits float32).
+#           measured float32 potrs n = 64 0.50 against 0.75 for the recursion (float32 potrs
+#           routed here since 2026-11-23, after the device suite ran it).
 # PAIR_UPTO (LINALG_CUDA_PAIR_UPTO, default PAIR_MAX; 0 turns it off) is for measurements.
 PAIR_MAX = 64
 PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
-PAIR_RULES = {("potrs", "float64"): "all", ("trsm", "float64"): "nested"}
+PAIR_RULES = {("potrs", "float64"): "all", ("potrs", "float32"): "all",
+              ("trsm", "float64"): "nested"}
 PAIR_THREADS = 128
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
 # 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
@@ -60,7 +61,7 @@ PAIR_THREADS = 128
 # recursion / torch.cholesky_solve (scripts/probe_potrs_block.py, after the barrier fix):
 # float64 n = 33 0.549/0.615/0.619/0.945, 48 0.556/0.758/0.776/1.187, 64 0.814/1.026/1.166/1.719
 # (2.1x); float32 n = 33 0.330/0.480/0.433/1.099, 48 0.333/0.596/0.538/1.499, 64
-# 0.504/0.868/0.753/2.636 (5.2x, not routed yet: PAIR_RULES); errors 3-5e-15 / 2-3e-6 as the
+# 0.504/0.868/0.753/2.636 (5.2x); errors 3-5e-15 / 2-3e-6 as the
 # other paths; racecheck clean.
 PAIR_POTRS_BLOCK = frozenset((numpy.dtype(numpy.float64), numpy.dtype(numpy.float32)))
 # kernels/tri_block.cu (one block of 256 threads a matrix at a time, a 4 x 4 register tile of the

@@ -10,6 +10,8 @@
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
+#   On an H100 the tests take ~470 s (2026-11-23) and the sanitizer ~90 s: run them in separate
+#   calls (GPU_CHECK_PARTS=tests, then GPU_CHECK_PARTS='sanitizer bench').
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL="${OUT:-out/gpu_check}"; mkdir -p "$FINAL"
@@ -32,7 +34,7 @@ limit() { local var="GPU_CHECK_TIMEOUT_$1"; echo "${!var:-$2}"; }
 for part in $PARTS; do
     echo "=== $part ($(date -u +%T)) ==="
     case $part in
-        tests) timeout "$(limit tests 420)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        tests) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
         bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tee "$OUT/bench_log.txt" | tail -80 || status=1 ;;

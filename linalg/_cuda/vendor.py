@@ -18,7 +18,7 @@ import numpy
 
 from ._compile import current_device
 
-__all__ = ["trsm", "potrf", "potrs", "pointers"]
+__all__ = ["gemm", "trsm", "potrf", "potrs", "pointers"]
 
 
 def _ld(x):
@@ -26,6 +26,39 @@ def _ld(x):
     if x.shape[2] > 1 and x.strides[2] != x.itemsize:
         raise ValueError("vendor calls need unit column stride")
     return max(1, x.strides[1] // x.itemsize, x.shape[2])
+
+
+def gemm(c, a, b, alpha=1.0, beta=0.0):
+    """c := alpha a @ b + beta c on 3-D views (cuBLAS gemmStridedBatched, no temporaries).
+
+    ``c`` needs unit column stride; ``a`` and ``b`` unit column stride or be transposed views
+    (unit row stride). Row-major c = a b is column-major c^T = b^T a^T (docs/design.md).
+    """
+    import cupy
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas
+    item = c.itemsize
+
+    def operand(x):      # (pointer, ld, batch stride, op giving x^T from the column-major view)
+        if x.strides[2] == item or x.shape[2] == 1:
+            return x.data.ptr, x.strides[1] // item, x.strides[0] // item, cublas.CUBLAS_OP_N
+        return x.data.ptr, x.strides[2] // item, x.strides[0] // item, cublas.CUBLAS_OP_T
+    pb, ldb, sb, opb = operand(b)
+    pa, lda, sa, opa = operand(a)
+    if opb == cublas.CUBLAS_OP_N and b.shape[1] == 1:
+        ldb = max(ldb, b.shape[2])
+    if opa == cublas.CUBLAS_OP_N and a.shape[1] == 1:
+        lda = max(lda, a.shape[2])
+    m, n, k = c.shape[2], c.shape[1], a.shape[2]
+    fn = cublas.dgemmStridedBatched if c.dtype == numpy.float64 else cublas.sgemmStridedBatched
+    al = numpy.array(alpha, dtype=c.dtype)
+    be = numpy.array(beta, dtype=c.dtype)
+    handle = device.get_cublas_handle()
+    cublas.setStream(handle, cupy.cuda.get_current_stream().ptr)
+    cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
+    fn(handle, opb, opa, m, n, k, al.ctypes.data, pb, max(1, ldb), sb,
+       pa, max(1, lda), sa, be.ctypes.data, c.data.ptr, max(1, c.strides[1] // item),
+       c.strides[0] // item, c.shape[0])
 
 
 def pointers(x):

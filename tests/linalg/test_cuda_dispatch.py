@@ -133,7 +133,7 @@ def _solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite
 def fake_gpu(request, monkeypatch):
     """cupy/cupyx -> NumPy; launches recorded in the returned list; plan caches cleared."""
     fake = types.ModuleType("cupy")
-    for name in ("matmul", "empty", "zeros", "ascontiguousarray", "asarray"):
+    for name in ("matmul", "empty", "zeros", "ascontiguousarray", "asarray", "broadcast_to"):
         setattr(fake, name, getattr(numpy, name))
     cupyx = types.ModuleType("cupyx")
     scipy_mod = types.ModuleType("cupyx.scipy")
@@ -157,6 +157,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(trsv_mod, "vendor", types.SimpleNamespace(trsm=_numpy_trsm))
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
+    monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
               tri_mod._vendor_below)
     for fn in caches:
@@ -164,6 +165,11 @@ def fake_gpu(request, monkeypatch):
     yield request.param, launches
     for fn in caches:
         fn.cache_clear()
+
+
+def _numpy_gemm(c, a, b, alpha=1.0, beta=0.0):
+    """linalg/_cuda/vendor.py gemm: c := alpha a @ b + beta c in place (c not read for beta 0)."""
+    c[...] = alpha * (a @ b) + (beta * c if beta != 0 else 0)
 
 
 def _numpy_trsm(a, b, right, lower, trans, unit, alpha=1.0):

@@ -335,6 +335,59 @@ def test_both_paths_batch_one_and_huge(path):
     _gemm_case(40, 40, 40, 1, "N", "N", -0.5, 2.0, numpy.float64, path=path)
 
 
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("ta,tb", [("N", "N"), ("N", "T"), ("T", "N"), ("T", "T")])
+@pytest.mark.parametrize("bcast_b", [False, True])
+def test_vendor_gemm_writes_views_in_place(dtype, ta, tb, bcast_b):
+    """The cuBLAS path writes c in place (one gemmStridedBatched call, alpha/beta applied by it)
+    on sliced views with padded rows, and never reads c when beta = 0 (NaN there)."""
+    g = rng(5)
+    batch, m, n, k = 5, 7, 6, 9
+    big_a = cupy.asarray(random_matrix(g, (batch, 12, 12), dtype))
+    big_b = cupy.asarray(random_matrix(g, (1 if bcast_b else batch, 12, 12), dtype))
+    a = big_a[:, :m, :k] if ta == "N" else big_a[:, :k, :m]
+    b = big_b[:, :k, :n] if tb == "N" else big_b[:, :n, :k]
+    ref_ab = _op(to_numpy(a).astype(numpy.float64), ta) @ _op(to_numpy(b).astype(numpy.float64), tb)
+    for alpha, beta in ((1.0, 0.0), (-0.5, 2.0)):
+        big_c = cupy.asarray(random_matrix(g, (batch, 10, 10), dtype))
+        if beta == 0:
+            big_c[:] = numpy.nan
+        c = big_c[:, :m, :n]
+        c_before = to_numpy(c).astype(numpy.float64)
+        out = blas.gemm(a, b, c, transa=ta, transb=tb, alpha=alpha, beta=beta, _path="vendor")
+        assert out is c
+        ref = alpha * ref_ab + (beta * c_before if beta != 0 else 0)
+        scale = abs(alpha) * fro(to_numpy(a)) * fro(to_numpy(b)).max() + (
+            abs(beta) * fro(c_before) if beta != 0 else 0)
+        assert scaled_residual(to_numpy(out) - ref, scale, k, dtype) < THRESHOLD
+        assert numpy.isnan(to_numpy(big_c)[:, m:, :]).all() == (beta == 0)   # padding untouched
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_vendor_gemv_writes_strided_y_in_place(dtype, trans):
+    g = rng(6)
+    batch, m, n = 4, 9, 5
+    a = cupy.asarray(random_matrix(g, (batch, m, n), dtype))
+    rows, cols = (m, n) if trans == "N" else (n, m)
+    x = cupy.asarray(random_matrix(g, (batch, 2 * cols), dtype))[:, ::2]
+    for alpha, beta in ((1.0, 0.0), (-0.5, 2.0)):
+        big_y = cupy.asarray(random_matrix(g, (batch, 2 * rows), dtype))
+        if beta == 0:
+            big_y[:] = numpy.nan
+        y = big_y[:, ::2]
+        y_before = to_numpy(y).astype(numpy.float64)
+        out = blas.gemv(a, x, y, trans=trans, alpha=alpha, beta=beta, _path="vendor")
+        assert out is y
+        op_a = _op(to_numpy(a).astype(numpy.float64), trans)
+        ref = alpha * numpy.einsum("bij,bj->bi", op_a, to_numpy(x).astype(numpy.float64))
+        ref = ref + (beta * y_before if beta != 0 else 0)
+        scale = abs(alpha) * fro(op_a) * fro(to_numpy(x)) + (
+            abs(beta) * fro(y_before) if beta != 0 else 0)
+        assert scaled_residual(to_numpy(out) - ref, scale, cols, dtype) < THRESHOLD
+        assert numpy.isnan(to_numpy(big_y)[:, 1::2]).all() == (beta == 0)
+
+
 def test_backend_empty_never_launches():
     assert blas.gemv(cupy.zeros((0, 3, 4)), cupy.zeros((0, 4))).shape == (0, 3)
     assert blas.gemm(cupy.zeros((0, 3, 4)), cupy.zeros((0, 4, 2))).shape == (0, 3, 2)

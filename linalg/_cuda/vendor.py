@@ -13,6 +13,7 @@ nothing else.
 Every function needs unit column stride (``x.strides[2] == itemsize``, or one column).
 """
 import functools
+import threading
 
 import numpy
 
@@ -34,9 +35,7 @@ def gemm(c, a, b, alpha=1.0, beta=0.0):
     ``c`` needs unit column stride; ``a`` and ``b`` unit column stride or be transposed views
     (unit row stride). Row-major c = a b is column-major c^T = b^T a^T (docs/design.md).
     """
-    import cupy
-    from cupy.cuda import device
-    from cupy_backends.cuda.libs import cublas
+    cublas, handle = _blas()
     item = c.itemsize
 
     def operand(x):      # (pointer, ld, batch stride, op giving x^T from the column-major view)
@@ -51,14 +50,38 @@ def gemm(c, a, b, alpha=1.0, beta=0.0):
         lda = max(lda, a.shape[2])
     m, n, k = c.shape[2], c.shape[1], a.shape[2]
     fn = cublas.dgemmStridedBatched if c.dtype == numpy.float64 else cublas.sgemmStridedBatched
-    al = numpy.array(alpha, dtype=c.dtype)
-    be = numpy.array(beta, dtype=c.dtype)
-    handle = device.get_cublas_handle()
-    cublas.setStream(handle, cupy.cuda.get_current_stream().ptr)
-    cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
-    fn(handle, opb, opa, m, n, k, al.ctypes.data, pb, max(1, ldb), sb,
-       pa, max(1, lda), sa, be.ctypes.data, c.data.ptr, max(1, c.strides[1] // item),
-       c.strides[0] // item, c.shape[0])
+    scalars, address = _host_scalars(c.dtype)
+    with _SCALARS_LOCK:
+        scalars[0], scalars[1] = alpha, beta
+        fn(handle, opb, opa, m, n, k, address, pb, max(1, ldb), sb,
+           pa, max(1, lda), sa, address + item, c.data.ptr, max(1, c.strides[1] // item),
+           c.strides[0] // item, c.shape[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _modules():
+    """(cupy, cupy.cuda.device, cuBLAS bindings), imported once (imports inside a call that
+    takes ~30 us cost a few us each time)."""
+    import cupy
+    from cupy.cuda import device
+    from cupy_backends.cuda.libs import cublas
+    return cupy, device, cublas
+
+
+# alpha and beta for cuBLAS in host pointer mode, which reads them before the call returns:
+# one buffer per dtype, written under the lock (a NumPy array made per call and its .ctypes
+# address cost several us of a small call's host time).
+_SCALARS_LOCK = threading.Lock()
+_SCALARS = {}
+
+
+def _host_scalars(dtype):
+    """(float buffer of 2 of ``dtype``, its address)."""
+    entry = _SCALARS.get(dtype)
+    if entry is None:
+        buffer = numpy.zeros(2, dtype=dtype)
+        entry = _SCALARS[dtype] = (buffer, buffer.ctypes.data)
+    return entry
 
 
 def pointers(x):
@@ -74,9 +97,11 @@ def _pointers(device_id, base, step, batch):
 
 
 def _blas():
-    from cupy.cuda import device
-    from cupy_backends.cuda.libs import cublas
+    """(cuBLAS bindings, the current device's handle) with the handle bound to the current
+    stream and in host pointer mode."""
+    cupy, device, cublas = _modules()
     handle = device.get_cublas_handle()
+    cublas.setStream(handle, cupy.cuda.get_current_stream().ptr)
     cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
     return cublas, handle
 
@@ -104,16 +129,17 @@ def trsm(a, b, right, lower, trans, unit, alpha=1.0):
         side = cublas.CUBLAS_SIDE_LEFT
         op = cublas.CUBLAS_OP_N if trans else cublas.CUBLAS_OP_T
         m, n, ldb = b.shape[1], 1, b.shape[1]
-    al = numpy.array(alpha, dtype=b.dtype)
     double = b.dtype == numpy.float64
-    if batch == 1:
-        fn = cublas.dtrsm if double else cublas.strsm
-        fn(handle, side, uplo, op, diag, m, n, al.ctypes.data, a.data.ptr, _ld(a),
-           b.data.ptr, ldb)
-    else:
-        fn = cublas.dtrsmBatched if double else cublas.strsmBatched
-        fn(handle, side, uplo, op, diag, m, n, al.ctypes.data, pointers(a).data.ptr, _ld(a),
-           pointers(b).data.ptr, ldb, batch)
+    scalars, address = _host_scalars(b.dtype)
+    with _SCALARS_LOCK:
+        scalars[0] = alpha
+        if batch == 1:
+            fn = cublas.dtrsm if double else cublas.strsm
+            fn(handle, side, uplo, op, diag, m, n, address, a.data.ptr, _ld(a), b.data.ptr, ldb)
+        else:
+            fn = cublas.dtrsmBatched if double else cublas.strsmBatched
+            fn(handle, side, uplo, op, diag, m, n, address, pointers(a).data.ptr, _ld(a),
+               pointers(b).data.ptr, ldb, batch)
     return b
 
 

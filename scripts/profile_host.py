@@ -4,7 +4,7 @@ cProfile of four public calls.  python3 scripts/profile_host.py"""
 import cProfile, pstats, io, time, sys
 import numpy, cupy
 import linalg
-from linalg._cuda import cholesky as C, triangular as T, blas as B
+from linalg._cuda import cholesky as C, triangular as T, blas as B, trsv as TV
 from linalg._cuda._compile import current_device
 
 def host_us(fn, n=3000):
@@ -27,6 +27,7 @@ ga = cupy.asarray(rng.standard_normal((40960, 18, 4))); gx = cupy.asarray(rng.st
 ma = cupy.asarray(rng.standard_normal((10240, 8, 8))); mc = cupy.zeros((10240, 8, 8))
 import torch
 ta = torch.as_tensor(a, device="cuda")
+tl, tv = torch.as_tensor(L, device="cuda"), torch.as_tensor(v, device="cuda")[..., None]
 cases = {
  "noop": lambda: None,
  "cupy.empty": lambda: cupy.empty(10240, dtype=numpy.int32),
@@ -44,6 +45,8 @@ cases = {
  "a.copy()": lambda: a.copy(),
  "empty_like+memcpy": lambda: _memcpy_copy(a),
  "public trsv": lambda: linalg.trsv(L, v, overwrite_x=True, return_info=True),
+ "backend trsv": lambda: TV.trsv(L, v),
+ "torch solve_triangular v": lambda: torch.linalg.solve_triangular(tl, tv, upper=False),
  "public syrk 8": lambda: linalg.syrk(ma, mc, overwrite_c=True),
  "public gemv 18x4 dflt": lambda: linalg.gemv(ga, gx),
 }
@@ -56,7 +59,7 @@ for name, fn in cases.items():
 launcher, grid, threads, smem = T._chol_config(current_device(), a.dtype, 4, 10240)
 info = cupy.empty(10240, dtype=numpy.int32)
 print(f"{'bare launcher':24s} {host_us(lambda: launcher(grid, threads, (a, 4, 16, 4, 10240, T.CHOL_POTRF, 1, 0, info), smem)):7.1f} us/call")
-for name in ["public potrf", "public trsm", "public gemv 18x4", "public gemm 8"]:
+for name in ["public potrf", "public trsm", "public trsv", "public gemm 8"]:
     pr = cProfile.Profile(); fn = cases[name]
     pr.enable()
     for _ in range(2000): fn()

@@ -20,6 +20,11 @@
 //   implementations: gebd2_fused (default; the two updates as one rank-2 update fused with the
 //   next step's products: two passes a step) and gebd2_tall (four passes a step).
 //
+// gebrd_reg<T, N, TRS, STAGE>  (max(m, n) <= N <= 32, where the tuning table asks for it)
+//   One group of N lanes per matrix, lane j holding column j in registers: the left update is
+//   local to a lane, the right update's product a reduce-scatter over the lanes. See "gebrd_reg"
+//   at the end of this file.
+//
 // gebrd_team<T, UNROLL, SMEM>  (the fallback: matrices that do not fit gebrd_cols)
 //   One team per matrix (big-tile setting of seed 003/004 §4.1.2). SMEM: the whole matrix is
 //   copied into shared memory (row stride n + 1, against bank conflicts), reduced there with the
@@ -777,5 +782,361 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
             }
         }
         tm.sync();                            // M is reloaded by the next matrix
+    }
+}
+
+// =============================================================================================
+// gebrd_reg<T, N, TRS, STAGE>: the matrix in registers, for max(m, n) <= N (N = 8, 16 or 32;
+// the launcher's "kernel": "reg"). One group of N lanes of one warp per matrix (32 / N matrices a warp). The
+// tall R x C matrix M (M = A, or A^T for m < n, as in gebrd_cols) is held by columns: lane j
+// keeps column j in c[0 .. N), rows past R and lanes past C zero. gebrd_cols streams every
+// trailing entry through shared memory two or three times a step; here the left update
+// (w_j = v^T c_j, c_j -= tau w_j v) is local to a lane, and the right update's product y = C u
+// (a sum across lanes) is one reduce-scatter over the group's lanes (recursive halving by
+// shuffles: N - 1 exchanges a lane, lane q ending with y_q), after which x = tau_p y goes to every
+// lane through 2N elements of shared memory a matrix (vb: the column reflector, xb: x).
+//
+// Rotation. Register arrays must be indexed by compile-time constants; a step loop unrolled
+// over i would be N copies of the step (tens of thousands of instructions at N = 32, more than
+// the instruction cache holds). Instead local row 0 is always row i of the step: row i and
+// column i are final after step i, so they are stored to global memory then, and every lane
+// shifts its column up by one (c[r] = c[r + 1], a zero enters at the bottom). Loops run over all
+// N registers; the rows past the matrix are zero and contribute nothing (exactly).
+//
+// Step i (L = R - i rows left; lanes i < j < C are the trailing columns):
+//   1. lane i writes its column to vb; every lane reads it and computes the same dlarfg
+//      (same operations on the same numbers: the same bits, the same branches);
+//   2. lane q turns vb[q] into v_q and stores row i + q of column i; d, tauq;
+//   3. left update of the trailing columns, in each lane alone, v read from vb;
+//   4. G(i) from row i (c[0] of lanes i + 1 ..): sum of squares by a butterfly, alpha by a
+//      shuffle (group_allreduce); row i stored; e, taup;
+//   5. right update: p_r = u_j c_j[r] in lane j, reduce-scatter (or TRS: transposition through
+//      shared memory) -> y_q in lane q, x = tau_p y through xb to every lane, c_j[r] -= x_r u_j;
+//   6. rotate.
+// dlarfg as group_larfg (LAPACK's convention, the same safe-norm scaling and subnormal guard):
+// where tau = 0 (x = 0) nothing is written or applied, as LAPACK. Rounding: the dot products
+// sum in four interleaved partial sums (ILP), an order different from LAPACK's serial one.
+// =============================================================================================
+
+// beta, tau and v's multipliers (v = (x * pre) * scal) from alpha and ||(alpha, x)|| > 0: the
+// arithmetic of group_larfg after its norm.
+template <typename T>
+__device__ __forceinline__ void larfg_finish(T alpha, T norm, T& beta, T& tau, T& pre, T& scal) {
+    typedef norm_limits<T> lim;
+    beta = -copysign(norm, alpha);
+    tau = (beta - alpha) / beta;
+    T denom = alpha - beta;
+    pre = T(1);
+    if (fabs(denom) < lim::tiny()) {
+        pre = ldexp(T(1), lim::sub_exp);
+        denom *= pre;
+    }
+    scal = T(1) / denom;
+}
+
+// Whether sqrt(alpha^2 + ss) is safe as it is (see group_larfg).
+template <typename T>
+__device__ __forceinline__ bool norm_safe(T ss, T alpha) {
+    typedef norm_limits<T> lim;
+    return ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi() && fabs(alpha) <= lim::hi();
+}
+
+// 2^k bringing `big` (> 0) near 1, k clamped so that 2^k and 2^-k stay normal.
+template <typename T>
+__device__ __forceinline__ int scale_exp(T big) {
+    typedef norm_limits<T> lim;
+    int k = -ilogb(big);
+    return k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
+}
+
+// The right update's product y = C u over the N lanes of the group: lane j holds column j in
+// c (local rows 0 .. N - 1) and u_j; returns y_q = sum_j u_j c_j[q] for q = the lane's rank, row
+// 0 left out (y_0 = 0). Recursive halving: at each level a lane keeps the half of its partial
+// sums whose index bit matches its own rank bit and sends the other half to its partner; the
+// first level forms the products u_j c_j[r] as it goes, so only N / 2 partial sums are live.
+template <int N, typename T>
+__device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned mask, int rank) {
+    T p[N / 2];
+    {
+        constexpr int o = N / 2;
+        const bool upper = rank & o;
+#pragma unroll
+        for (int q = 0; q < o; ++q) {
+            const T lo = q == 0 ? T(0) : u * c[q];
+            const T hi = u * c[q + o];
+            const T send = upper ? lo : hi;
+            p[q] = (upper ? hi : lo) + __shfl_xor_sync(mask, send, o, N);
+        }
+    }
+#pragma unroll
+    for (int level = 2; level < N; level *= 2) {
+        const int o = N / (2 * level);        // N / 4, ..., 1
+        const bool upper = rank & o;
+#pragma unroll
+        for (int q = 0; q < o; ++q) {
+            const T send = upper ? p[q] : p[q + o];
+            const T keep = upper ? p[q + o] : p[q];
+            p[q] = keep + __shfl_xor_sync(mask, send, o, N);
+        }
+    }
+    return p[0];
+}
+
+// A compiler barrier every 8 elements of a loop over shared memory: the loads of one chunk may
+// not be hoisted above the previous chunk's barrier, which bounds the loaded values live at once
+// (register pressure at N = 32; ptxas still spills ~200 bytes for float64 N = 32 at 128).
+template <typename T>
+__device__ __forceinline__ void chunk_fence(int r) {
+    if ((r + 16 / (int)sizeof(T)) % 8 == 0) asm volatile("" ::: "memory");
+}
+
+// y = C u by a transposition through shared memory instead (TRS): lane j writes u_j c_j[r] to
+// row r of sb (N x (N + V), row r at r * (N + V): conflict-free stores, 16-byte aligned rows
+// read without bank conflicts), and lane q sums row q. Fewer instructions than the shuffles
+// (no selects) and no partial sums held in registers, for N (N + V) elements of shared memory.
+template <int N, typename T>
+__device__ __forceinline__ T transpose_sum_cu(const T (&c)[N], T u, T* sb, int lane,
+                                              const Group<false>& tm) {
+    constexpr int V = 16 / sizeof(T), LDT = N + V;
+#pragma unroll
+    for (int r = 1; r < N; ++r) sb[r * LDT + lane] = u * c[r];
+    tm.sync();
+    T y4[4] = {T(0), T(0), T(0), T(0)};
+    if (lane > 0) {
+#pragma unroll
+        for (int k = 0; k < N; k += V) {
+            T yy[V];
+            load16(sb + lane * LDT + k, yy);
+#pragma unroll
+            for (int h = 0; h < V; ++h) y4[(k + h) & 3] += yy[h];
+            chunk_fence<T>(k);
+        }
+    }
+    return (y4[0] + y4[1]) + (y4[2] + y4[3]);
+}
+
+// Shared memory elements of one matrix of gebrd_reg: vb, xb (N each), for TRS sb (N (N + V)),
+// for STAGE ob (N (N + 1)).
+__host__ __device__ __forceinline__ int reg_smem_elems(int N, int V, bool trs, bool stage) {
+    return 2 * N + (trs ? N * (N + V) : 0) + (stage ? N * (N + 1) : 0);
+}
+
+// Launch: block = N * (matrices per block) threads (at most 128), dynamic shared memory =
+// matrices per block * reg_smem_elems(N, 16 / sizeof(T), TRS) * sizeof(T); grid-stride over the
+// batch; requires max(m, n) <= N. Registers: c (N values) and, without TRS, N / 2 partial sums
+// are the arrays a lane keeps; the reflectors and x are read from shared memory where used
+// (16-byte broadcasts), not held. At most 128 registers (16 warps an SM; H100 batch 10240
+// 2026-11-23: float64 n = 16 0.097 ms against 0.108 at 106 registers, n = 32 0.531 against 0.650
+// at 186; the float64 N = 32 kernel spills a little there).
+template <typename T, int N, bool TRS, bool STAGE>
+__global__ void __launch_bounds__(128, 4)
+gebrd_reg(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
+          T* __restrict__ tauq, T* __restrict__ taup, int group) {
+    static_assert(N == 8 || N == 16 || N == 32, "gebrd_reg: N = 8, 16 or 32");
+    constexpr int V = 16 / sizeof(T);         // elements of one 16-byte load
+    extern __shared__ __align__(16) unsigned char gebrd_smem[];
+    const Group<false> tm(N);
+    const int lane = tm.rank;
+    const int per_block = blockDim.x / N;
+    const bool wide = m < n;                  // reduce A^T (see gebrd_cols)
+    const int R = wide ? n : m, C = wide ? m : n;
+    const int rs = wide ? 1 : n, cs = wide ? n : 1;     // M(r, j) = A[r * rs + j * cs]
+    T* vb = reinterpret_cast<T*>(gebrd_smem) + tm.index * reg_smem_elems(N, V, TRS, STAGE);
+    T* xb = vb + N;
+    T* sb = xb + N;                           // TRS only
+    // STAGE: the output, M(r, j) at ob[r * (N + 1) + j] (odd leading dimension: the column
+    // writes of a step are conflict-free), stored to A coalesced after the reduction; otherwise
+    // column i goes to A directly (one row per lane: scattered 8-byte stores).
+    T* ob = sb + (TRS ? N * (N + V) : 0);
+    constexpr int LDO = N + 1;
+    T* tq = wide ? taup : tauq;               // Q of A^T is P of A
+    T* tp = wide ? tauq : taup;
+    for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
+         k += (index_t)gridDim.x * per_block) {
+        T* Ak = A + k * m * n;
+        T* dk = d + k * C;
+        T* ek = e + k * (C - 1);
+        T* tqk = tq + k * C;
+        T* tpk = tp + k * C;
+        T c[N];
+#pragma unroll
+        for (int r = 0; r < N; ++r) c[r] = lane < C && r < R ? Ak[r * rs + lane * cs] : T(0);
+#pragma unroll 1
+        for (int i = 0; i < C; ++i) {
+            const int L = R - i;              // local rows 0 .. L - 1 = rows i .. R - 1
+            // 1. H(i) from column i (x = vb[1 ..], alpha = vb[0]), computed by every lane.
+            tm.sync();                        // the previous step's readers of vb and xb are done
+            if (lane == i) {
+#pragma unroll
+                for (int r = 0; r < N; r += 2) {
+                    if constexpr (sizeof(T) == 8) {
+                        *reinterpret_cast<double2*>(vb + r) = make_double2(c[r], c[r + 1]);
+                    } else {
+                        *reinterpret_cast<float2*>(vb + r) = make_float2(c[r], c[r + 1]);
+                    }
+                }
+            }
+            tm.sync();
+            T alpha, s4[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll
+            for (int r = 0; r < N; r += V) {
+                T xv[V];
+                load16(vb + r, xv);
+#pragma unroll
+                for (int h = 0; h < V; ++h) {
+                    if (r + h == 0) alpha = xv[0];
+                    else s4[(r + h) & 3] += xv[h] * xv[h];
+                }
+                chunk_fence<T>(r);
+            }
+            const T ss = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+            T beta = alpha, tau = T(0), pre = T(1), scal = T(0);
+            bool refl = true;
+            if (norm_safe(ss, alpha)) {
+                larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tau, pre, scal);
+            } else {
+                T amax = T(0);
+                for (int r = 1; r < N; ++r) amax = fmax(amax, fabs(vb[r]));
+                refl = amax != T(0);
+                if (refl) {
+                    const int ke = scale_exp(fmax(fabs(alpha), amax));
+                    const T up = ldexp(T(1), ke);
+                    T s2 = T(0);
+                    for (int r = 1; r < N; ++r) {
+                        const T q = vb[r] * up;
+                        s2 += q * q;
+                    }
+                    const T q = alpha * up;
+                    larfg_finish(alpha, sqrt(q * q + s2) * ldexp(T(1), -ke), beta, tau, pre,
+                                 scal);
+                }
+            }
+            // 2. v = x / (alpha - beta) into vb (lane q its entry q, after every lane read x)
+            // and column i out (row i + q by lane q: beta, v, or x where H = I).
+            const T xq = vb[lane];
+            tm.sync();
+            T val = xq;
+            if (refl) {
+                val = lane == 0 ? beta : (xq * pre) * scal;
+                vb[lane] = val;
+            }
+            if (lane < L) {
+                if constexpr (STAGE) ob[(i + lane) * LDO + i] = val;
+                else Ak[(i + lane) * rs + i * cs] = val;
+            }
+            if (lane == 0) {
+                dk[i] = beta;
+                tqk[i] = tau;
+            }
+            tm.sync();
+            // 3. Left update of columns i + 1 .. C - 1, v = vb (vb[0] = beta stands for v(0) = 1).
+            const bool trail = lane > i && lane < C;
+            if (refl && trail) {
+                T w4[4] = {c[0], T(0), T(0), T(0)};
+#pragma unroll
+                for (int r = 0; r < N; r += V) {
+                    T vv[V];
+                    load16(vb + r, vv);
+#pragma unroll
+                    for (int h = 0; h < V; ++h)
+                        if (r + h > 0) w4[(r + h) & 3] += vv[h] * c[r + h];
+                    chunk_fence<T>(r);
+                }
+                const T t = tau * ((w4[0] + w4[1]) + (w4[2] + w4[3]));
+                c[0] -= t;
+                // Load v again rather than keep N values of it live from the loop above (the
+                // compiler would: registers past 128 cost occupancy or spill).
+                asm volatile("" ::: "memory");
+#pragma unroll
+                for (int r = 0; r < N; r += V) {
+                    T vv[V];
+                    load16(vb + r, vv);
+#pragma unroll
+                    for (int h = 0; h < V; ++h)
+                        if (r + h > 0) c[r + h] -= t * vv[h];
+                    chunk_fence<T>(r);
+                }
+            }
+            if (i + 1 < C) {
+                // 4. G(i) from row i: alpha in lane i + 1, x in lanes i + 2 .. C - 1.
+                const T xv = c[0];
+                const bool tail = lane > i + 1 && lane < C;
+                T sq = tail ? xv * xv : T(0), al = xv;
+                group_allreduce<false>(tm, sq, al, i + 1, (T*)nullptr);
+                T bp = al, taup_i = T(0), prep = T(1), scalp = T(0);
+                bool reflp = true;
+                if (norm_safe(sq, al)) {
+                    larfg_finish(al, sqrt(al * al + sq), bp, taup_i, prep, scalp);
+                } else {
+                    T amax = tail ? fabs(xv) : T(0), none = T(0);
+                    group_allreduce<true>(tm, amax, none, -1, (T*)nullptr);
+                    reflp = amax != T(0);
+                    if (reflp) {
+                        const int ke = scale_exp(fmax(fabs(al), amax));
+                        const T up = ldexp(T(1), ke);
+                        const T q = tail ? xv * up : T(0);
+                        T s2 = q * q;
+                        group_allreduce<false>(tm, s2, none, -1, (T*)nullptr);
+                        const T qa = al * up;
+                        larfg_finish(al, sqrt(qa * qa + s2) * ldexp(T(1), -ke), bp, taup_i,
+                                     prep, scalp);
+                    }
+                }
+                T u = T(0);
+                if (reflp) {
+                    if (lane == i + 1) {
+                        c[0] = bp;
+                        u = T(1);
+                    } else if (tail) {
+                        c[0] = (xv * prep) * scalp;
+                        u = c[0];
+                    }
+                }
+                if (lane == i + 1) {
+                    ek[i] = bp;
+                    tpk[i] = taup_i;
+                }
+                if (trail) {                                   // row i out
+                    if constexpr (STAGE) ob[i * LDO + lane] = c[0];
+                    else Ak[i * rs + lane * cs] = c[0];
+                }
+                // 5. Right update of rows i + 1 .. R - 1, columns i + 1 .. C - 1 (lanes with
+                // u = 0 add zeros: their columns are finished or past C).
+                if (reflp) {
+                    if constexpr (TRS) {
+                        xb[lane] = taup_i * transpose_sum_cu<N>(c, u, sb, lane, tm);
+                    } else {
+                        xb[lane] = taup_i * reduce_scatter_cu<N>(c, u, tm.mask, lane);
+                    }
+                    tm.sync();
+                    if (trail) {
+#pragma unroll
+                        for (int r = 0; r < N; r += V) {
+                            T xr[V];
+                            load16(xb + r, xr);
+#pragma unroll
+                            for (int h = 0; h < V; ++h)
+                                if (r + h > 0) c[r + h] -= xr[h] * u;
+                            chunk_fence<T>(r);
+                        }
+                    }
+                }
+            } else if (lane == 0) {
+                tpk[i] = T(0);
+            }
+            // 6. Rotate: local row 0 becomes row i + 1.
+#pragma unroll
+            for (int r = 0; r + 1 < N; ++r) c[r] = c[r + 1];
+            c[N - 1] = T(0);
+        }
+        if constexpr (STAGE) {
+            tm.sync();                        // ob complete
+            // A (m x n, row-major) from ob: element (r, q) of A is M(r, q), or M(q, r) when
+            // wide; coalesced stores, conflict-free reads (LDO odd).
+            RowMajorWalk at(lane, N, n);
+            for (int q = lane; q < m * n; q += N, at.advance())
+                Ak[q] = ob[wide ? at.col * LDO + at.row : at.row * LDO + at.col];
+            tm.sync();                        // ob is rewritten by the next matrix
+        }
     }
 }

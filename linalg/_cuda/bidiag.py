@@ -6,8 +6,19 @@ and returns the tuple ``(a, d, e, tauq, taup)`` with d, tauq, taup of shape (bat
 e of shape (batch, min(m, n) - 1), LAPACK conventions (dgebd2's reflectors, so results agree with
 LAPACK to rounding). No failure mode, no info.
 
-Two kernels (``plan`` picks one; ``_params={"kernel": "team"}`` forces the second):
+Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols" (default) or
+"team"; ``_params`` forces one):
 
+* ``gebrd_reg`` (max(m, n) <= 32, where the table asks for it: H100 float64 n <= 16, float32
+  n = 16, 32): one group of N = 8, 16 or 32 lanes per matrix, lane j holding column j of the matrix
+  (of A^T for m < n) in registers; the left update is local to a lane, the right update's
+  product C u one reduce-scatter over the lanes (shuffles, or with ``trs`` a transposition
+  through shared memory); row and column i go to memory at step i (with ``stage`` through a
+  shared-memory copy of the output, stored coalesced at the end). Parameters ``per_block``
+  (matrices per block, at most 128 threads a block), ``trs``, ``stage``. Larger shapes asking
+  for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms (trs + stage)
+  against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64 n = 32 no faster than
+  gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
 * ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
   group of G threads per matrix (G = max(m, n) rounded up to a power of two, at most 512, several
   matrices per warp when G < 32), the matrix in shared memory. Each Householder update is done
@@ -43,7 +54,8 @@ __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 _SMEM_LIMIT = 200 * 1024        # gebrd_team's budget (tuned with it)
 _COLS_MAX_ROWS = 1024           # max(m, n) gebrd_cols takes
 _COLS_MAX_GROUP = 512           # threads per matrix (the kernel's launch bound is 768)
-_KERNELS = ("cols", "team")
+_KERNELS = ("reg", "cols", "team")
+_REG_MAX = 32                   # max(m, n) gebrd_reg takes (a lane holds a column in registers)
 _COLS_REGS = (80, 128)          # gebrd_cols's register budgets (its REGS template argument)
 
 
@@ -104,6 +116,22 @@ def cols_config(m, n, item, smem_limit, group=0, per_block=0, fused=True):
     return group, per_block, per_matrix * per_block
 
 
+def reg_config(m, n, item, per_block=0, trs=False, stage=False):
+    """``(lanes, per_block, shared bytes per block)`` of gebrd_reg for m x n matrices of
+    ``item``-byte reals, or None where max(m, n) > 32 (then gebrd_cols runs): lanes N = 8, 16 or
+    32 >= max(m, n) per matrix, ``per_block`` matrices per block (0: 128 threads a block, the
+    kernel's launch bound), as kernels/gebrd.cu reg_smem_elems: 2N elements of shared memory per
+    matrix, plus N (N + 16 / item) with ``trs`` (the transposition buffer)."""
+    size = max(m, n)
+    if size > _REG_MAX:
+        return None
+    lanes = max(8, _pow2_ceil(size))
+    per_block = max(1, min(int(per_block) or 128 // lanes, 128 // lanes))
+    elems = (2 * lanes + (lanes * (lanes + 16 // item) if trs else 0)
+             + (lanes * (lanes + 1) if stage else 0))
+    return lanes, per_block, per_block * elems * item
+
+
 def _optin_smem(device_id):
     """Largest dynamic shared memory a block may opt in to on this device."""
     return int(device_attribute(device_id, "MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
@@ -111,7 +139,8 @@ def _optin_smem(device_id):
 
 def plan(m, n, dtype, _params=None):
     """The kernel and launch configuration ``gebrd`` uses for real m x n matrices of ``dtype``:
-    ``{"kernel": "cols", "group", "per_block", "smem"}`` or ``{"kernel": "team", "team",
+    ``{"kernel": "reg", "group", "per_block", "smem"}`` (max(m, n) <= 32 only; larger shapes
+    asking for it get gebrd_cols), ``{"kernel": "cols", "group", "per_block", "smem"}`` or ``{"kernel": "team", "team",
     "per_block", "smem", "in_smem", "unroll"}`` (needs the current device for its limits)."""
     import numpy
     item = numpy.dtype(dtype).itemsize
@@ -119,6 +148,14 @@ def plan(m, n, dtype, _params=None):
     which = p.get("kernel") or "cols"
     if which not in _KERNELS:
         raise ValueError(f"gebrd kernel: expected one of {_KERNELS}, got {which!r}")
+    if which == "reg":
+        trs, stage = bool(p.get("trs", False)), bool(p.get("stage", False))
+        cfg = reg_config(m, n, item, p.get("per_block") or 0, trs, stage)
+        if cfg is not None:
+            lanes, per_block, smem = cfg
+            return {"kernel": "reg", "group": lanes, "per_block": per_block, "smem": smem,
+                    "trs": trs, "stage": stage}
+        which = "cols"                  # larger matrices: gebrd_cols (or gebrd_team)
     if which == "cols":
         fused = bool(p.get("fused", True))
         regs = int(p.get("regs") or 80)
@@ -152,7 +189,11 @@ def _launch(device_id, m, n, dtype, batch, gpu):
 
 def _launch_for(cfg, dtype, batch):
     ctype = _compile.ctype(dtype)
-    if cfg["kernel"] == "cols":        # threads per matrix; WIDE: more than one warp
+    if cfg["kernel"] == "reg":         # lanes per matrix
+        group = cfg["group"]
+        expr = name_expr("gebrd_reg", ctype, group, "true" if cfg["trs"] else "false",
+                         "true" if cfg["stage"] else "false")
+    elif cfg["kernel"] == "cols":      # threads per matrix; WIDE: more than one warp
         group = cfg["group"]
         expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false",
                          "true" if cfg["fused"] else "false", cfg["regs"])
@@ -206,4 +247,7 @@ COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float"
                               for u in (1, 2, 4) for s in ("true", "false")]
                  + [name_expr("gebrd_cols", T, w, f, r) for T in ("float", "double")
                     for w in ("true", "false") for f, r in (("true", 80), ("true", 128),
-                                                            ("false", 80))]}
+                                                            ("false", 80))]
+                 + [name_expr("gebrd_reg", T, lanes, trs, stage) for T in ("float", "double")
+                    for lanes in (8, 16, 32) for trs in ("true", "false")
+                    for stage in ("true", "false")]}

@@ -1,8 +1,9 @@
 """GPU batched GEBRD (linalg/_cuda/bidiag.py, kernels/gebrd.cu).
 
-Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for both kernels
-(gebrd_cols, the default, and gebrd_team, the fallback, forced by ``_params={"kernel": "team"}``)
-and both steps of gebrd_cols (fused, the default, and gebd2_tall, ``"fused": False``):
+Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for the three
+kernels (gebrd_reg for max(m, n) <= 32, ``_params={"kernel": "reg"}``, gebrd_cols, and gebrd_team,
+the fallback, forced by ``_params={"kernel": "team"}``) and both steps of gebrd_cols (fused, the
+default, and gebd2_tall, ``"fused": False``):
 * the singular values of the bidiagonal B (from d, e) match numpy.linalg.svd of A;
 * Q B P^T rebuilt from the returned reflectors (LAPACK storage) reproduces A (scaled residual);
 * d, e, tauq, taup and the reflectors agree with a float64 NumPy transcription of LAPACK dgebd2
@@ -171,26 +172,43 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128},
     {"kernel": "cols", "fused": False},
     {"kernel": "cols", "group": 8, "fused": False},
-    {"kernel": "cols", "group": 64, "per_block": 2, "fused": False}],
+    {"kernel": "cols", "group": 64, "per_block": 2, "fused": False},
+    {"kernel": "reg"},
+    {"kernel": "reg", "per_block": 3},
+    {"kernel": "reg", "per_block": 1, "trs": True},
+    {"kernel": "reg", "stage": True},
+    {"kernel": "reg", "per_block": 2, "trs": True, "stage": True}],
     ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256", "c4", "c16x16", "r128", "c32x2r128",
-         "tall", "tall8", "tall64x2"])
+         "tall", "tall8", "tall64x2", "reg", "reg3", "reg1trs", "regstage", "reg2trsstage"])
 def test_gebrd_forced_parameters(dtype, params):
     """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
     max(m, n) (a thread owns several rows/columns), several wide groups per block (named
     barriers), and more threads than rows."""
-    for m, n in ((16, 16), (33, 17), (17, 33), (100, 100), (128, 128)):
-        if params["kernel"] == "team" or _cols_fits(m, n, dtype):
-            assert bidiag.plan(m, n, dtype, params)["kernel"] == params["kernel"]
+    for m, n in ((16, 16), (33, 17), (17, 33), (100, 100), (128, 128), (32, 17), (17, 32)):
+        expected = _expected_kernel(params, m, n, dtype)
+        if expected is not None:
+            assert bidiag.plan(m, n, dtype, params)["kernel"] == expected
         _case(m, n, 5, dtype, params)
 
 
-KERNELS = ({"kernel": "cols"}, {"kernel": "team"})
-# gebrd_cols's two step implementations, for the tests of special values
+KERNELS = ({"kernel": "reg"}, {"kernel": "cols"}, {"kernel": "team"})
+# gebrd_cols's two step implementations too, for the tests of special values
 STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
 
 
 def _kernel_id(p):
     return p["kernel"] + ("" if p.get("fused", True) else "-tall")
+
+
+def _expected_kernel(params, m, n, dtype):
+    """The kernel plan() runs for forced ``params``: gebrd_reg up to 32 rows and columns, else
+    gebrd_cols where it fits; None where that depends on the device's shared memory."""
+    kernel = params["kernel"]
+    if kernel == "reg" and max(m, n) > 32:
+        kernel = "cols"
+    if kernel == "cols" and not _cols_fits(m, n, dtype):
+        return None
+    return kernel
 
 
 def _cols_fits(m, n, dtype):
@@ -211,18 +229,23 @@ AWKWARD = ((1, 1), (2, 2), (3, 3), (7, 7), (8, 8), (16, 16), (17, 17), (32, 32),
 @pytest.mark.parametrize("shape", AWKWARD, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_gebrd_kernels_awkward_shapes(shape, params, dtype):
     m, n = shape
-    if params["kernel"] == "team" or _cols_fits(m, n, dtype):
-        assert bidiag.plan(m, n, dtype, params)["kernel"] == params["kernel"]
+    expected = _expected_kernel(params, m, n, dtype)
+    if expected is not None:
+        assert bidiag.plan(m, n, dtype, params)["kernel"] == expected
     for batch in ((1, 7, 1000) if max(m, n) <= 33 else (1, 7)):
         _case(m, n, batch, dtype, params)
 
 
 def test_gebrd_plan():
-    """gebrd_cols wherever it fits (the default), gebrd_team beyond: more than 1024 rows or
-    columns, or a matrix larger than the shared memory of a block."""
-    for m, n in ((1, 1), (8, 8), (32, 32), (33, 7), (7, 33), (128, 128), (1024, 3), (3, 1024)):
+    """gebrd_reg where the tuning table asks for it (max(m, n) <= 32), gebrd_cols wherever it fits
+    (the default), gebrd_team beyond: more than 1024 rows or columns, or a matrix larger than the
+    shared memory of a block."""
+    from linalg._cuda.blas import params
+    for m, n in ((1, 1), (8, 8), (16, 16), (32, 32), (33, 7), (7, 33), (128, 128), (1024, 3),
+                 (3, 1024)):
         for dtype in REAL:
-            expected = "cols" if _cols_fits(m, n, dtype) else "team"
+            tuned = params("gebrd", dtype, m, n).get("kernel") or "cols"
+            expected = _expected_kernel({"kernel": tuned}, m, n, dtype) or "team"
             assert bidiag.plan(m, n, dtype)["kernel"] == expected, (m, n, dtype)
     cfg = bidiag.plan(8, 8, numpy.float64)
     assert cfg["group"] == 8 and cfg["per_block"] == 16
@@ -332,7 +355,8 @@ def _bidiagonal_mask(m, n):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-def test_gebrd_cols_subnormal(dtype):
+@pytest.mark.parametrize("kernel", ("cols", "reg"))
+def test_gebrd_cols_subnormal(dtype, kernel):
     """gebrd_cols on subnormal entries: finite, and the singular values (which carry few digits
     there) roughly right. The reciprocal of a subnormal alpha - beta would overflow. float32
     arithmetic on the GPU flushes subnormal numbers to zero (both GEBRD kernels see a float32
@@ -342,7 +366,7 @@ def test_gebrd_cols_subnormal(dtype):
     scale = 2.0 ** -1060 if dtype == numpy.float64 else 2.0 ** -120
     for m, n in ((7, 7), (12, 5), (5, 12), (40, 40)):
         a = (random_matrix(g, (2, m, n), dtype) * dtype(scale)).astype(dtype)
-        got = _run(a, {"kernel": "cols"})
+        got = _run(a, {"kernel": kernel})
         for x in got:
             assert numpy.isfinite(x).all(), (m, n)
         s_ref = numpy.linalg.svd(a.astype(numpy.float64), compute_uv=False)
@@ -370,3 +394,31 @@ def test_gebrd_empty_never_launches():
         mn = min(shape[1:])
         assert d.shape == tauq.shape == taup.shape == (shape[0], mn)
         assert e.shape == (shape[0], max(mn - 1, 0))
+
+
+REG_SHAPES = ((1, 1), (2, 2), (4, 4), (8, 8), (9, 9), (12, 12), (16, 16), (17, 17), (31, 31),
+              (32, 32), (8, 1), (1, 8), (32, 1), (1, 32), (9, 4), (4, 9), (20, 13), (13, 20),
+              (32, 31), (31, 32), (32, 17), (17, 32), (24, 24))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("shape", REG_SHAPES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_gebrd_reg_shapes(shape, dtype):
+    """gebrd_reg (a lane holds a column in registers) on every lane count (8, 16, 32), matrices
+    smaller than their lanes (zero padding), tall and wide (reduced as A^T), several matrices a
+    warp; agrees with gebrd_cols to rounding."""
+    m, n = shape
+    cfg = bidiag.plan(m, n, dtype, {"kernel": "reg"})
+    assert cfg["kernel"] == "reg" and cfg["group"] == max(8, 1 << (max(m, n) - 1).bit_length())
+    for batch in (1, 7, 1000):
+        _case(m, n, batch, dtype, {"kernel": "reg"})
+    a = random_matrix(rng(m * 31 + n), (50, m, n), dtype)
+    ref = _run(a, {"kernel": "cols", "fused": False})
+    tol = 1e3 * max(m, n) * eps(dtype)
+    for trs in (False, True):
+        for stage in (False, True):
+            got = _run(a, {"kernel": "reg", "trs": trs, "stage": stage})
+            for x, y in zip(got, ref):
+                if x.size:
+                    err = numpy.abs(x.astype(numpy.float64) - y).max()
+                    assert err <= tol * max(1, numpy.abs(y).max()), (trs, stage, err)

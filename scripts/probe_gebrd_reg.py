@@ -1,0 +1,238 @@
+"""gebrd_reg probe (device). Modes:
+  check     every matrix of big batches: singular values of B (d, e) against numpy.linalg.svd of
+            A, and d/e/tau/reflectors against gebrd_cols's (the same dgebd2 up to rounding)
+  times     bench-style ms at batch 10240: gebrd_reg (per_block sweep) against the table's plan
+            and torch svdvals(gesvda)
+  sanitize  small batches of every gebrd_reg instantiation (run under compute-sanitizer)"""
+import os
+import sys
+
+import numpy
+import cupy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from bench_blas import timeit  # noqa: E402
+from linalg._cuda import bidiag  # noqa: E402
+
+BATCH = 10240
+
+
+def bidiag_sv(d, e):
+    batch, k = d.shape
+    b = numpy.zeros((batch, k, k))
+    idx = numpy.arange(k)
+    b[:, idx, idx] = d
+    if k > 1:
+        b[:, idx[:-1], idx[:-1] + 1] = e
+    return numpy.linalg.svd(b, compute_uv=False)
+
+
+def check():
+    bad_total = 0
+    shapes = [(8, 8), (16, 16), (32, 32), (5, 3), (3, 5), (31, 17), (17, 31), (20, 20), (1, 1),
+              (32, 1), (1, 32), (9, 9), (24, 7), (7, 24), (2, 2)]
+    for dtype in (numpy.float64, numpy.float32):
+        eps = numpy.finfo(dtype).eps
+        for m, n in shapes:
+            batch = BATCH if (m, n) in ((8, 8), (16, 16), (32, 32)) else 1000
+            a0 = cupy.random.standard_normal((batch, m, n)).astype(dtype)
+            a = a0.copy()
+            got = [cupy.asnumpy(x).astype(numpy.float64) for x in bidiag.gebrd(a, {"kernel": "reg"})]
+            a = a0.copy()
+            ref = [cupy.asnumpy(x).astype(numpy.float64)
+                   for x in bidiag.gebrd(a, {"kernel": "cols", "fused": False})]
+            an = cupy.asnumpy(a0).astype(numpy.float64)
+            s_ref = numpy.linalg.svd(an, compute_uv=False)
+            s = bidiag_sv(got[1], got[2])
+            tol = 30 * max(m, n) * eps
+            err_s = numpy.abs(s - s_ref).max(axis=1) / s_ref.max(axis=1)
+            nbad = int((err_s > tol).sum())
+            diffs = []
+            for x, y in zip(got, ref):
+                if x.size:
+                    per = numpy.abs(x - y).reshape(batch, -1).max(axis=1)
+                    scale = numpy.maximum(1, numpy.abs(y).reshape(batch, -1).max(axis=1))
+                    diffs.append(per / scale)
+                else:
+                    diffs.append(numpy.zeros(batch))
+            worst = [float(dd.max()) for dd in diffs]
+            nbad_ref = int((numpy.max(diffs, axis=0) > 1e3 * max(m, n) * eps).sum())
+            bad_total += nbad + nbad_ref
+            print(f"check {numpy.dtype(dtype).name} {m}x{n} batch {batch}: sv bad {nbad} "
+                  f"(max rel {err_s.max():.1e}), vs cols bad {nbad_ref} max "
+                  + " ".join(f"{w:.1e}" for w in worst), flush=True)
+            # per_block variants agree bit for bit with the default
+            for pb in (1, 4):
+                a = a0.copy()
+                other = [cupy.asnumpy(x).astype(numpy.float64)
+                         for x in bidiag.gebrd(a, {"kernel": "reg", "per_block": pb})]
+                same = all(numpy.array_equal(x, y) for x, y in zip(other, got))
+                bad_total += not same
+                if not same:
+                    print(f"  per_block {pb}: DIFFERENT", flush=True)
+    print("check failures:", bad_total, flush=True)
+
+
+def bench_style(go, a, a0, reps=9):
+    def run():
+        a[...] = a0
+        go()
+    return timeit(run, reps, 2, 5) - timeit(lambda: a.__setitem__(Ellipsis, a0), reps, 2, 5)
+
+
+def times(sizes):
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    for dtype in (numpy.float64, numpy.float32):
+        for n in sizes:
+            a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+            a = a0.copy()
+            items = [f"table={bench_style(lambda: bidiag.gebrd(a), a, a0):.4f}"
+                     f"({bidiag.plan(n, n, dtype)['kernel']})"]
+            for pb in (0, 1, 2, 8):
+                p = {"kernel": "reg", "per_block": pb}
+                cfg = bidiag.plan(n, n, dtype, p)
+                ms = bench_style(lambda: bidiag.gebrd(a, p), a, a0)
+                items.append(f"reg{cfg['group']}x{cfg['per_block']}={ms:.4f}")
+            vend = float("nan")
+            if torch is not None and (n <= 32 or dtype == numpy.float64):
+                ta = torch.as_tensor(a0, device="cuda")
+                try:
+                    vend = timeit(lambda: torch.linalg.svdvals(ta, driver="gesvda"), 3, 1)
+                except Exception:
+                    pass
+            print(f"{numpy.dtype(dtype).name} n={n}: " + " ".join(items) + f" gesvda={vend:.4f}",
+                  flush=True)
+            del a, a0
+
+
+BOUNDS_OLD = "__global__ void __launch_bounds__(256, 2)\ngebrd_reg"
+
+
+def variant(bounds):
+    """gebrd.cu with gebrd_reg's launch bounds replaced (a register budget sweep)."""
+    from linalg._cuda import _compile
+    from cupy_backends.cuda.api import driver
+    kdir = os.path.join(HERE, "..", "kernels")
+    src = open(os.path.join(kdir, "gebrd.cu")).read()
+    assert BOUNDS_OLD in src
+    src = src.replace(BOUNDS_OLD, f"__global__ void __launch_bounds__{bounds}\ngebrd_reg")
+    exprs = [f"gebrd_reg<{t}, {nn}>" for t in ("float", "double") for nn in (8, 16, 32)]
+    mod = cupy.RawModule(code=src, options=("--std=c++17", f"-I{kdir}"), name_expressions=exprs)
+
+    def go_for(a, per_block=0):
+        batch, m, n = a.shape
+        cfg = bidiag.plan(m, n, a.dtype, {"kernel": "reg", "per_block": per_block})
+        t = "double" if a.dtype == numpy.float64 else "float"
+        fn = mod.get_function(f"gebrd_reg<{t}, {cfg['group']}>")
+        launch = _compile.Launcher(fn, "qiipppppi", cupy.ndarray, driver.launchKernel,
+                                   cupy.cuda.get_current_stream)
+        grid = bidiag.grid_for(batch, cfg["per_block"])
+        regs = fn.num_regs
+        local = fn.local_size_bytes
+
+        def go():
+            d, e, tq, tp = bidiag._outputs(batch, min(m, n), a.dtype)
+            launch(grid, cfg["group"] * cfg["per_block"],
+                   (batch, m, n, a, d, e, tq, tp, cfg["group"]), cfg["smem"])
+            return a, d, e, tq, tp
+        return go, regs, local
+    return go_for
+
+
+def bounds_sweep():
+    variants = {b: variant(b) for b in ("(256, 2)", "(256)", "(128, 3)", "(128, 4)", "(256, 1)")}
+    for dtype in (numpy.float64, numpy.float32):
+        for n in (8, 16, 32):
+            a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+            a = a0.copy()
+            items = [f"table={bench_style(lambda: bidiag.gebrd(a), a, a0):.4f}"]
+            for b, go_for in variants.items():
+                for pb in ((0, 2) if n == 32 else (0,)):
+                    if b.startswith("(128") and pb * n > 128:
+                        continue
+                    go, regs, local = go_for(a, pb)
+                    items.append(f"{b}pb{pb}[r{regs},l{local}]={bench_style(go, a, a0):.4f}")
+            print(f"bounds {numpy.dtype(dtype).name} n={n}: " + " ".join(items), flush=True)
+            del a, a0
+
+
+VARIANTS = ((False, False), (True, False), (False, True), (True, True))
+
+
+def variants(which=None):
+    """gebrd_reg's shared-memory options (trs: y = C u by a transposition through shared memory
+    instead of shuffles; stage: the output staged in shared memory, stored coalesced) against the
+    table's plan and gebrd_cols; then every variant's singular values on all matrices."""
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    for dtype in (numpy.float64, numpy.float32):
+        for n in (8, 16, 32):
+            if which and f"{numpy.dtype(dtype).name[5:]}:{n}" not in which:
+                continue
+            a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+            a = a0.copy()
+            cols = {"kernel": "cols"}
+            cols.update({k: v for k, v in bidiag.params("gebrd", dtype, n, n).items()
+                         if k in ("group", "per_block", "fused", "regs")})
+            items = [f"table={bench_style(lambda: bidiag.gebrd(a), a, a0):.4f}",
+                     f"cols={bench_style(lambda: bidiag.gebrd(a, cols), a, a0):.4f}"]
+            an = cupy.asnumpy(a0).astype(numpy.float64)
+            s_ref = numpy.linalg.svd(an, compute_uv=False)
+            bad = []
+            for trs, stage in VARIANTS:
+                for pb in (0,):
+                    p = {"kernel": "reg", "trs": trs, "stage": stage, "per_block": pb}
+                    ms = bench_style(lambda: bidiag.gebrd(a, p), a, a0)
+                    items.append(f"t{int(trs)}s{int(stage)}pb{pb}={ms:.4f}")
+                a[...] = a0
+                out = bidiag.gebrd(a, {"kernel": "reg", "trs": trs, "stage": stage})
+                sv = bidiag_sv(cupy.asnumpy(out[1]).astype(numpy.float64),
+                               cupy.asnumpy(out[2]).astype(numpy.float64))
+                err = numpy.abs(sv - s_ref).max(axis=1) / s_ref.max(axis=1)
+                bad.append(int((err > 30 * n * numpy.finfo(dtype).eps).sum()))
+            vend = float("nan")
+            if torch is not None:
+                ta = torch.as_tensor(a0, device="cuda")
+                try:
+                    vend = timeit(lambda: torch.linalg.svdvals(ta, driver="gesvda"), 3, 1)
+                except Exception:
+                    pass
+            print(f"variants {numpy.dtype(dtype).name} n={n}: " + " ".join(items)
+                  + f" gesvda={vend:.4f} sv-bad={bad}", flush=True)
+            del a, a0
+
+
+def sanitize():
+    for dtype in (numpy.float64, numpy.float32):
+        for m, n in ((8, 8), (5, 3), (3, 5), (16, 16), (11, 9), (9, 11), (32, 32), (31, 17),
+                     (17, 31), (1, 1), (32, 1), (1, 32)):
+            for pb in (0, 1, 3):
+                for trs, stage in VARIANTS:
+                    a = cupy.random.standard_normal((7, m, n)).astype(dtype)
+                    bidiag.gebrd(a, {"kernel": "reg", "per_block": pb, "trs": trs,
+                                     "stage": stage})
+            z = cupy.zeros((3, m, n), dtype)
+            bidiag.gebrd(z, {"kernel": "reg"})
+    cupy.cuda.Device().synchronize()
+    print("sanitize run done", flush=True)
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1] if len(sys.argv) > 1 else "times"
+    if mode == "check":
+        check()
+    elif mode == "variants":
+        variants(sys.argv[2:])
+    elif mode == "bounds":
+        bounds_sweep()
+    elif mode == "sanitize":
+        sanitize()
+    else:
+        times([int(x) for x in sys.argv[2:]] or [8, 16, 32])

@@ -4,10 +4,12 @@ float32/float64, n <= LEAF (32): one launch of our kernels (kernels/trsm.cu ``tr
 TRI_WARP_FROM, kernels/tri_warp.cu ``tri_warp`` from there, kernels/potrf.cu ``chol_small``),
 several matrices per thread block. n > LEAF: recursion on the triangle (lower or upper in
 place, two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS
-batched GEMM on views, and kernels/tri_pair.cu for 33 <= n <= 64 where PAIR_RULES says (float64
-trsm blocks of the recursion); trmm and lauum by kernels/tri_block.cu (register tiles, one block a matrix) for
-33 <= n <= 64 where BLOCK_RULES says, else as one dense cuBLAS product of the triangle, the
-triangle copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF (``small_batch``, rules
+batched GEMM on views (vendor.gemm), and kernels/tri_pair.cu for 33 <= n <= 64 where PAIR_RULES
+says (potrs, float64 trsm blocks of the recursion). trmm and lauum: kernels/tri_block.cu
+(register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
+kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
+64 < n <= 256 where TILE_RULES says, else one dense cuBLAS product of the triangle, the triangle
+copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF (``small_batch``, rules
 in linalg/tuning/*.json): trsm/trtri by one cuBLAS call (linalg/_cuda/vendor.py). Complex
 dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
 
@@ -100,6 +102,41 @@ BLOCK_BUFFERS = {("trmm", "float64"): (1, 1), ("trmm", "float32"): (1, 1),
 # tri_block's grid: the blocks resident at once (each loops over the batch); BLOCK_GRID > 0 caps it
 # (tests: a few blocks walk a small batch through every buffer turn).
 BLOCK_GRID = 0
+# kernels/trmm.cu tri_tile (64 x 64 output tiles out of place, k tiles of 32 over the triangle
+# only, two cp.async stages -- 16-byte copies where an operand's rows run along the tile --;
+# float64 by DMMA mma.sync m16n8k8, float32 by FFMA register tiles) serves BLOCK_MAX < n <=
+# TILE_MAX for TRMM and LAUUM where TILE_RULES[(op, dtype)][variant] = (first n, last n) admits n;
+# elsewhere the dense cuBLAS product of the triangle (triangle copy/zeroing + gemm + copy/mirror).
+# Variants: TRMM "left", "left_t", "right", "right_t" (side, op(A) = A^T): the triangle M the
+# kernel multiplies is op(A) (left) or op(A)^T (right), its tiles copied 16 bytes at a time when
+# M's rows run along i (left_t, right) and 8 (4) at a time, transposed, when along k (left,
+# right_t); B's: 16 bytes on the left, 8 (4) on the right. LAUUM "lower" (16-byte copies) and
+# "upper" (8/4). TILE_UPTO (LINALG_CUDA_TILE_UPTO, default TILE_MAX; 0 turns it off) is for
+# measurements. H100, batch 10240, ms tri_tile / dense path before it / one dense cuBLAS product
+# (cupy.matmul(L, B); torch.matmul(L^T, L) for LAUUM), n = 128 and 256 (scripts/probe_trmm_tile.py,
+# 2026-11-23; the dense path measured for left N and LAUUM lower, the right side's is the same
+# copy + gemm):
+#   float64 TRMM left N 1.55 / 2.20 / 1.37, 9.01 / 10.58 / 7.77; left T 1.51, 7.72; right N
+#           1.88, 9.93; right T 2.08, 12.04 (lost at 256: right_t stops at 192, the midpoint);
+#           LAUUM lower 1.27 / 2.07 / 1.19, 4.74 / 9.36 / 8.23; upper 1.52, 6.89;
+#   float32 TRMM left N 1.44 / 1.77 / 1.21, 8.26 / 8.88 / 7.18; left T 1.35, 7.33; right N 2.37,
+#           11.32 and right T 2.70, 12.57 (lost: the dense path); LAUUM lower 1.60 / 1.70 / 1.17,
+#           6.40 / 9.14 / 7.20; upper 1.71 (a tie at 128: from 129), 7.37.
+# n = 512 was not measured: the rules stop at 256.
+TILE_MAX = 512
+TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
+TILE_RULES = {("trmm", "float64"): {"left": (65, 256), "left_t": (65, 256), "right": (65, 256),
+                                    "right_t": (65, 192)},
+              ("trmm", "float32"): {"left": (65, 256), "left_t": (65, 256)},
+              ("lauum", "float64"): {"lower": (65, 256), "upper": (65, 256)},
+              ("lauum", "float32"): {"lower": (65, 256), "upper": (129, 256)}}
+TILE_THREADS = 128
+TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X = 1, 2, 4, 8, 16   # kernels/trmm.cu flags
+# tri_tile's grid: a block an item; TILE_GRID > 0 caps it (tests: a few blocks walk many items,
+# their k tile streams crossing item boundaries).
+TILE_GRID = 0
+# tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
+TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
 
 
 def tri_warp_lanes(mode, right):
@@ -139,6 +176,7 @@ COMPILE_CHECK = {
     "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
                      for p, q in ((1, 1), (1, 2), (2, 2))]
                     + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
+    "trmm.cu": [f"tri_tile<{t}, {s}>" for t in ("float", "double") for s in ("false", "true")],
 }
 
 
@@ -383,6 +421,103 @@ def _tri_block_config(device_id, dtype, items, op, buffers, cap):
     return launcher, max(1, grid), smem
 
 
+def use_tile(op, dtype, n, variant):
+    """True where ``op`` ("trmm" or "lauum") on a real n x n triangle runs kernels/trmm.cu
+    tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
+    "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
+    dtype) a range (first, last) that holds n."""
+    if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
+        return False
+    first, last = TILE_RULES.get((op, numpy.dtype(dtype).name), {}).get(variant, (0, -1))
+    return first <= n <= last
+
+
+def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
+    """TRMM by kernels/trmm.cu tri_tile, out of place: a new C-contiguous array alpha op(A) B
+    (left; ``b`` (batch, n, nvec)) or alpha B op(A) (right; ``b`` (batch, nvec, n)); ``a``
+    (batch, n, n) with only the triangle ``lower`` read (not its diagonal with ``unit``);
+    float32/float64 views with unit column stride; ``trans`` a bool (op(A) = A^T)."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    nvec = b.shape[1] if right else b.shape[2]
+    out = cupy.empty(b.shape, dtype=b.dtype)
+    if batch == 0 or nvec == 0 or n == 0:
+        return out
+    _, lda, sa = view_args(a)
+    _, ldb, sb = view_args(b)
+    transpose = trans != right                 # M = A^T (right side: M = op(A)^T)
+    m_lower = lower != transpose
+    mi, mk = (1, lda) if transpose else (lda, 1)
+    xk, xj = (1, ldb) if right else (ldb, 1)   # X = B^T on the right
+    oi, oj = (1, n) if right else (nvec, 1)     # Out = C^T on the right
+    flags = (0 if m_lower else TT_M_UPPER) | (TT_UNIT if unit else 0)
+    rb, cb = -(-n // 64), -(-nvec // 64)
+    _tri_tile(a, sa, mi, mk, b, sb, xk, xj, out, n * nvec, oi, oj, n, nvec, batch, flags, alpha,
+              batch * rb * cb, False)
+    return out
+
+
+def tile_lauum(a, lower):
+    """LAUUM by kernels/trmm.cu tri_tile, out of place: a new C-contiguous (batch, n, n) array
+    L^T L (lower) or U U^T (upper) of the referenced triangle of ``a`` (the other one not read),
+    both triangles written, symmetric bit for bit; float32/float64, unit column stride."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    out = cupy.empty((batch, n, n), dtype=a.dtype)
+    if batch == 0 or n == 0:
+        return out
+    _, lda, sa = view_args(a)
+    # F = L or U^T (lower); M = F^T (upper), X = F: M(i, k) = F(k, i), X(k, j) = F(k, j).
+    mi, mk = (1, lda) if lower else (lda, 1)
+    xk, xj = (lda, 1) if lower else (1, lda)
+    rb = -(-n // 64)
+    _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, batch,
+              TT_M_UPPER | TT_X_LOWER, 1.0, batch * rb * (rb + 1) // 2, True)
+    return out
+
+
+def tile_smem(dtype, shape=None):
+    """Dynamic shared bytes of tri_tile (kernels/trmm.cu tt_smem_bytes<T>): ``stages`` stages of
+    two ``bk``-row k tiles (TILE_SHAPE), rows of 64 + 8 (float64) or 64 + 4 (float32) elements."""
+    itemsize = numpy.dtype(dtype).itemsize
+    bk, stages, _ = shape or TILE_SHAPE[numpy.dtype(dtype).name]
+    return stages * 2 * bk * (64 + (8 if itemsize == 8 else 4)) * itemsize
+
+
+def _vec_flag(x, fs, ks, bs, flag):
+    """``flag`` where an operand's tiles can be copied 16 bytes at a time: f stride ``fs`` 1, its
+    k and batch strides (elements) and its base 16-byte aligned."""
+    v = 16 // x.itemsize
+    return flag if fs == 1 and x.data.ptr % 16 == 0 and ks % v == 0 and bs % v == 0 else 0
+
+
+def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha,
+              items, sym):
+    """One launch of tri_tile<T, sym> over ``items`` output tiles (grid-stride loop)."""
+    flags |= _vec_flag(a, mi, mk, sa, TT_VEC_M) | _vec_flag(x, xj, xk, sx, TT_VEC_X)
+    launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
+                                            TILE_SHAPE[a.dtype.name])
+    launcher(min(items, grid), TILE_THREADS,
+             (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha), smem)
+
+
+@functools.lru_cache(maxsize=64)
+def _tri_tile_config(device_id, dtype, sym, cap, shape):
+    """(launcher, grid, shared bytes) of tri_tile: a block an item (a block streams the k tiles of
+    its items, the next item's first copies during this one's product), at most ``cap`` blocks
+    where cap > 0. A persistent grid (the blocks resident at once) measured slower: H100,
+    float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the
+    blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
+    bk, stages, blocks = shape
+    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {'true' if sym else 'false'}>",
+                      "pqqqpqqqpqqqiiqiT", dtype,
+                      (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
+                       f"-DTT_BLOCKS_OPT={blocks}"))
+    smem = tile_smem(dtype, shape)
+    grid = 2**31 - 1
+    return launcher, max(1, min(grid, cap or grid)), smem
+
+
 def _diag_info(a, unit, prior=None):
     """LAPACK trtri/trsm info from the diagonal: first zero or non-finite entry (1-based), no
     host sync. ``prior``: an info array whose nonzero entries are kept (it is updated and
@@ -529,18 +664,22 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
 
 
 def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
-    """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right)."""
+    """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right). Returns the
+    product: ``b`` itself (in place) or, on the tri_tile and dense paths, a new array."""
     right = side == "right"
     n = a.shape[1]
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
         return tri_block_trmm(a, b, flags, alpha)
+    variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
+    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant):
+        return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
         tri_pair(a, b, flags, TRI_WARP_MUL, alpha)
         return b
     if not is_real(a.dtype) or n > LEAF:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
-        # leaves for n = 64..256).
+        # leaves for n = 64..256): complex dtypes, and where TILE_RULES measured tri_tile slower.
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
     if n < TRI_WARP_FROM:
         tri_vec(a, b, flags | TRI_MUL, alpha)
@@ -568,15 +707,18 @@ def trtri(a, lower=True, unit_diagonal=False):
 
 
 def lauum(a, lower=True, zeroed=False):
-    """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric.
-    ``a`` is work space (its other triangle is zeroed); ``zeroed``: it is zero already (a
-    trtri result), which saves that pass."""
+    """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric (``a``
+    itself, or a new array on the tri_tile and dense paths). ``a`` is work space (its other
+    triangle may be zeroed); ``zeroed``: it is zero already (a trtri result), which saves that
+    pass on the dense path."""
     import cupy
     if is_real(a.dtype) and a.shape[1] <= LEAF:
         chol_small(a, CHOL_LAUUM, lower)
         return a
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tri_block_lauum(a, lower)
+    if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
+        return tile_lauum(a, lower)
     if is_real(a.dtype):
         # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
         if not zeroed:

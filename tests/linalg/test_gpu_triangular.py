@@ -228,6 +228,40 @@ def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, setup):
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
+TILE_EVERYWHERE = {(op, d): {v: (65, 512) for v in variants}
+                   for op, variants in (("trmm", ("left", "left_t", "right", "right_t")),
+                                        ("lauum", ("lower", "upper")))
+                   for d in ("float32", "float64")}
+
+
+@pytest.mark.parametrize("cap", [2, 0], ids=lambda c: f"grid{c}")
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [65, 100, 128, 200, 257])
+def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
+    """kernels/trmm.cu tri_tile forced for every TRMM variant and LAUUM (TILE_RULES everywhere):
+    vector counts below, at and above a 64 tile, strided views of B (16-byte aligned or not),
+    poisoned unreferenced triangles; a 2-block grid walks every tile of the batch (k tile
+    streams crossing item boundaries), 0 a block a tile."""
+    monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
+    monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    batch = 3
+    gen = rng(n + 13)
+    for (side, lower, trans, unit), (nvec, pad) in itertools.product(VARIANTS, ((5, 3), (64, 0),
+                                                                                 (130, 2))):
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        opm = op_matrix(t, lower, trans, unit)
+        shape = (batch, n, nvec + pad) if side == "left" else (batch, nvec, n + pad)
+        full = gen.standard_normal(shape).astype(dtype)
+        b = full[:, :, :nvec] if side == "left" else full[:, :, :n]
+        width = b.shape[2]
+        y = gpu.trmm(cp.asarray(poisoned(t, lower, unit)), cp.asarray(full)[:, :, :width], side,
+                     lower, trans, unit, -0.5)
+        ref = -0.5 * (opm @ b if side == "left" else b @ opm)
+        res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
+        assert res < THRESHOLD, (side, lower, trans, unit, nvec, res)
+    check_lauum(cp, gpu, gen, batch, n, dtype)
+
+
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [48, 64])
 def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):

@@ -135,3 +135,118 @@ def test_lauum_both_triangles(program, n, dtype):
         assert numpy.array_equal(got, got.T)
         err = numpy.abs(got - ref).max() / (numpy.abs(t).sum() * numpy.abs(t).max())
         assert err < 64 * numpy.finfo(dtype).eps, (lower, err)
+
+
+# kernels/trmm.cu (tri_tile, n > 64): its work items, k ranges, staging places and masks run on
+# the host -- every item's k tiles staged place by place into the shared layout s[k][f], the
+# product of the staged tiles by plain loops, the SYM store rule -- checked against NumPy for TRMM
+# (M lower / upper, unit diagonal) and LAUUM, n = 65, 100, 130.
+TILE_PROGRAM = r"""
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include "trmm.cu"
+template <typename T>
+int run(int n, int nvec, int flags, int sym) {
+    std::vector<T> a(n * n), x(n * nvec), out(n * nvec, T(-7));
+    for (auto& v : a) { double d; if (scanf("%lf", &d) != 1) return 1; v = d; }
+    for (auto& v : x) { double d; if (scanf("%lf", &d) != 1) return 1; v = d; }
+    const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
+    const int per = sym ? rb * (rb + 1) / 2 : rb * cb;
+    std::vector<int> seen(rb * cb, 0);
+    std::vector<T> sa(TT_BK * tt_ld<T>()), sx(TT_BK * tt_ld<T>());
+    for (int t = 0; t < 2 * per; ++t) {               // two matrices: the second one's items
+        const tt_item it = tt_item_of(t, rb, cb, sym, flags & TT_M_UPPER);
+        if (it.matrix != t / per) { printf("matrix of item %d\n", t); return 1; }
+        if (it.matrix == 1) continue;
+        seen[it.bi * cb + it.bj] += 1;
+        const int i0 = TT_B * it.bi, j0 = TT_B * it.bj;
+        int k0, k1;
+        tt_k_range(i0, TT_B, j0, n, flags, k0, k1);
+        k0 &= ~(TT_BK - 1);
+        T acc[TT_B][TT_B] = {};
+        for (int kb = k0; kb < k1; kb += TT_BK) {
+            std::vector<int> placed(2 * TT_BK * TT_B, 0);
+            for (int op = 0; op < 2; ++op)
+                for (int kc = 0; kc < 2; ++kc)
+                    for (int th = 0; th < TT_THREADS; ++th)
+                        for (int r = 0; r < TT_PLACES; ++r) {
+                            int f, k;
+                            tt_place<T>(th, r, kc, f, k);
+                            if (kc == 0) { placed[op * TT_BK * TT_B + k * TT_B + f] += 1; continue; }
+                            // kc = 1 must hit the same set of places (checked below); stage it.
+                            const int w = op == 0 ? tt_what_m(i0 + f, kb + k, n, flags)
+                                                  : tt_what_x(kb + k, j0 + f, n, nvec, flags);
+                            const T src = op == 0 ? (w == TT_COPY ? a[(i0 + f) * n + kb + k] : T(w))
+                                                  : (w == TT_COPY ? x[(kb + k) * nvec + j0 + f] : T(w));
+                            (op == 0 ? sa : sx)[k * tt_ld<T>() + f] = src;
+                            placed[op * TT_BK * TT_B + k * TT_B + f] += 2;
+                        }
+            for (int e = 0; e < 2 * TT_BK * TT_B; ++e)
+                if (placed[e] != 3) { printf("place %d staged %d\n", e, placed[e]); return 1; }
+            for (int i = 0; i < TT_B; ++i)
+                for (int j = 0; j < TT_B; ++j)
+                    for (int k = 0; k < TT_BK; ++k)
+                        acc[i][j] += sa[k * tt_ld<T>() + i] * sx[k * tt_ld<T>() + j];
+        }
+        for (int i = 0; i < TT_B; ++i)
+            for (int j = 0; j < TT_B; ++j) {
+                const int gi = i0 + i, gj = j0 + j;
+                if (gi >= n || gj >= nvec || (sym && i0 == j0 && gi < gj)) continue;
+                out[gi * nvec + gj] = acc[i][j];
+                if (sym) out[gj * nvec + gi] = acc[i][j];
+            }
+    }
+    for (int bi = 0; bi < rb; ++bi)
+        for (int bj = 0; bj < cb; ++bj)
+            if (seen[bi * cb + bj] != (sym ? bj <= bi : 1)) { printf("tile %d %d\n", bi, bj); return 1; }
+    for (auto v : out) printf("%.17g\n", (double)v);
+    return 0;
+}
+int main(int argc, char** argv) {
+    const int n = atoi(argv[1]), nvec = atoi(argv[2]), flags = atoi(argv[3]), sym = atoi(argv[4]);
+    return argc > 5 ? run<float>(n, nvec, flags, sym) : run<double>(n, nvec, flags, sym);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def tile_program(tmp_path_factory):
+    return build_host_program(tmp_path_factory, "tri_tile_host", TILE_PROGRAM)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
+@pytest.mark.parametrize("n", [65, 100, 130])
+def test_tri_tile_items_places_masks(tile_program, n, dtype):
+    gen = rng(n + 2)
+    tol = 64 * numpy.finfo(dtype).eps
+    m_upper, unit, x_lower = 1, 2, 4                  # kernels/trmm.cu TT_* flags
+    cases = [(False, False, 37), (True, False, 70), (False, True, 37), (True, True, 128)]
+    for upper, is_unit, nvec in cases:
+        t = random_triangular(gen, 1, n, dtype, lower=not upper, unit_diagonal=is_unit)[0]
+        a = t.astype(float).copy()
+        a[numpy.tril_indices(n, -1) if upper else numpy.triu_indices(n, 1)] = numpy.nan
+        if is_unit:
+            a[numpy.arange(n), numpy.arange(n)] = numpy.nan
+        x = gen.standard_normal((n, nvec)).astype(dtype).astype(float)
+        flags = m_upper * upper | unit * is_unit
+        text = "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.ravel(), x.ravel()]))
+        args = [str(tile_program), str(n), str(nvec), str(flags), "0"]
+        args += ["float"] if dtype == numpy.float32 else []
+        out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
+        got = numpy.array(out.stdout.split(), dtype=float).reshape(n, nvec)
+        ref = t.astype(float) @ x
+        err = numpy.abs(got - ref).max() / (numpy.abs(t).sum() * numpy.abs(x).max())
+        assert err < tol, (upper, is_unit, err)
+    # LAUUM lower: M = L^T (upper), X = L (lower triangle only), symmetric output.
+    t = random_triangular(gen, 1, n, dtype, lower=True)[0].astype(float)
+    a = t.copy()
+    a[numpy.triu_indices(n, 1)] = numpy.nan
+    text = "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.T.ravel(), a.ravel()]))
+    args = [str(tile_program), str(n), str(n), str(m_upper | x_lower), "1"]
+    args += ["float"] if dtype == numpy.float32 else []
+    out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
+    got = numpy.array(out.stdout.split(), dtype=float).reshape(n, n)
+    assert numpy.array_equal(got, got.T)
+    err = numpy.abs(got - t.T @ t).max() / (numpy.abs(t).sum() * numpy.abs(t).max())
+    assert err < tol, err

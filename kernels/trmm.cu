@@ -1,0 +1,427 @@
+// trmm.cu: triangular products of matrices of n > 64 by 64 x 64 output tiles, out of place:
+// TRMM (B := alpha op(A) B, alpha B op(A)) and LAUUM (L^T L, U U^T, both triangles).
+//
+// Operation:  tri_tile<T, SYM>: for each matrix b of the batch, Out = alpha M X, where
+//               M (n x n) is a triangle:  M(i, k) = A[b sa + i mi + k mk], nonzero where
+//                 k <= i (TT_M_UPPER clear) or k >= i (set); with TT_UNIT its diagonal is one
+//                 (not read);
+//               X (n x nvec):  X(k, j) = X[b sx + k xk + j xj]; with TT_X_LOWER only its lower
+//                 triangle k >= j is nonzero (the rest not read);
+//               Out(i, j) = Out[b so + i oi + j oj] (n x nvec); with SYM (LAUUM: nvec = n, the
+//                 product symmetric) only the tiles on and below the diagonal are computed, and
+//                 each entry is written to (i, j) and (j, i) from the same register (symmetric bit
+//                 for bit).
+//             The strides say which operand is transposed, so one kernel serves every variant
+//             (linalg/_cuda/triangular.py tile_trmm / tile_lauum): left TRMM M = op(A), X = B;
+//             right TRMM M = op(A)^T, X = B^T, Out = C^T; LAUUM M = F^T, X = F with F = L or U^T.
+//             Out must not overlap A or X (out of place: tiles are computed in any order).
+// Work items: (matrix, row block I, column block J) of 64 x 64 output tiles, matrix-major (the
+//             tiles of a matrix run together, so the re-reads of its A and X rows hit L2), the
+//             heavier row blocks of a matrix first. The launcher's grid is a block an item; with
+//             a smaller grid (tests) a block takes items t, t + gridDim.x, ...
+// Main loop:  over the k tiles of TT_BK (32) that the triangle leaves (M lower: k < i0 + 64;
+//             upper: k >= i0; TT_X_LOWER: k >= j0). The k tiles of all of a block's items form
+//             one stream through TT_STAGES (2) shared stages: the copy of the next tile (of this
+//             item or the next) is issued (cp.async) before this one's product, one barrier a
+//             tile. Copies run along the operand's unit stride: 16 bytes a copy where a tile is
+//             whole and the operand's rows run along i (j) and are 16-byte aligned (TT_VEC_M,
+//             TT_VEC_X); else one element a copy, transposed where the rows run along k. Entries
+//             outside a triangle, beyond n or nvec are staged as zeros by plain stores; a unit
+//             diagonal as ones. H100, float64 batch 10240, TRMM n = 256, ms one element a copy
+//             everywhere / 16-byte copies where allowed: left N (X) 10.2 / 9.0, left T (M and X)
+//             9.35 / 7.7.
+// Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 8
+//             (double) or 64 + 4 (float): the fragment loads below and both staging orders are
+//             free of bank conflicts (double: rows 8 words apart alternate half-banks; float:
+//             (4k + i) mod 32).
+// Product:    128 threads. double: DMMA mma.sync.aligned.m16n8k8.row.col.f64 (sm_90's shape, four
+//             times the m8n8k4 work an instruction; TRMM left N n = 256 10.2 ms against 11.8 for
+//             m8n8k4 with 256 threads and 32 x 16 warp parts), 4 warps
+//             as 2 (rows) x 2 (columns), a warp part of 32 x 32 = 2 x 4 fragments of 16 x 8, 32
+//             accumulators a thread; a warp skips the k steps of 8 its rows' (columns') triangle
+//             leaves zero. float: FFMA, an 8 x 4 register tile a thread (rows 8 (t / 16)..,
+//             columns 4 (t % 16)..), three 16-byte shared loads a k step; a warp (a band of 16
+//             rows) skips its zero k steps.
+// Layout:     row-major batches as everywhere (common.cuh); strides in elements, 64-bit.
+// Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE).
+#include "common.cuh"
+
+constexpr int TT_B = 64;                    // output tile: 64 x 64
+// k tile, stages and the launch bound's blocks an SM: linalg/_cuda/triangular.py TILE_SHAPE
+// passes them (-D) by dtype; these defaults are the float64 ones.
+#ifndef TT_BK_OPT
+#define TT_BK_OPT 32
+#endif
+#ifndef TT_STAGES_OPT
+#define TT_STAGES_OPT 2
+#endif
+#ifndef TT_BLOCKS_OPT
+#define TT_BLOCKS_OPT 3
+#endif
+constexpr int TT_BK = TT_BK_OPT;
+constexpr int TT_THREADS = 128;                // 4 warps, a 32 x 32 (float: 16 x 64) part each
+constexpr int TT_STAGES = TT_STAGES_OPT;
+
+// Flag word of tri_tile (linalg/_cuda/triangular.py TT_*).
+#define TT_M_UPPER 1
+#define TT_UNIT 2
+#define TT_X_LOWER 4
+#define TT_VEC_M 8                          // M's i stride is 1 and its rows 16-byte aligned
+#define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
+
+// Row stride (elements) of a staged k row.
+template <typename T>
+__host__ __device__ constexpr int tt_ld() { return sizeof(T) == 8 ? TT_B + 8 : TT_B + 4; }
+
+// Elements of one stage (A and X tiles) and bytes of dynamic shared memory.
+template <typename T>
+__host__ __device__ constexpr int tt_stage_elems() { return 2 * TT_BK * tt_ld<T>(); }
+template <typename T>
+__host__ __device__ constexpr int tt_smem_bytes() {
+    return TT_STAGES * tt_stage_elems<T>() * (int)sizeof(T);
+}
+
+// The output tile of item t: matrix, row block bi, column block bj. rb row blocks and cb column
+// blocks a matrix; SYM: the rb (rb + 1) / 2 tiles bi >= bj, bi ascending (heaviest first: k runs
+// from 64 bi); else bi descending for a lower M (k runs to 64 bi + 64), ascending for an upper.
+struct tt_item {
+    index_t matrix;
+    int bi, bj;
+};
+__host__ __device__ __forceinline__ tt_item tt_item_of(index_t t, int rb, int cb, bool sym,
+                                                      bool m_upper) {
+    tt_item it;
+    const int per = sym ? rb * (rb + 1) / 2 : rb * cb;
+    it.matrix = t / per;
+    int r = (int)(t - it.matrix * per);
+    if (sym) {
+        int i = 0;
+        while (r > i) r -= ++i;             // row i holds tiles r = i (i + 1) / 2 .. + i
+        it.bi = i, it.bj = r;
+    } else {
+        const int row = r / cb;
+        it.bi = m_upper ? row : rb - 1 - row;
+        it.bj = r - row * cb;
+    }
+    return it;
+}
+
+// The k range [k0, k1) of the output rows i0..i0+h-1 and columns j0..j0+w-1 (whole tile: h = w
+// = 64; a warp's part for its skip): where M's row range and X's column range can be nonzero.
+__host__ __device__ __forceinline__ void tt_k_range(int i0, int h, int j0, int n, int flags,
+                                                    int& k0, int& k1) {
+    k0 = 0, k1 = n;
+    if (flags & TT_M_UPPER) k0 = i0;
+    else k1 = n < i0 + h ? n : i0 + h;
+    if ((flags & TT_X_LOWER) && j0 > k0) k0 = j0;
+}
+
+// The r-th (0 .. TT_PLACES - 1) staged place of thread t in an operand tile s[k][f] (f: i for A,
+// j for X; k tile-relative): (f, k). Along the unit stride of the source: kcontig (its k stride
+// is 1): runs of 32 bytes of k (4 doubles, 8 floats) of 32 / run consecutive f a warp (whole
+// sectors read; the shared writes fall in distinct banks); else f runs along the warp. A thread
+// keeps one f (kcontig: 2 (double) or 4 (float) of them, TT_THREADS / run apart) and steps k, so
+// its sources are a few base pointers and multiples of the k stride.
+template <typename T>
+__host__ __device__ __forceinline__ void tt_place(int t, int r, bool kcontig, int& f, int& k) {
+    if (!kcontig) {
+        f = t % TT_B, k = t / TT_B + (TT_THREADS / TT_B) * r;
+    } else {
+        constexpr int G = 32 / (int)sizeof(T);              // a run of 32 bytes
+        constexpr int R = TT_B * G / TT_THREADS;            // places before k moves on
+        f = t / G + (TT_THREADS / G) * (r % R), k = t % G + G * (r / R);
+    }
+}
+constexpr int TT_PLACES = TT_B * TT_BK / TT_THREADS;    // places a thread an operand tile (16)
+
+// What a staged place holds: zero, one (a unit diagonal) or a copy of the source entry.
+enum { TT_ZERO = 0, TT_ONE = 1, TT_COPY = 2 };
+
+// An entry M(i, k).
+__host__ __device__ __forceinline__ int tt_what_m(int i, int k, int n, int flags) {
+    if (i >= n || k >= n) return TT_ZERO;
+    if (i == k) return (flags & TT_UNIT) ? TT_ONE : TT_COPY;
+    const bool inside = (flags & TT_M_UPPER) ? k > i : k < i;
+    return inside ? TT_COPY : TT_ZERO;
+}
+
+// An entry X(k, j).
+__host__ __device__ __forceinline__ int tt_what_x(int k, int j, int n, int nvec, int flags) {
+    if (k >= n || j >= nvec) return TT_ZERO;
+    return ((flags & TT_X_LOWER) && k < j) ? TT_ZERO : TT_COPY;
+}
+
+#ifdef __CUDACC__
+// One element of a stage: cp.async (.ca: 4 or 8 bytes) or a plain store of zero or one.
+template <typename T>
+__device__ __forceinline__ void tt_put(T* s, const T* src, int what) {
+    if (what == TT_COPY) {
+        const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(s));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src),
+                     "n"(sizeof(T))
+                     : "memory");
+    } else {
+        *s = T(what);
+    }
+}
+
+// Issue this thread's copies of one operand tile: places (f, k) of k tile k0.. from src + f sf +
+// (k0 + k) sk into s[k][f]; what(f, k0 + k) says zero / one / copy unless the tile is `full`.
+// vec (f runs along the unit stride, 16-byte aligned sources): 16-byte copies of 16 / sizeof(T)
+// consecutive f where the tile is full (a quarter or half of the copy instructions).
+template <typename T, typename What>
+__device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index_t sk, int k0,
+                                                 bool full, bool vec, T* s, What what) {
+    const bool kc = sk == 1;
+    const int t = threadIdx.x;
+    if (vec && full) {
+        constexpr int V = 16 / (int)sizeof(T), ROW = TT_B / V;      // chunks a k row
+        const int f = V * (t % ROW);
+#pragma unroll
+        for (int r = 0; r < TT_PLACES / V; ++r) {
+            const int k = t / ROW + (TT_THREADS / ROW) * r;
+            const unsigned d =
+                static_cast<unsigned>(__cvta_generic_to_shared(s + k * tt_ld<T>() + f));
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
+                         "l"(src + f + (index_t)(k0 + k) * sk)
+                         : "memory");
+        }
+        return;
+    }
+#pragma unroll
+    for (int r = 0; r < TT_PLACES; ++r) {
+        int f, k;
+        tt_place<T>(t, r, kc, f, k);
+        const T* p = src + (index_t)f * sf + (index_t)(k0 + k) * sk;
+        tt_put<T>(s + k * tt_ld<T>() + f, p, full ? TT_COPY : what(f, k0 + k));
+    }
+}
+
+// Issue the copies of k tile k0.. of M's rows i0.. (into sa) and X's columns j0.. (into sx) (the
+// caller commits them as one group). a and x point at the matrix's M(i0, 0) and X(0, j0).
+template <typename T>
+__device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
+                                         index_t xk, index_t xj, int n, int nvec, int flags,
+                                         int i0, int j0, int k0, T* sa, T* sx) {
+    // Whole tiles inside the triangle and the matrix need no per-place test.
+    const bool inside_k = k0 + TT_BK <= n;
+    const bool full_a = inside_k && i0 + TT_B <= n &&
+                        ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0);
+    const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || k0 >= j0 + TT_B);
+    tt_stage_operand<T>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
+                        [&](int f, int k) { return tt_what_m(i0 + f, k, n, flags); });
+    tt_stage_operand<T>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
+                        [&](int f, int k) { return tt_what_x(k, j0 + f, n, nvec, flags); });
+}
+
+template <int N>
+__device__ __forceinline__ void tt_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// d += a b for one 16 x 8 x 8 fragment (double; sm_90's DMMA shape with 4 times the work of
+// the m8n8k4 one an instruction). Lane l, g = l / 4, q = l % 4: a = A(g, q), A(g + 8, q), A(g, q
+// + 4), A(g + 8, q + 4); b = B(q, g), B(q + 4, g); d = C(g, 2q), C(g, 2q + 1), C(g + 8, 2q),
+// C(g + 8, 2q + 1).
+__device__ __forceinline__ void tt_dmma(double (&d)[4], const double (&a)[4],
+                                        const double (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+
+// Accumulators of a thread. double (DMMA): acc[m][c][e] = C(wr + 16 m + g + 8 (e / 2), wc + 8 c
+// + 2 q + e % 2), wr = 32 (warp % 2), wc = 32 (warp / 2). float: acc[r][c] = C(8 (t / 16) + r,
+// 4 (t % 16) + c).
+template <typename T> struct tt_acc;
+template <> struct tt_acc<double> {
+    double v[2][4][4];
+};
+template <> struct tt_acc<float> {
+    float v[8][4];
+};
+
+// The rows / columns of a warp's part of the tile (for its skip of zero k steps).
+template <typename T>
+__device__ __forceinline__ void tt_warp_part(int warp, int& r0, int& h, int& c0, int& w) {
+    if constexpr (sizeof(T) == 8) {
+        r0 = 32 * (warp & 1), h = 32, c0 = 32 * (warp >> 1), w = 32;
+    } else {
+        r0 = 16 * warp, h = 16, c0 = 0, w = TT_B;
+    }
+}
+
+// acc += (the staged tiles' product) over the k steps of 8 that meet [kb, ke) (tile-relative).
+__device__ __forceinline__ void tt_multiply(const double* sa, const double* sx, int kb, int ke,
+                                            tt_acc<double>& acc) {
+    constexpr int LD = tt_ld<double>();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g = lane >> 2, q = lane & 3;
+    const double* pa = sa + q * LD + 32 * (warp & 1) + g;
+    const double* px = sx + q * LD + 32 * (warp >> 1) + g;
+#pragma unroll
+    for (int k = 0; k < TT_BK; k += 8) {
+        if (k + 8 <= kb || k >= ke) continue;          // warp-uniform
+        double a[2][4], b[4][2];
+#pragma unroll
+        for (int m = 0; m < 2; ++m) {
+            a[m][0] = pa[k * LD + 16 * m], a[m][1] = pa[k * LD + 16 * m + 8];
+            a[m][2] = pa[(k + 4) * LD + 16 * m], a[m][3] = pa[(k + 4) * LD + 16 * m + 8];
+        }
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+            b[c][0] = px[k * LD + 8 * c], b[c][1] = px[(k + 4) * LD + 8 * c];
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) tt_dmma(acc.v[m][c], a[m], b[c]);
+    }
+}
+
+__device__ __forceinline__ void tt_multiply(const float* sa, const float* sx, int kb, int ke,
+                                            tt_acc<float>& acc) {
+    constexpr int LD = tt_ld<float>();
+    const int r = 8 * (threadIdx.x >> 4), c = 4 * (threadIdx.x & 15);
+    const int lo = kb > 0 ? kb : 0, hi = ke < TT_BK ? ke : TT_BK;
+#pragma unroll 4
+    for (int k = lo; k < hi; ++k) {
+        const float4 a0 = *reinterpret_cast<const float4*>(sa + k * LD + r);
+        const float4 a1 = *reinterpret_cast<const float4*>(sa + k * LD + r + 4);
+        const float4 b = *reinterpret_cast<const float4*>(sx + k * LD + c);
+        const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float bv[4] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc.v[i][j] = fmaf(av[i], bv[j], acc.v[i][j]);
+    }
+}
+
+// Out(i, j) = alpha v (and Out(j, i) with sym), inside n x nvec; on a diagonal tile of SYM
+// only i >= j (the mirror comes from the same register).
+template <typename T, bool SYM>
+__device__ __forceinline__ void tt_put_out(T* out, index_t oi, index_t oj, int n, int nvec,
+                                           bool diag, int i, int j, T v) {
+    if (i >= n || j >= nvec) return;
+    if (SYM) {
+        if (diag && i < j) return;
+        out[(index_t)j * oi + (index_t)i * oj] = v;
+    }
+    out[(index_t)i * oi + (index_t)j * oj] = v;
+}
+
+template <typename T, bool SYM>
+__device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, int nvec,
+                                         int i0, int j0, const tt_acc<T>& acc, T alpha) {
+    const bool diag = SYM && i0 == j0;
+    if constexpr (sizeof(T) == 8) {
+        const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+        const int r = i0 + 32 * (warp & 1) + (lane >> 2);
+        const int c = j0 + 32 * (warp >> 1) + 2 * (lane & 3);
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + 16 * m + 8 * (e >> 1),
+                                       c + 8 * j + (e & 1), alpha * acc.v[m][j][e]);
+    } else {
+        const int r = i0 + 8 * (threadIdx.x >> 4), c = j0 + 4 * (threadIdx.x & 15);
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + i, c + j, alpha * acc.v[i][j]);
+    }
+}
+
+// One work item's place in the k tile stream: its tile, first k, k tiles and operand pointers.
+template <typename T>
+struct tt_work {
+    index_t t, matrix;
+    int i0, j0, k0, tiles;
+    const T* a;                             // M(i0, 0)
+    const T* x;                             // X(0, j0)
+};
+template <typename T, bool SYM>
+__device__ __forceinline__ tt_work<T> tt_work_of(index_t t, const T* A, index_t sa, index_t mi,
+                                                 const T* X, index_t sx, index_t xj, int n,
+                                                 int rb, int cb, int flags) {
+    tt_work<T> w;
+    const tt_item it = tt_item_of(t, rb, cb, SYM, (flags & TT_M_UPPER) != 0);
+    w.t = t, w.matrix = it.matrix;
+    w.i0 = TT_B * it.bi, w.j0 = TT_B * it.bj;
+    int k1;
+    tt_k_range(w.i0, TT_B, w.j0, n, flags, w.k0, k1);
+    w.k0 &= ~(TT_BK - 1);
+    w.tiles = (k1 - w.k0 + TT_BK - 1) / TT_BK;      // >= 1: every tile meets the triangle
+    w.a = A + it.matrix * sa + (index_t)w.i0 * mi;
+    w.x = X + it.matrix * sx + (index_t)w.j0 * xj;
+    return w;
+}
+
+template <typename T, bool SYM>
+__global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
+tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
+         index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
+         index_t oj, int n, int nvec, index_t batch, int flags, T alpha) {
+    extern __shared__ __align__(16) unsigned char tri_tile_smem[];
+    T* const s0 = reinterpret_cast<T*>(tri_tile_smem);
+    constexpr int HALF = TT_BK * tt_ld<T>();
+    const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
+    const index_t items = batch * (SYM ? rb * (rb + 1) / 2 : rb * cb);
+    if ((index_t)blockIdx.x >= items) return;
+    int wr0, wh, wc0, ww;
+    tt_warp_part<T>(threadIdx.x >> 5, wr0, wh, wc0, ww);
+    // The block's k tiles of all its items form one stream: the copy of the next tile (of this
+    // item or the next) runs during this tile's product, across item boundaries too.
+    auto work = [&](index_t t) {
+        return tt_work_of<T, SYM>(t, A, sa, mi, X, sx, xj, n, rb, cb, flags);
+    };
+    tt_work<T> cur = work(blockIdx.x), stg = cur;    // computing / staging cursor
+    int kt = 0, sq = 0;                               // tile of cur / of stg
+    auto stage_next = [&](int buf) {                  // stage (stg, sq), then advance
+        if (stg.t < items) {
+            T* const d = s0 + buf * 2 * HALF;
+            tt_stage<T>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, flags, stg.i0, stg.j0,
+                        stg.k0 + sq * TT_BK, d, d + HALF);
+            if (++sq == stg.tiles) {
+                sq = 0;
+                const index_t nt = stg.t + gridDim.x;
+                if (nt < items) stg = work(nt);
+                else stg.t = items;
+            }
+        }
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+    };
+    tt_acc<T> acc;
+    T* const accp = reinterpret_cast<T*>(&acc);
+#pragma unroll
+    for (int e = 0; e < (int)(sizeof(acc) / sizeof(T)); ++e) accp[e] = T(0);
+    int wk0, wk1;
+    tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);   // this warp's part
+#pragma unroll
+    for (int s = 0; s < TT_STAGES - 1; ++s) stage_next(s);
+    for (int step = 0;; ++step) {
+        tt_wait<TT_STAGES - 2>();
+        __syncthreads();                      // tile `step` staged; step - 1's reads are done
+        stage_next((step + TT_STAGES - 1) % TT_STAGES);
+        const T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
+        const int kb = cur.k0 + kt * TT_BK;
+        tt_multiply(st, st + HALF, wk0 - kb, wk1 - kb, acc);
+        if (++kt == cur.tiles) {              // item done: store from registers, next item
+            tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha);
+#pragma unroll
+            for (int e = 0; e < (int)(sizeof(acc) / sizeof(T)); ++e) accp[e] = T(0);
+            const index_t nt = cur.t + gridDim.x;
+            if (nt >= items) break;
+            cur = work(nt), kt = 0;
+            tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);
+        }
+    }
+    tt_wait<0>();                             // no copy left in flight at exit
+}
+#endif

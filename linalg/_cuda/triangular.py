@@ -72,7 +72,7 @@ PAIR_POTRS_BLOCK = frozenset((numpy.dtype(numpy.float64), numpy.dtype(numpy.floa
 # registers) serves LEAF < n <= BLOCK_MAX for TRMM and LAUUM where BLOCK_RULES[(op, dtype)] gives
 # the variant ("left"/"right": TRMM side, "lower"/"upper": LAUUM) a first n; elsewhere the dense
 # cuBLAS product runs. BLOCK_UPTO (LINALG_CUDA_BLOCK_UPTO, default BLOCK_MAX; 0 turns it off) is
-# for measurements. H100, batch 10240, n vectors, ms (scratch/triblock_probe.py, 2026-11-23), n =
+# for measurements. H100, batch 10240, n vectors, ms (scripts/probe_tri_block.py, 2026-11-23), n =
 # 48 / 64, tri_block, the synchronous tri_block before it, the dense path (triangle copy or
 # zeroing + cuBLAS), one dense cuBLAS product of the same shape (cupy.matmul(L, B); L^T L as one
 # gemm on the transposed view; cupy.matmul(L^T, L) copies the transpose first: float64 0.34 / 0.60,

@@ -10,8 +10,10 @@
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
-#   On an H100 the tests take ~470 s (2026-11-23) and the sanitizer ~90 s: run them in separate
-#   calls (GPU_CHECK_PARTS=tests, then GPU_CHECK_PARTS='sanitizer bench').
+#   On an H100 the tests take ~480 s (2026-11-23) and the sanitizer ~90 s: run them in separate
+#   calls (GPU_CHECK_PARTS=tests, then GPU_CHECK_PARTS='sanitizer bench'). When the suite outgrows
+#   one call, its two halves are parts of their own: tests-cholesky (test_gpu_cholesky.py, about
+#   half of it) and tests-other (the rest).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 FINAL="${OUT:-out/gpu_check}"; mkdir -p "$FINAL"
@@ -35,19 +37,23 @@ for part in $PARTS; do
     echo "=== $part ($(date -u +%T)) ==="
     case $part in
         tests) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        tests-cholesky) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider \
+                            tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_cholesky.txt" || status=1 ;;
+        tests-other) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider tests \
+                         --ignore=tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_other.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
         bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tee "$OUT/bench_log.txt" | tail -80 || status=1 ;;
         hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
         laghos) timeout "$(limit laghos 500)" python3 scripts/laghos_runs.py --runs ${GPU_CHECK_LAGHOS_RUNS:-2 4 6 7} \
                     --backend gpu --jobs 4 --output "$OUT/laghos_runs.md" 2>&1 | tail -20 | tee "$OUT/laghos_runs.txt" || status=1 ;;
-        *) echo "unknown part '$part' (expected tests, sanitizer, bench, hydro, laghos)"; status=2 ;;
+        *) echo "unknown part '$part' (expected tests, tests-cholesky, tests-other, sanitizer, bench, hydro, laghos)"; status=2 ;;
     esac
 done
 tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check
 {
     cat "$OUT/environment.txt"
-    for f in gpu_tests.txt sanitizer.txt; do [ -f "$OUT/$f" ] && { echo "--- $f"; tail -15 "$OUT/$f"; }; done
+    for f in gpu_tests.txt gpu_tests_cholesky.txt gpu_tests_other.txt sanitizer.txt; do [ -f "$OUT/$f" ] && { echo "--- $f"; tail -15 "$OUT/$f"; }; done
     [ -f "$OUT/bench_log.txt" ] && grep -h "section failed\|stopped after" "$OUT/bench_log.txt"
     for f in "$OUT"/*.md; do [ -f "$f" ] && { echo "--- $(basename "$f")"; cat "$f"; }; done
 } > "$FINAL/summary.txt"

@@ -313,3 +313,23 @@ def test_grid_is_capped_for_huge_batches(fake_gpu):
     blas.gemv(a[:1], numpy.ones((1, 3), numpy.float32), _path="kernel")
     (f1, e1, grid1, *_), (f2, e2, grid2, *_) = launches
     assert 1 <= grid1 <= 64 * 16 * 132 and grid2 == 1
+
+
+def test_gemm_views_accepts_what_one_cublas_call_takes():
+    """blas.gemm_views: the views the in-place cuBLAS path takes without a copy (unit column or
+    unit row stride, non-negative strides, C with unit column stride), and _stacks_rows: the
+    C-contiguous ones that fold into one tall matrix."""
+    x = numpy.zeros((3, 8, 10))
+    row_major, padded, transposed = x[:, :, :6], x[:, :5, :6], x.transpose(0, 2, 1)
+    broadcast = numpy.broadcast_to(x[:1], x.shape)              # batch stride 0
+    for a in (x, row_major, padded, transposed, broadcast):
+        assert blas.gemm_views(a, x, None)
+        assert blas.gemm_views(x, a, None)
+    assert blas.gemm_views(x, x, padded)                         # C: padded rows are fine
+    assert not blas.gemm_views(x, x, transposed)                 # C: unit column stride only
+    assert not blas.gemm_views(x[:, :, ::2], x, None)            # neither stride unit
+    assert not blas.gemm_views(x[:, ::-1], x, None)              # negative stride
+    vectors = numpy.zeros((3, 7))[:, ::2][:, :, None]            # strided vector as a column
+    assert blas.gemm_views(x[:, :, :4], vectors, vectors)
+    assert blas._stacks_rows(x) and not blas._stacks_rows(padded)
+    assert not blas._stacks_rows(transposed)

@@ -15,18 +15,9 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 from bench_blas import timeit  # noqa: E402
 from linalg._cuda import bidiag  # noqa: E402
+from tests.linalg.helpers import bidiagonal_singular_values  # noqa: E402
 
 BATCH = 10240
-
-
-def bidiag_sv(d, e):
-    batch, k = d.shape
-    b = numpy.zeros((batch, k, k))
-    idx = numpy.arange(k)
-    b[:, idx, idx] = d
-    if k > 1:
-        b[:, idx[:-1], idx[:-1] + 1] = e
-    return numpy.linalg.svd(b, compute_uv=False)
 
 
 def check():
@@ -45,7 +36,7 @@ def check():
                    for x in bidiag.gebrd(a, {"kernel": "cols", "fused": False})]
             an = cupy.asnumpy(a0).astype(numpy.float64)
             s_ref = numpy.linalg.svd(an, compute_uv=False)
-            s = bidiag_sv(got[1], got[2])
+            s = bidiagonal_singular_values(got[1], got[2])
             tol = 30 * max(m, n) * eps
             err_s = numpy.abs(s - s_ref).max(axis=1) / s_ref.max(axis=1)
             nbad = int((err_s > tol).sum())
@@ -193,7 +184,7 @@ def variants(which=None):
                     items.append(f"t{int(trs)}s{int(stage)}pb{pb}={ms:.4f}")
                 a[...] = a0
                 out = bidiag.gebrd(a, {"kernel": "reg", "trs": trs, "stage": stage})
-                sv = bidiag_sv(cupy.asnumpy(out[1]).astype(numpy.float64),
+                sv = bidiagonal_singular_values(cupy.asnumpy(out[1]).astype(numpy.float64),
                                cupy.asnumpy(out[2]).astype(numpy.float64))
                 err = numpy.abs(sv - s_ref).max(axis=1) / s_ref.max(axis=1)
                 bad.append(int((err > 30 * n * numpy.finfo(dtype).eps).sum()))

@@ -18,6 +18,7 @@ import numpy
 import linalg._cuda.cholesky as chol
 import linalg._cuda.triangular as tri
 from linalg._cuda._compile import kernel_dir
+from tests.linalg.helpers import poison_triangle
 
 TRMM_BUFS = ((1, 1), (1, 2), (2, 2))
 LAUUM_BUFS = (1, 2)
@@ -32,16 +33,6 @@ def triangle(gen, batch, n, dt, lower, scale=1.0):
     t = gen.standard_normal((batch, n, n)) * (scale / n ** 0.5)
     t = numpy.tril(t) if lower else numpy.triu(t)
     return (t + numpy.eye(n)).astype(dt)
-
-
-def poison(t, lower, unit):
-    a = t.copy()
-    n = a.shape[1]
-    iu = numpy.triu_indices(n, 1) if lower else numpy.tril_indices(n, -1)
-    a[:, iu[0], iu[1]] = numpy.nan
-    if unit:
-        a[:, numpy.arange(n), numpy.arange(n)] = numpy.nan
-    return a
 
 
 def op_of(t, unit, trans):
@@ -68,7 +59,8 @@ def check_trmm(dt, n, bufs, batch, cap, gen):
         width = nvec if side == "left" else n
         dfull = cupy.asarray(full)
         flags = tri._flags(side == "right", lower, trans == "T", unit)
-        tri.tri_block_trmm(cupy.asarray(poison(t, lower, unit)), dfull[:, :, :width], flags, 1.5)
+        tri.tri_block_trmm(cupy.asarray(poison_triangle(t, lower, unit)), dfull[:, :, :width],
+                           flags, 1.5)
         got = dfull.get()
         m, b = op_of(t, unit, trans), full[:, :, :width].astype(numpy.float64)
         ref = 1.5 * (m @ b if side == "left" else b @ m)
@@ -87,7 +79,7 @@ def check_lauum(dt, n, bufs, batch, cap, gen):
     worst = 0.0
     for lower in (True, False):
         t = triangle(gen, batch, n, dt, lower, 4.0)
-        got = tri.tri_block_lauum(cupy.asarray(poison(t, lower, False)), lower).get()
+        got = tri.tri_block_lauum(cupy.asarray(poison_triangle(t, lower)), lower).get()
         m = t.astype(numpy.float64)
         mt = m.swapaxes(1, 2)
         ref, bound = (mt @ m, abs(mt) @ abs(m)) if lower else (m @ mt, abs(m) @ abs(mt))

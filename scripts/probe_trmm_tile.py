@@ -10,6 +10,7 @@ import cupy
 
 sys.path.insert(0, ".")
 from linalg._cuda import triangular as gtri  # noqa: E402
+from tests.linalg.helpers import poison_triangle  # noqa: E402
 
 try:
     import torch
@@ -25,16 +26,6 @@ def tri_np(a, lower, unit):
         idx = numpy.arange(a.shape[1])
         t[:, idx, idx] = 1
     return t
-
-
-def poison(a, lower, unit):
-    a = a.copy()
-    n = a.shape[1]
-    iu = numpy.triu_indices(n, 1) if lower else numpy.tril_indices(n, -1)
-    a[:, iu[0], iu[1]] = numpy.nan
-    if unit:
-        a[:, numpy.arange(n), numpy.arange(n)] = numpy.nan
-    return a
 
 
 def resid(c, ref, scale, n, dtype):
@@ -56,8 +47,8 @@ def check_variants(rng, out):
                 t = tri_np(a.astype(numpy.float64), lower, unit)
                 op = t.swapaxes(1, 2) if trans == "T" else t
                 ref = op @ b if side == "left" else b @ op
-                res = gtri.trmm(cupy.asarray(poison(a, lower, unit)), cupy.asarray(b), side, lower,
-                                trans, unit, 0.5)
+                res = gtri.trmm(cupy.asarray(poison_triangle(a, lower, unit)), cupy.asarray(b),
+                                side, lower, trans, unit, 0.5)
                 c = cupy.asnumpy(res).astype(numpy.float64)
                 scale = numpy.linalg.norm(t.reshape(batch, -1), axis=1) * numpy.linalg.norm(
                     b.reshape(batch, -1).astype(numpy.float64), axis=1)
@@ -79,7 +70,7 @@ def check_variants(rng, out):
             for lower in (True, False):
                 t = tri_np(a.astype(numpy.float64), lower, False)
                 ref = t.swapaxes(1, 2) @ t if lower else t @ t.swapaxes(1, 2)
-                res = cupy.asnumpy(gtri.lauum(cupy.asarray(poison(a, lower, False)), lower))
+                res = cupy.asnumpy(gtri.lauum(cupy.asarray(poison_triangle(a, lower)), lower))
                 r = resid(res, ref, numpy.linalg.norm(t.reshape(batch, -1), axis=1) ** 2, n, dtype).max()
                 sym = bool((res == res.swapaxes(1, 2)).all())
                 worst = max(worst, r)

@@ -19,6 +19,30 @@ def rng(seed=12345):
     return numpy.random.default_rng(seed)
 
 
+def poison_triangle(a, lower, unit=False):
+    """A copy of the (batch, n, n) batch ``a`` with NaN where a triangular kernel must not read:
+    the strict triangle opposite to the referenced one and, with ``unit``, the diagonal."""
+    a = a.copy()
+    n = a.shape[1]
+    iu = numpy.triu_indices(n, 1) if lower else numpy.tril_indices(n, -1)
+    a[:, iu[0], iu[1]] = numpy.nan
+    if unit:
+        a[:, numpy.arange(n), numpy.arange(n)] = numpy.nan
+    return a
+
+
+def bidiagonal_singular_values(d, e):
+    """Singular values (batch, k) of the upper bidiagonal matrices with diagonals ``d``
+    (batch, k) and superdiagonals ``e`` (batch, k - 1), float64."""
+    batch, k = d.shape
+    b = numpy.zeros((batch, k, k))
+    idx = numpy.arange(k)
+    b[:, idx, idx] = d
+    if k > 1:
+        b[:, idx[:-1], idx[:-1] + 1] = e
+    return numpy.linalg.svd(b, compute_uv=False)
+
+
 def random_matrix(gen, shape, dtype):
     """Standard normal entries (complex: real and imaginary parts)."""
     out = gen.standard_normal(shape)

@@ -7,7 +7,7 @@ Sizes cross every kernel size class (8, 16, 32, 64) and the recursive path (n > 
 import numpy
 import pytest
 
-from .helpers import THRESHOLD, eps, fro, random_spd, rng, scaled_residual
+from .helpers import THRESHOLD, eps, fro, poison_triangle, random_spd, rng, scaled_residual
 
 pytestmark = pytest.mark.gpu
 
@@ -51,14 +51,6 @@ def spd(n, batch, dtype, seed=0):
     return random_spd(rng(seed + n), batch, n, dtype)
 
 
-def poison_other_triangle(a, lower):
-    """NaN in the triangle that must not be read."""
-    a = a.copy()
-    iu = numpy.triu_indices(a.shape[1], 1) if lower else numpy.tril_indices(a.shape[1], -1)
-    a[:, iu[0], iu[1]] = numpy.nan
-    return a
-
-
 def check_factor(f, a, lower, dtype):
     n = a.shape[1]
     other = numpy.triu(f, 1) if lower else numpy.tril(f, -1)
@@ -73,7 +65,7 @@ def check_factor(f, a, lower, dtype):
 @pytest.mark.parametrize("n", SIZES)
 def test_potrf(cp, gpu, potrf_path, n, lower, dtype):
     a = spd(n, batch_for(n), dtype)
-    f, info = gpu.potrf(cp.asarray(poison_other_triangle(a, lower)), lower=lower)
+    f, info = gpu.potrf(cp.asarray(poison_triangle(a, lower)), lower=lower)
     assert isinstance(info, cp.ndarray) and info.dtype == numpy.int32
     assert not info.get().any()
     check_factor(f.get(), a, lower, dtype)
@@ -147,7 +139,7 @@ def test_potrs_posv(cp, gpu, potrf_path, n, lower, dtype):
         x, info = gpu.potrs(poison(cp, f, lower), cp.asarray(b), lower=lower)
         assert not info.get().any()
         assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
-        x, info = gpu.posv(cp.asarray(poison_other_triangle(a, lower)), cp.asarray(b), lower=lower)
+        x, info = gpu.posv(cp.asarray(poison_triangle(a, lower)), cp.asarray(b), lower=lower)
         assert not info.get().any()
         assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
 
@@ -169,7 +161,7 @@ def test_potrs_many_matrices_each_right(cp, gpu, potrf_path, n, lower, dtype):
 
 
 def poison(cp, f, lower):
-    return cp.asarray(poison_other_triangle(f.get(), lower))
+    return cp.asarray(poison_triangle(f.get(), lower))
 
 
 def _inverse_check(inv, a, dtype):
@@ -189,7 +181,7 @@ def test_potri_poti(cp, gpu, potrf_path, n, lower, dtype):
     inv, info = gpu.potri(poison(cp, f, lower), lower=lower)
     assert not info.get().any()
     _inverse_check(inv.get(), a, dtype)
-    inv, info = gpu.poti(cp.asarray(poison_other_triangle(a, lower)), lower=lower)
+    inv, info = gpu.poti(cp.asarray(poison_triangle(a, lower)), lower=lower)
     assert not info.get().any()
     _inverse_check(inv.get(), a, dtype)
 

@@ -9,7 +9,8 @@ import itertools
 import numpy
 import pytest
 
-from .helpers import THRESHOLD, fro, random_spd, random_triangular, rng, scaled_residual
+from .helpers import (THRESHOLD, fro, poison_triangle, random_spd, random_triangular, rng,
+                      scaled_residual)
 
 pytestmark = pytest.mark.gpu
 
@@ -48,17 +49,6 @@ def trsm_path(request, gpu, monkeypatch):
     return request.param
 
 
-def poisoned(a, lower, unit):
-    """NaN in the unreferenced triangle (and on a unit diagonal): the kernels must not read it."""
-    a = a.copy()
-    n = a.shape[1]
-    iu = numpy.triu_indices(n, 1) if lower else numpy.tril_indices(n, -1)
-    a[:, iu[0], iu[1]] = numpy.nan
-    if unit:
-        a[:, numpy.arange(n), numpy.arange(n)] = numpy.nan
-    return a
-
-
 def op_matrix(t, lower, trans, unit):
     t = numpy.tril(t) if lower else numpy.triu(t)
     if unit:
@@ -79,7 +69,7 @@ def test_trsm_trmm_all_variants(cp, gpu, trsm_path, n, dtype):
         b = gen.standard_normal(shape).astype(dtype)
         alpha = 1.5
         opm = op_matrix(t, lower, trans, unit)
-        da = cp.asarray(poisoned(t, lower, unit))
+        da = cp.asarray(poison_triangle(t, lower, unit))
         x, info = gpu.trsm(da, cp.asarray(b), side, lower, trans, unit, alpha)
         assert not info.get().any()
         x = x.get()
@@ -145,7 +135,7 @@ def test_tri_warp_every_mode_with_both_lane_counts(cp, gpu, lanes, dtype):
         flags = gpu._flags(side == "right", lower, trans == "T", unit)
         for mode in (gpu.TRI_WARP_MUL, gpu.TRI_WARP_SOLVE):
             y = cp.asarray(b)
-            info = gpu.tri_warp(cp.asarray(poisoned(t, lower, unit)), y, flags, mode, 1.5, lanes)
+            info = gpu.tri_warp(cp.asarray(poison_triangle(t, lower, unit)), y, flags, mode, 1.5, lanes)
             assert not info.get().any()
             y = y.get()
             if mode == gpu.TRI_WARP_MUL:
@@ -161,7 +151,7 @@ def test_tri_warp_every_mode_with_both_lane_counts(cp, gpu, lanes, dtype):
         f = f if lower else numpy.swapaxes(f, 1, 2).copy()
         b = gen.standard_normal((batch, n, nvec)).astype(dtype)
         y = cp.asarray(b)
-        info = gpu.tri_warp(cp.asarray(poisoned(f, lower, False)), y, gpu.TRI_LOWER if lower else 0,
+        info = gpu.tri_warp(cp.asarray(poison_triangle(f, lower, False)), y, gpu.TRI_LOWER if lower else 0,
                             gpu.TRI_WARP_POTRS, 1.0, lanes)
         assert not info.get().any()
         res = scaled_residual(a @ y.get() - b, fro(a) * fro(y.get()), n, dtype)
@@ -175,7 +165,7 @@ def test_trtri_lauum(cp, gpu, trsm_path, n, dtype):
     gen = rng(n + 1)
     for lower, unit in itertools.product((True, False), (False, True)):
         t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
-        inv, info = gpu.trtri(cp.asarray(poisoned(t, lower, unit)), lower, unit)
+        inv, info = gpu.trtri(cp.asarray(poison_triangle(t, lower, unit)), lower, unit)
         assert not info.get().any()
         inv = inv.get()
         other = numpy.triu(inv, 1) if lower else numpy.tril(inv, -1)
@@ -219,7 +209,7 @@ def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, setup):
         b = full[:, :, :nvec] if side == "left" else full[:, :, :n]
         width = b.shape[2]
         dfull = cp.asarray(full)
-        y = gpu.trmm(cp.asarray(poisoned(t, lower, unit)), dfull[:, :, :width], side, lower, trans,
+        y = gpu.trmm(cp.asarray(poison_triangle(t, lower, unit)), dfull[:, :, :width], side, lower, trans,
                      unit, 1.5)
         ref = 1.5 * (opm @ b if side == "left" else b @ opm)
         res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
@@ -254,7 +244,7 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
         full = gen.standard_normal(shape).astype(dtype)
         b = full[:, :, :nvec] if side == "left" else full[:, :, :n]
         width = b.shape[2]
-        y = gpu.trmm(cp.asarray(poisoned(t, lower, unit)), cp.asarray(full)[:, :, :width], side,
+        y = gpu.trmm(cp.asarray(poison_triangle(t, lower, unit)), cp.asarray(full)[:, :, :width], side,
                      lower, trans, unit, -0.5)
         ref = -0.5 * (opm @ b if side == "left" else b @ opm)
         res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
@@ -276,7 +266,7 @@ def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
         opm = op_matrix(t, True, "N", False)
         b = gen.standard_normal((batch, n, nvec) if side == "left" else (batch, nvec, n))
         b = b.astype(dtype)
-        y = gpu.trmm(cp.asarray(poisoned(t, True, False)), cp.asarray(b), side, True, "N").get()
+        y = gpu.trmm(cp.asarray(poison_triangle(t, True, False)), cp.asarray(b), side, True, "N").get()
         ref = opm @ b if side == "left" else b @ opm
         res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)     # max over the batch
         assert res < THRESHOLD, (side, res)
@@ -295,7 +285,7 @@ def test_syrk(cp, n, k, dtype):
         c = random_spd(gen, batch, n, dtype)
         m = a if trans == "N" else numpy.swapaxes(a, 1, 2)
         ref = 2.0 * m @ numpy.swapaxes(m, 1, 2) + beta * c
-        dc = cp.asarray(poisoned(c, lower, False)) if beta else None
+        dc = cp.asarray(poison_triangle(c, lower, False)) if beta else None
         out = gpu_syrk.syrk(cp.asarray(a), dc, lower, trans, 2.0, beta).get()
         assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
         res = scaled_residual(out - ref, fro(m) ** 2 + fro(c), n, dtype)
@@ -368,7 +358,7 @@ def check_lauum(cp, gpu, gen, batch, n, dtype):
     output and a small scaled residual against the NumPy product."""
     for lower in (True, False):
         t = random_triangular(gen, batch, n, dtype, lower=lower)
-        out = gpu.lauum(cp.asarray(poisoned(t, lower, False)), lower).get()
+        out = gpu.lauum(cp.asarray(poison_triangle(t, lower, False)), lower).get()
         tm = op_matrix(t, lower, "N", False)
         ref = numpy.swapaxes(tm, 1, 2) @ tm if lower else tm @ numpy.swapaxes(tm, 1, 2)
         assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))

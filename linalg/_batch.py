@@ -247,7 +247,8 @@ def _strided_module(values):
 class _Plan(NamedTuple):
     xp: object               # numpy or cupy
     dtype: numpy.dtype       # the compute dtype
-    passed: tuple            # per present operand: True = passed as it is, False = copied
+    names: tuple             # the present operands' names, in order
+    copied: tuple            # indices of the operands copied (the others are passed as they are)
     guarded: tuple           # (reader, writer) index pairs: copy the reader if the two overlap
 
 
@@ -257,15 +258,28 @@ _PLANS_MAX = 4096
 
 def _run_planned(ops, check_shapes, compute, dtype_policy, backend_op):
     """The common case in few microseconds, through a cached :class:`_Plan`. Returns None for
-    anything else, which the general path then handles (and reports, if it is an error)."""
+    anything else, which the general path then handles (and reports, if it is an error).
+
+    The key holds everything a plan depends on: the check's and the policy's code and option
+    values (None when they close over anything else: then the plan is made on every call),
+    the backend operation and each present operand's name, class, shape, strides, dtype,
+    ``overwrite`` and ``core_ndim``."""
     present = []
+    check, policy = _pure_function_key(check_shapes), _pure_function_key(dtype_policy)
+    key = [check, policy, backend_op]
     for op in ops:
-        if op.value is None:
-            if not op.optional:
-                return None             # a required operand is None: the general path raises
-        else:
-            present.append(op)
-    key = _plan_key(present, check_shapes, dtype_policy, backend_op)
+        value = op.value
+        if value is None:
+            if op.optional:
+                continue
+            return None                 # a required operand is None: the general path raises
+        strides = getattr(value, "strides", None)
+        if strides is None:
+            return None                 # a list or a VBatch
+        present.append(op)
+        key.append((op.name, type(value), value.shape, strides, value.dtype, op.overwrite,
+                    op.core_ndim))
+    key = tuple(key) if check is not None and policy is not None else None
     plan = _PLANS.get(key) if key is not None else None
     if plan is None:
         plan = _make_plan(present, check_shapes, dtype_policy, backend_op)
@@ -275,38 +289,28 @@ def _run_planned(ops, check_shapes, compute, dtype_policy, backend_op):
             if len(_PLANS) >= _PLANS_MAX:
                 _PLANS.clear()
             _PLANS[key] = plan
-    xp, dtype = plan.xp, plan.dtype
-    values = [op.value if keep else _copy_as(op.value, xp, dtype)
-              for op, keep in zip(present, plan.passed)]
+    values = [op.value for op in present]
+    for i in plan.copied:
+        values[i] = _copy_as(values[i], plan.xp, plan.dtype)
     for reader, writer in plan.guarded:
-        if _overlap(values[reader], values[writer], xp):
-            values[reader] = _copy_as(values[reader], xp, dtype)
-    outputs, info = compute(xp, **{op.name: v for op, v in zip(present, values)})
+        if _overlap(values[reader], values[writer], plan.xp):
+            values[reader] = _copy_as(values[reader], plan.xp, plan.dtype)
+    outputs, info = compute(plan.xp, **dict(zip(plan.names, values)))
     return outputs, info, "strided"
-
-
-def _plan_key(present, check_shapes, dtype_policy, backend_op):
-    """Everything a plan depends on, or None when the check or the policy closes over something
-    other than option values (see :func:`_pure_function_key`: then it is not a pure function of
-    the key), or an operand is not an array."""
-    check, policy = _pure_function_key(check_shapes), _pure_function_key(dtype_policy)
-    if check is None or policy is None:
-        return None
-    arrays = tuple((op.name, type(op.value), op.value.shape, op.value.strides, op.value.dtype,
-                    op.overwrite, op.core_ndim) for op in present if hasattr(op.value, "strides"))
-    if len(arrays) != len(present):
-        return None                     # a list or a VBatch
-    return check, policy, backend_op, arrays
 
 
 _OPTION_TYPES = (str, int, bool, float, type(None))
 
 
 def _pure_function_key(fn):
-    """(code, closure values) of ``fn`` when it closes only over option values (str, int, bool,
-    float, None) and functions that do (recursively), else None."""
+    """``fn``'s code when it closes over nothing; (code, closure values) when it closes only
+    over option values (str, int, bool, float, None) and functions that do (recursively); else
+    None."""
+    closure = fn.__closure__
+    if closure is None:
+        return fn.__code__
     cells = []
-    for cell in fn.__closure__ or ():
+    for cell in closure:
         value = cell.cell_contents
         if type(value) not in _OPTION_TYPES:
             value = _pure_function_key(value) if hasattr(value, "__code__") else None
@@ -339,11 +343,12 @@ def _make_plan(present, check_shapes, dtype_policy, backend_op):
         family, name = backend_op
         reads_only = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(name, ())
     ready = [op.value.dtype == dtype and op.value.flags.c_contiguous for op in present]
-    passed = tuple(r and (op.overwrite or op.name in reads_only) for op, r in zip(present, ready))
+    passed = [r and (op.overwrite or op.name in reads_only) for op, r in zip(present, ready)]
     writers = [i for i, op in enumerate(present) if passed[i] and op.overwrite]
     guarded = tuple((i, w) for i, op in enumerate(present) if passed[i] and not op.overwrite
                     for w in writers)
-    return _Plan(xp, dtype, passed, guarded)
+    return _Plan(xp, dtype, tuple(op.name for op in present),
+                 tuple(i for i, p in enumerate(passed) if not p), guarded)
 
 
 def _overlap(x, y, xp):

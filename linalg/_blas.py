@@ -246,9 +246,14 @@ def _require_c(c, beta, name):
 
 def _policy(alpha, beta):
     """compute_dtype of the operands, promoted to complex when a scalar is complex."""
-    if any(isinstance(s, (complex, numpy.complexfloating)) and s.imag != 0 for s in (alpha, beta)):
+    if _is_complex(alpha) or _is_complex(beta):
         return complex_compute_dtype
     return compute_dtype
+
+
+def _is_complex(scalar):
+    """A complex scalar with a nonzero imaginary part."""
+    return isinstance(scalar, (complex, numpy.complexfloating)) and scalar.imag != 0
 
 
 def _dims(shape):

@@ -14,6 +14,7 @@ SUPPORTED_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64),
 
 _TRANS = {"N": "N", "T": "T", "C": "C", 0: "N", 1: "T", 2: "C"}
 _SIDE = {"LEFT": "left", "L": "left", "RIGHT": "right", "R": "right"}
+_TRANS_WORDS = frozenset(("N", "T", "C"))
 
 
 def compute_dtype(**arrays):
@@ -56,6 +57,8 @@ def _promote(named_dtypes):
 
 def trans_word(value, name="trans"):
     """Normalize a BLAS transpose option to 'N', 'T' or 'C' (accepts 0, 1, 2 as SciPy)."""
+    if type(value) is str and value in _TRANS_WORDS:     # the common case, in one lookup
+        return value
     key = value.upper() if isinstance(value, str) else value
     if isinstance(key, bool) or key not in _TRANS:
         raise ValueError(f"{name}: expected 'N', 'T', 'C' (or 0, 1, 2), got {value!r}")
@@ -64,6 +67,8 @@ def trans_word(value, name="trans"):
 
 def side_word(value, name="side"):
     """Normalize a side option to 'left' or 'right'."""
+    if type(value) is str and (value == "left" or value == "right"):     # without upper()
+        return value
     key = value.upper() if isinstance(value, str) else None
     if key not in _SIDE:
         raise ValueError(f"{name}: expected 'left' or 'right' ('L'/'R'), got {value!r}")
@@ -72,6 +77,8 @@ def side_word(value, name="side"):
 
 def check_bool(value, name):
     """Reject non-bool flags such as lower='U', which would otherwise be silently truthy."""
+    if value is True or value is False:
+        return value
     if not isinstance(value, (bool, numpy.bool_)):
         raise TypeError(f"{name}: expected True or False, got {value!r}")
     return bool(value)

@@ -240,6 +240,17 @@ def test_plan_reruns_a_check_that_closes_over_an_array():
     assert len(calls) == 2
 
 
+def test_plan_is_kept_per_option_value_the_check_closes_over():
+    def check_for(side):
+        def check(shapes):                 # closes over an option word: part of the plan's key
+            if side == "right" and shapes["a"][0, 0] != shapes["a"][0, 1]:
+                raise ValueError("a: square matrices needed on the right")
+        return check
+    _run_plain(numpy.zeros((2, 3, 5)), check_for("left"))
+    with pytest.raises(ValueError, match="square matrices needed"):
+        _run_plain(numpy.zeros((2, 3, 5)), check_for("right"))
+
+
 def test_plan_passes_read_only_operands_without_copy_and_copies_the_rest():
     a, b = numpy.ones((2, 3, 3)), numpy.ones((2, 3, 3))
     seen = {}

@@ -40,9 +40,15 @@ def test_side_word(word, expected):
     assert _validate.side_word(word) == expected
 
 
-def test_side_word_rejects():
+@pytest.mark.parametrize("word", ["up", numpy.array(["left", "right"]), None])
+def test_side_word_rejects(word):
     with pytest.raises(ValueError, match="side: expected 'left' or 'right'"):
-        _validate.side_word("up")
+        _validate.side_word(word)
+
+
+@pytest.mark.parametrize("flag, expected", [(True, True), (False, False), (numpy.bool_(True), True)])
+def test_check_bool_accepts_bools(flag, expected):
+    assert _validate.check_bool(flag, "lower") is expected
 
 
 def test_check_bool_rejects_strings():

@@ -1,19 +1,19 @@
 """CPU GEMM and GEMV on strided batches: NumPy's stacked matmul/einsum, vectorized over the batch.
 
-NumPy's stacked ``matmul`` calls the BLAS once per matrix from a C loop; with a multithreaded
-OpenBLAS every one of those small calls wakes the thread pool, which makes a batch of 32 x 32
-products about 10x slower than single-threaded calls. :func:`blas_single_thread` therefore pins
-the BLAS to one thread around our stacked calls (through ``threadpoolctl`` when it is installed;
-without it the BLAS keeps its own setting), and :func:`split_batch` runs independent slices of the
-batch on a few Python threads instead (NumPy releases the GIL), so every core still works.
+NumPy's stacked ``matmul`` calls the BLAS once per matrix from a C loop. A batch with enough
+work is split among a few Python threads (:func:`split_batch`; NumPy releases the GIL in those
+loops) and the BLAS is pinned to one thread meanwhile (:func:`blas_single_thread`, through
+``threadpoolctl`` when it is installed), so that the threads, not the BLAS's pool waking for
+every small call, share the cores; a smaller batch runs in the calling thread with the BLAS's own
+threading (large matrices in a small batch keep it; limiting it costs ~15 us a call).
 """
 import contextlib
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy
 
-__all__ = ["gemm", "gemv", "op", "blas_single_thread", "split_batch"]
+__all__ = ["gemm", "gemv", "op", "blas_single_thread", "split_batch", "threads_pay"]
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"gemm": ("a", "b"), "gemv": ("a", "x")}
@@ -29,8 +29,18 @@ _POOL = None
 _PARALLEL_MIN_WORK = 1 << 25
 
 
+THREADS_ENV = "LINALG_CPU_THREADS"
+
+
 def _workers():
-    """Threads for :func:`split_batch`: the cores this process may use, at most 8."""
+    """Threads for :func:`split_batch`: $LINALG_CPU_THREADS if set (1: the calling thread only,
+    e.g. one MPI rank a core), else the cores this process may use, at most 8."""
+    setting = os.environ.get(THREADS_ENV)
+    if setting:
+        try:
+            return max(1, int(setting))
+        except ValueError:
+            raise ValueError(f"{THREADS_ENV}: expected a positive integer, got {setting!r}") from None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(8, cores))
 
@@ -48,20 +58,37 @@ def blas_single_thread():
         yield
 
 
+def threads_pay(batch, work_per_matrix):
+    """Whether :func:`split_batch` would use threads for this batch (``work_per_matrix``: about
+    the scalar multiply-adds of one matrix)."""
+    workers = _workers()
+    return workers > 1 and batch >= 2 * workers and batch * work_per_matrix >= _PARALLEL_MIN_WORK
+
+
 def split_batch(fn, batch, work_per_matrix):
     """Call ``fn(start, stop)`` over slices of ``range(batch)``, on several threads when it pays.
 
-    ``fn`` must only touch its own slice of the batch (it writes disjoint output rows).
+    ``fn`` must only touch its own slice of the batch (it writes disjoint output rows). It runs
+    under the caller's NumPy error state (``numpy.errstate`` is per thread). Returns when every
+    slice is done; the first exception a slice raised is then raised here.
     """
     global _POOL
-    workers = _workers()
-    if workers == 1 or batch < 2 * workers or batch * work_per_matrix < _PARALLEL_MIN_WORK:
+    if not threads_pay(batch, work_per_matrix):
         fn(0, batch)
         return
+    workers = _workers()
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="linalg-cpu")
+    errors = numpy.geterr()
+
+    def under_caller_errstate(lo, hi):
+        with numpy.errstate(**errors):
+            fn(lo, hi)
     bounds = numpy.linspace(0, batch, workers + 1).astype(int)
-    futures = [_POOL.submit(fn, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    with blas_single_thread():          # our threads, not the BLAS's, share the cores
+        futures = [_POOL.submit(under_caller_errstate, int(lo), int(hi))
+                   for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+        wait(futures)         # no slice may still be writing when an exception reaches the caller
     for f in futures:
         f.result()
 
@@ -99,8 +126,7 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0):
             if alpha != 1:
                 blk *= alpha
 
-    with blas_single_thread():
-        split_batch(run, batch, m * n * opa.shape[2])
+    split_batch(run, batch, m * n * opa.shape[2])
     return out
 
 

@@ -4,12 +4,14 @@ Strategy: NumPy's stacked LAPACK for the factorization (numpy.linalg.cholesky lo
 batch in C and reads only the lower triangle, LAPACK potrf('L')), with failed matrices isolated
 so one bad matrix never spoils the batch; the solves and inverses are the blocked, batch-
 vectorized triangular kernels of ``linalg._cpu.triangular`` (stacked matmul + small inverted
-diagonal blocks), run over cache-sized chunks of the batch.
+diagonal blocks), run over cache-sized chunks of the batch. Batches with enough work are split
+among a few threads (``linalg._cpu.blas.split_batch``), the factorization included.
 
 Right-hand sides always arrive as (batch, n, nrhs): the public layer passes vectors as one column.
 """
 import numpy
 
+from .blas import split_batch, threads_pay
 from .triangular import (as_lower_problem, ct, diag_info, gram, inverse_chunked,
                          solve_chunked, with_identity)
 
@@ -28,12 +30,27 @@ def potrf(a, lower=True):
     src = a if lower else ct(a)
     info = numpy.zeros(a.shape[0], dtype=numpy.int32)
     try:
-        factor = numpy.linalg.cholesky(src)
+        factor = _stacked_cholesky(src)
     except numpy.linalg.LinAlgError:
         factor = _isolated_cholesky(src, info)
     if not lower:
         factor = ct(factor)
     return numpy.ascontiguousarray(factor), info
+
+
+def _stacked_cholesky(src):
+    """numpy.linalg.cholesky of the whole batch; slices of it on a few threads when the batch
+    holds enough work (``blas.split_batch``: the LAPACK loop releases the GIL). Raises
+    LinAlgError if any matrix fails."""
+    n = src.shape[1]
+    if not threads_pay(src.shape[0], n ** 3 // 3 + 1):
+        return numpy.linalg.cholesky(src)
+    factor = numpy.empty(src.shape, src.dtype)
+
+    def run(lo, hi):
+        factor[lo:hi] = numpy.linalg.cholesky(src[lo:hi])
+    split_batch(run, src.shape[0], n ** 3 // 3 + 1)
+    return factor
 
 
 def _isolated_cholesky(src, info):

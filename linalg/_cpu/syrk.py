@@ -6,7 +6,7 @@ A is (batch, k, n)); symmetric, not Hermitian, for complex dtypes, as in BLAS. O
 """
 import numpy
 
-from .blas import blas_single_thread, split_batch
+from .blas import split_batch
 
 __all__ = ["syrk", "mirror"]
 
@@ -63,6 +63,5 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
                     blk *= alpha
             mirror(blk, lower)
 
-    with blas_single_thread():
-        split_batch(run, batch, n * n * k)
+    split_batch(run, batch, n * n * k)
     return out

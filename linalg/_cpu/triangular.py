@@ -1,7 +1,8 @@
 """CPU triangular BLAS/LAPACK on strided (batch, n, n) batches: trsm, trmm, trtri, lauum.
 
 Strategy (vectorized over the batch, never a loop per matrix), run over cache-sized chunks of
-the batch (CHUNK_BYTES) so that the several passes of each step hit the cache:
+the batch (CHUNK_BYTES) so that the several passes of each step hit the cache, the chunks shared
+among a few threads when the batch holds enough work (:func:`over_chunks`):
 
 * Every problem is first mapped to a lower-triangular one by views (:func:`as_lower_problem`):
   X op(A) = B is op(A)^T X^T = B^T, and an upper T is the reversal J T J of a lower one.
@@ -16,6 +17,8 @@ the error grows with the condition number of an NB x NB diagonal block, not of t
 The module also serves ``linalg._cpu.cholesky`` and ``linalg._cpu.trsv``.
 """
 import numpy
+
+from .blas import split_batch
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -162,6 +165,16 @@ def chunks(batch, matrix_elements, itemsize, min_step=16):
     return [slice(s, min(s + step, batch)) for s in range(0, batch, step)]
 
 
+def over_chunks(run, batch, matrix_elements, itemsize, work_per_matrix, min_step=16):
+    """``run(s)`` for every cache-sized slice ``s`` of the batch (:func:`chunks`); the slices are
+    shared among a few threads when the batch holds enough work (``blas.split_batch``).
+    ``run`` must only write its own slice."""
+    def part(lo, hi):
+        for s in chunks(hi - lo, matrix_elements, itemsize, min_step):
+            run(slice(lo + s.start, lo + s.stop))
+    split_batch(part, batch, work_per_matrix)
+
+
 def _op(a, lower, trans):
     """(op(A), lower-ness of op(A)) as a view (a conjugated copy for 'C' on complex)."""
     if trans == "N":
@@ -190,10 +203,12 @@ def solve_chunked(t, rhs, b, unit_diagonal=False, alpha=1):
     n = t.shape[1]
     m = b.shape[1] * b.shape[2] // n
     min_step = SUBSTITUTION_CHUNK if m <= SUBSTITUTION_MAX_RHS else 16
-    for s in chunks(t.shape[0], n * (n + m), t.itemsize, min_step):
+
+    def run(s):
         if alpha != 1:
             b[s] *= alpha
         lower_solve(t[s], rhs(b[s]), unit_diagonal)
+    over_chunks(run, t.shape[0], n * (n + m), t.itemsize, n * n * m, min_step)
     return b
 
 
@@ -226,7 +241,8 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     """B := alpha op(A) B (left) or alpha B op(A) (right); no failure mode."""
     out = numpy.empty_like(b)
     n, m = b.shape[1], b.shape[2]
-    for s in chunks(a.shape[0], n * (n + 2 * m), a.itemsize):
+
+    def run(s):
         t, _ = _op(triangle(a[s], lower, unit_diagonal), lower, trans)
         if side == "left":
             numpy.matmul(t, b[s], out=out[s])
@@ -234,6 +250,7 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
             numpy.matmul(b[s], t, out=out[s])
         if alpha != 1:
             out[s] *= alpha
+    over_chunks(run, a.shape[0], n * (n + 2 * m), a.itemsize, n * n * m)
     return out
 
 
@@ -263,8 +280,9 @@ def inverse_chunked(t, unit_diagonal=False, finish=None):
     if finish is None:
         out = numpy.empty(t.shape, t.dtype)
         finish = out.__setitem__
-    for s in chunks(t.shape[0], 3 * t.shape[1] ** 2, t.itemsize):
-        finish(s, lower_inverse(t[s], unit_diagonal))
+    n = t.shape[1]
+    over_chunks(lambda s: finish(s, lower_inverse(t[s], unit_diagonal)), t.shape[0], 3 * n * n,
+                t.itemsize, n ** 3 // 3 + 1)
     return out
 
 
@@ -308,6 +326,7 @@ def gram(t, lower, out):
 def lauum(a, lower=True):
     """L^H L (lower) or U U^H (upper) from the referenced triangle, returned full Hermitian."""
     out = numpy.empty_like(a)
-    for s in chunks(a.shape[0], 3 * a.shape[1] ** 2, a.itemsize):
-        gram(triangle(a[s], lower), lower, out[s])
+    n = a.shape[1]
+    over_chunks(lambda s: gram(triangle(a[s], lower), lower, out[s]), a.shape[0], 3 * n * n,
+                a.itemsize, n ** 3)
     return out

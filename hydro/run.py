@@ -42,6 +42,17 @@ def local_rank(comm):
     return comm.rank
 
 
+CPU_THREADS_ENV = "LINALG_CPU_THREADS"     # linalg/_cpu/blas.py: threads a batched CPU call uses
+
+
+def share_cores(comm):
+    """Under MPI, one linalg CPU thread a rank unless $LINALG_CPU_THREADS says otherwise: the
+    ranks are the parallelism, and each rank threading its big batches over every core of the
+    node would oversubscribe them."""
+    if comm.size > 1:
+        os.environ.setdefault(CPU_THREADS_ENV, "1")
+
+
 def select_backend(name, comm):
     """(array module, 'cpu' | 'gpu'); auto = the GPU when CuPy sees one, device = local rank % ngpus."""
     import numpy
@@ -75,6 +86,7 @@ def main(argv=None):
     if args.backend:
         cfg = dataclasses.replace(cfg, backend=args.backend)
     xp, backend = select_backend(cfg.backend, comm)
+    share_cores(comm)
     if comm.rank == 0:
         print(f"# {args.case}: resolved case ({comm.size} rank(s), backend {backend})\n{cfg.to_yaml()}")
     from .simulation import MeshTangled, Simulation, TimeStepCollapse

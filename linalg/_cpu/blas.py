@@ -4,8 +4,9 @@ NumPy's stacked ``matmul`` calls the BLAS once per matrix from a C loop. A batch
 work is split among a few Python threads (:func:`split_batch`; NumPy releases the GIL in those
 loops) and the BLAS is pinned to one thread meanwhile (:func:`blas_single_thread`, through
 ``threadpoolctl`` when it is installed), so that the threads, not the BLAS's pool waking for
-every small call, share the cores; a smaller batch runs in the calling thread with the BLAS's own
-threading (large matrices in a small batch keep it; limiting it costs ~15 us a call).
+every matrix, share the cores. A smaller batch runs in the calling thread, the BLAS pinned too
+if its matrices are big enough for it to thread each call; a few big matrices keep its threading
+(and tiny calls skip the pinning, which costs ~15 us).
 """
 import contextlib
 import os
@@ -27,8 +28,11 @@ _CONTROLLER = None
 _POOL = None
 # Below this many scalar multiply-adds a batch runs on one thread: thread hand-off costs more.
 _PARALLEL_MIN_WORK = 1 << 25
-
-
+# The BLAS threads one call from about this many multiply-adds (OpenBLAS: m n k >= 4 x 65536):
+# for a batch of such calls, waking its thread pool for every matrix costs more than it gains
+# (2-core development machine, busy: 15 stacked 128 x 128 products 10.1 ms with OpenBLAS's two
+# threads, 1.8 ms with one).
+_BLAS_THREADS_FROM = 1 << 18
 THREADS_ENV = "LINALG_CPU_THREADS"
 
 
@@ -70,13 +74,22 @@ def split_batch(fn, batch, work_per_matrix):
 
     ``fn`` must only touch its own slice of the batch (it writes disjoint output rows). It runs
     under the caller's NumPy error state (``numpy.errstate`` is per thread). Returns when every
-    slice is done; the first exception a slice raised is then raised here.
+    slice is done; the first exception a slice raised is then raised here. The BLAS runs on one
+    thread while our threads run, and for many matrices big enough that it would thread each
+    call; a few matrices keep its threading.
     """
-    global _POOL
-    if not threads_pay(batch, work_per_matrix):
+    if threads_pay(batch, work_per_matrix):
+        with blas_single_thread():          # our threads, not the BLAS's, share the cores
+            _on_threads(fn, batch, _workers())
+    elif batch >= 2 * _workers() and work_per_matrix >= _BLAS_THREADS_FROM:
+        with blas_single_thread():
+            fn(0, batch)
+    else:
         fn(0, batch)
-        return
-    workers = _workers()
+
+
+def _on_threads(fn, batch, workers):
+    global _POOL
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="linalg-cpu")
     errors = numpy.geterr()
@@ -85,10 +98,9 @@ def split_batch(fn, batch, work_per_matrix):
         with numpy.errstate(**errors):
             fn(lo, hi)
     bounds = numpy.linspace(0, batch, workers + 1).astype(int)
-    with blas_single_thread():          # our threads, not the BLAS's, share the cores
-        futures = [_POOL.submit(under_caller_errstate, int(lo), int(hi))
-                   for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-        wait(futures)         # no slice may still be writing when an exception reaches the caller
+    futures = [_POOL.submit(under_caller_errstate, int(lo), int(hi))
+               for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    wait(futures)             # no slice may still be writing when an exception reaches the caller
     for f in futures:
         f.result()
 

@@ -1,6 +1,7 @@
 """The CPU backends' batch threads (linalg/_cpu/blas.py split_batch, triangular.over_chunks):
 every matrix computed once, errors and the caller's NumPy error state carried over, and results
 identical to the one-thread run (each matrix goes through the same calls either way)."""
+import contextlib
 import threading
 import time
 
@@ -52,6 +53,22 @@ def test_split_batch_runs_under_the_callers_error_state(threads):
     with numpy.errstate(divide="raise"):
         with pytest.raises(FloatingPointError):
             cpu_blas.split_batch(fn, 30, 1)
+
+
+@pytest.mark.parametrize("batch, work, workers, pinned", [
+    (100, 1 << 20, 3, True),      # threads
+    (100, 1 << 18, 1, True),      # one thread, but the BLAS would thread every call
+    (100, 1 << 10, 1, False),     # tiny calls: pinning would cost more than the call
+    (2, 1 << 24, 3, False),       # two big matrices keep the BLAS's threads
+])
+def test_blas_pinned_to_one_thread_where_it_would_thread_many_calls(monkeypatch, batch, work,
+                                                                    workers, pinned):
+    entered = []
+    monkeypatch.setattr(cpu_blas, "_workers", lambda: workers)
+    monkeypatch.setattr(cpu_blas, "blas_single_thread",
+                        lambda: (entered.append(1), contextlib.nullcontext())[1])
+    cpu_blas.split_batch(lambda lo, hi: None, batch, work)
+    assert bool(entered) == pinned
 
 
 @pytest.mark.parametrize("setting, expected", [("1", 1), ("5", 5), ("0", 1)])

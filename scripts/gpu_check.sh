@@ -6,12 +6,14 @@
 # Results go to $OUT (or ./out/gpu_check when OUT is unset): gpu_check.tar.gz with every log,
 # table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
-# where .whl holds pytest and its dependencies as wheels (the device image has no pytest).
+# where .whl holds pytest and its dependencies as wheels (the device image has no pytest), and
+# pytest-xdist + execnet to run the tests on several workers (GPU_CHECK_WORKERS, default 4).
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
-#   On an H100 the tests take ~480 s (2026-11-23) and the sanitizer ~90 s: run them in separate
-#   calls (GPU_CHECK_PARTS=tests, then GPU_CHECK_PARTS='sanitizer bench'). When the suite outgrows
+#   On an H100 the tests took ~480 s in one process (2026-11-23; on 4 xdist workers: not yet
+#   measured) and the sanitizer ~90 s: run them in separate calls (GPU_CHECK_PARTS=tests, then
+#   GPU_CHECK_PARTS='sanitizer bench'). When the suite outgrows
 #   one call, its two halves are parts of their own: tests-cholesky (test_gpu_cholesky.py, about
 #   half of it) and tests-other (the rest).
 set -uo pipefail
@@ -25,6 +27,12 @@ if [ -d .whl ] && ! python3 -c "import pytest" 2>/dev/null; then
         && export PYTHONPATH="$PYTHONPATH:/tmp/site"
 fi
 QUICK=${GPU_CHECK_QUICK:+--quick}
+# The GPU tests on GPU_CHECK_WORKERS (default 4) pytest-xdist workers when .whl carries it (one
+# GPU, 16 host cores: the suite is mostly NVRTC compiles and host-side checks); 1: one process.
+XDIST=""
+if [ "${GPU_CHECK_WORKERS:-4}" != 1 ] && python3 -c "import xdist" 2>/dev/null; then
+    XDIST="-n ${GPU_CHECK_WORKERS:-4}"
+fi
 status=0
 {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
@@ -36,10 +44,10 @@ limit() { local var="GPU_CHECK_TIMEOUT_$1"; echo "${!var:-$2}"; }
 for part in $PARTS; do
     echo "=== $part ($(date -u +%T)) ==="
     case $part in
-        tests) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
-        tests-cholesky) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider \
+        tests) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        tests-cholesky) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST \
                             tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_cholesky.txt" || status=1 ;;
-        tests-other) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider tests \
+        tests-other) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests \
                          --ignore=tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_other.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;

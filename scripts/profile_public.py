@@ -3,10 +3,10 @@ backend is a stand-in that returns at once (argument checks, the call plan, copi
 result and info handed back; no kernel, no GPU). This is the part of a small GPU call's host time
 that scripts/profile_host.py cannot separate from CuPy and the driver.
 
-    python3 scripts/profile_public.py [--repeat 15] [--profile potrf]
+    python3 scripts/profile_public.py [--repeat 15] [--calls 20000] [--profile potrf]
 
 Strided NumPy operands (the plan path a CuPy call takes too), in place, return_info=True: the
-calls of scripts/bench_cholesky.py / bench_blas.py. Prints the best of --repeat rounds of 20 000
+calls of scripts/bench_cholesky.py / bench_blas.py. Prints the best of --repeat rounds of --calls
 calls each in this thread's CPU time (other processes on the machine then add little; their
 noise only ever adds time); --profile NAME adds cProfile's view.
 """
@@ -30,7 +30,8 @@ BATCH = 64
 
 def install_stub_backends():
     """Backends that return their output operand (and a zero info) at once, with the real
-    READS_ONLY tables, so that the public layer takes the same copy decisions as on the GPU."""
+    READS_ONLY tables, so that the public layer takes the same copy decisions as on the GPU.
+    Returns what they replaced (for :func:`restore_backends`)."""
     from linalg._cuda import blas, cholesky, syrk, triangular, trsv
     info = numpy.zeros(BATCH, numpy.int32)
 
@@ -52,8 +53,18 @@ def install_stub_backends():
                                       gemv=returns(2, False)),
         "syrk": types.SimpleNamespace(READS_ONLY=syrk.READS_ONLY, syrk=returns(1, False)),
     }
+    replaced = {key: _dispatch._BACKENDS.get(key) for key in ((True, f) for f in stubs)}
     for family, stub in stubs.items():
         _dispatch._BACKENDS[(True, family)] = stub
+    return replaced
+
+
+def restore_backends(replaced):
+    for key, module in replaced.items():
+        if module is None:
+            _dispatch._BACKENDS.pop(key, None)
+        else:
+            _dispatch._BACKENDS[key] = module
 
 
 def cases():
@@ -77,7 +88,7 @@ def cases():
     }
 
 
-def best_us(fn, repeat, calls=20000):
+def best_us(fn, repeat, calls):
     fn()
     best = float("inf")
     for _ in range(repeat):
@@ -88,25 +99,31 @@ def best_us(fn, repeat, calls=20000):
     return best
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=20000, help="calls a round")
     parser.add_argument("--profile", default=None, help="case name for a cProfile view")
-    args = parser.parse_args()
-    install_stub_backends()
-    table = cases()
-    print(f"public layer, stand-in backend, batch {BATCH}, best of {args.repeat} x 20000 calls")
-    for name, fn in table.items():
-        print(f"{name:16s} {best_us(fn, args.repeat):6.2f} us a call", flush=True)
-    if args.profile:
-        fn = table[args.profile]
-        profile = cProfile.Profile()
-        profile.enable()
-        for _ in range(5000):
-            fn()
-        profile.disable()
-        pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+    args = parser.parse_args(argv)
+    replaced = install_stub_backends()
+    try:
+        table = cases()
+        print(f"public layer, stand-in backend, batch {BATCH}, best of {args.repeat} x "
+              f"{args.calls} calls")
+        for name, fn in table.items():
+            print(f"{name:16s} {best_us(fn, args.repeat, args.calls):6.2f} us a call", flush=True)
+        if args.profile:
+            fn = table[args.profile]
+            profile = cProfile.Profile()
+            profile.enable()
+            for _ in range(5000):
+                fn()
+            profile.disable()
+            pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+    finally:
+        restore_backends(replaced)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

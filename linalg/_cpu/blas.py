@@ -19,7 +19,7 @@ __all__ = ["gemm", "gemv", "op", "blas_single_thread", "split_batch", "threads_p
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"gemm": ("a", "b"), "gemv": ("a", "x")}
 
-try:  # optional: without it the BLAS keeps its own threading
+try:  # a dependency (pyproject.toml); without it (a source checkout) the BLAS keeps its threads
     import threadpoolctl
 except ImportError:  # pragma: no cover - depends on the environment
     threadpoolctl = None

@@ -42,15 +42,13 @@ def local_rank(comm):
     return comm.rank
 
 
-CPU_THREADS_ENV = "LINALG_CPU_THREADS"     # linalg/_cpu/blas.py: threads a batched CPU call uses
-
-
 def share_cores(comm):
     """Under MPI, one linalg CPU thread a rank unless $LINALG_CPU_THREADS says otherwise: the
     ranks are the parallelism, and each rank threading its big batches over every core of the
     node would oversubscribe them."""
+    from linalg._cpu.blas import THREADS_ENV
     if comm.size > 1:
-        os.environ.setdefault(CPU_THREADS_ENV, "1")
+        os.environ.setdefault(THREADS_ENV, "1")
 
 
 def select_backend(name, comm):

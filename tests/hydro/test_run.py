@@ -42,14 +42,13 @@ def test_bad_case_file_names_the_key(tmp_path, capsys):
 
 @pytest.mark.parametrize("size, preset, expected", [(1, None, None), (4, None, "1"), (4, "3", "3")])
 def test_mpi_ranks_use_one_cpu_thread_unless_told(monkeypatch, size, preset, expected):
-    from hydro.run import CPU_THREADS_ENV, share_cores
+    from hydro.run import share_cores
     from linalg._cpu.blas import THREADS_ENV
-    assert CPU_THREADS_ENV == THREADS_ENV
-    monkeypatch.delenv(CPU_THREADS_ENV, raising=False)
+    monkeypatch.delenv(THREADS_ENV, raising=False)
     if preset is not None:
-        monkeypatch.setenv(CPU_THREADS_ENV, preset)
+        monkeypatch.setenv(THREADS_ENV, preset)
     share_cores(type("Comm", (), {"size": size})())
-    assert os.environ.get(CPU_THREADS_ENV) == expected
+    assert os.environ.get(THREADS_ENV) == expected
 
 
 def test_progress_line_tty_and_plain():

@@ -15,12 +15,16 @@ from linalg._cpu import triangular as cpu_tri
 from . import helpers as h
 
 
-@pytest.fixture
-def threads(monkeypatch):
-    """Three workers and no minimum work: every call below takes the threaded path."""
+def force_threads(monkeypatch):
+    """Three workers and no minimum work: every call takes the threaded path."""
     monkeypatch.setattr(cpu_blas, "_workers", lambda: 3)
     monkeypatch.setattr(cpu_blas, "_PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(cpu_tri, "CHUNK_BYTES", 1)          # many chunks a slice, too
+
+
+@pytest.fixture
+def threads(monkeypatch):
+    force_threads(monkeypatch)
 
 
 def test_split_batch_visits_every_index_once_on_worker_threads(threads):
@@ -114,9 +118,7 @@ CALLS = {
 def test_threaded_results_equal_the_one_thread_results(monkeypatch, name, n):
     inputs = _inputs(n)
     serial = CALLS[name](*inputs)
-    monkeypatch.setattr(cpu_blas, "_workers", lambda: 3)
-    monkeypatch.setattr(cpu_blas, "_PARALLEL_MIN_WORK", 0)
-    monkeypatch.setattr(cpu_tri, "CHUNK_BYTES", 1)
+    force_threads(monkeypatch)
     threaded = CALLS[name](*inputs)
     for x, y in zip(serial if isinstance(serial, tuple) else (serial,),
                     threaded if isinstance(threaded, tuple) else (threaded,)):

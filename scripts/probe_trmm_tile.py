@@ -10,27 +10,16 @@ import cupy
 
 sys.path.insert(0, ".")
 from linalg._cuda import triangular as gtri  # noqa: E402
-from tests.linalg.helpers import poison_triangle  # noqa: E402
+from tests.linalg.helpers import eps, poison_triangle, triangle_of  # noqa: E402
 
 try:
     import torch
 except ImportError:
     torch = None
 
-EPS = {numpy.float32: numpy.finfo(numpy.float32).eps, numpy.float64: numpy.finfo(numpy.float64).eps}
-
-
-def tri_np(a, lower, unit):
-    t = numpy.tril(a) if lower else numpy.triu(a)
-    if unit:
-        idx = numpy.arange(a.shape[1])
-        t[:, idx, idx] = 1
-    return t
-
-
 def resid(c, ref, scale, n, dtype):
     err = numpy.linalg.norm((c - ref).reshape(c.shape[0], -1), axis=1)
-    return err / (scale * n * EPS[dtype])
+    return err / (scale * n * eps(dtype))
 
 
 def check_variants(rng, out):
@@ -44,7 +33,7 @@ def check_variants(rng, out):
                 nv = 37 if n != 128 else 128
                 shape = (batch, n, nv) if side == "left" else (batch, nv, n)
                 b = rng.standard_normal(shape).astype(dtype)
-                t = tri_np(a.astype(numpy.float64), lower, unit)
+                t = triangle_of(a.astype(numpy.float64), lower, unit)
                 op = t.swapaxes(1, 2) if trans == "T" else t
                 ref = op @ b if side == "left" else b @ op
                 res = gtri.trmm(cupy.asarray(poison_triangle(a, lower, unit)), cupy.asarray(b),
@@ -68,7 +57,7 @@ def check_variants(rng, out):
             if not r < 10:
                 print("TRMM view FAIL", dtype.__name__, n, r, flush=True)
             for lower in (True, False):
-                t = tri_np(a.astype(numpy.float64), lower, False)
+                t = triangle_of(a.astype(numpy.float64), lower, False)
                 ref = t.swapaxes(1, 2) @ t if lower else t @ t.swapaxes(1, 2)
                 res = cupy.asnumpy(gtri.lauum(cupy.asarray(poison_triangle(a, lower)), lower))
                 r = resid(res, ref, numpy.linalg.norm(t.reshape(batch, -1), axis=1) ** 2, n, dtype).max()
@@ -92,7 +81,7 @@ def every_matrix(rng):
                 else cupy.matmul(b.astype(numpy.float64), op.astype(numpy.float64))
             err = cupy.linalg.norm((c - ref).reshape(batch, -1), axis=1) / (
                 cupy.linalg.norm(t.reshape(batch, -1).astype(numpy.float64), axis=1)
-                * cupy.linalg.norm(b.reshape(batch, -1).astype(numpy.float64), axis=1) * n * EPS[dtype])
+                * cupy.linalg.norm(b.reshape(batch, -1).astype(numpy.float64), axis=1) * n * eps(dtype))
             bad = int((~(err < 10)).sum())
             print(f"every-matrix TRMM {dtype.__name__} n={n} {side}{lower}{trans}: batch {batch}, "
                   f"max {float(err.max()):.3g}, bad {bad}", flush=True)
@@ -101,7 +90,7 @@ def every_matrix(rng):
             t = (cupy.tril(a) if lower else cupy.triu(a)).astype(numpy.float64)
             ref = cupy.matmul(t.swapaxes(1, 2), t) if lower else cupy.matmul(t, t.swapaxes(1, 2))
             err = cupy.linalg.norm((c - ref).reshape(batch, -1), axis=1) / (
-                cupy.linalg.norm(t.reshape(batch, -1), axis=1) ** 2 * n * EPS[dtype])
+                cupy.linalg.norm(t.reshape(batch, -1), axis=1) ** 2 * n * eps(dtype))
             bad = int((~(err < 10)).sum()) + int((c != c.swapaxes(1, 2)).any(axis=(1, 2)).sum())
             print(f"every-matrix LAUUM {dtype.__name__} n={n} lower={lower}: max {float(err.max()):.3g}, "
                   f"bad {bad}", flush=True)

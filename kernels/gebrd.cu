@@ -20,7 +20,7 @@
 //   implementations: gebd2_fused (default; the two updates as one rank-2 update fused with the
 //   next step's products: two passes a step) and gebd2_tall (four passes a step).
 //
-// gebrd_reg<T, N, TRS, STAGE>  (max(m, n) <= N <= 32, where the tuning table asks for it)
+// gebrd_reg<T, N, TRS, STAGE, SHRINK>  (max(m, n) <= N <= 32, where the tuning table asks for it)
 //   One group of N lanes per matrix, lane j holding column j in registers: the left update is
 //   local to a lane, the right update's product a reduce-scatter over the lanes. See "gebrd_reg"
 //   at the end of this file.
@@ -786,7 +786,7 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
 }
 
 // =============================================================================================
-// gebrd_reg<T, N, TRS, STAGE>: the matrix in registers, for max(m, n) <= N (N = 8, 16 or 32;
+// gebrd_reg<T, N, TRS, STAGE, SHRINK>: the matrix in registers, for max(m, n) <= N (N = 8, 16, 32;
 // the launcher's "kernel": "reg"). One group of N lanes of one warp per matrix (32 / N matrices a warp). The
 // tall R x C matrix M (M = A, or A^T for m < n, as in gebrd_cols) is held by columns: lane j
 // keeps column j in c[0 .. N), rows past R and lanes past C zero. gebrd_cols streams every
@@ -801,7 +801,10 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
 // the instruction cache holds). Instead local row 0 is always row i of the step: row i and
 // column i are final after step i, so they are stored to global memory then, and every lane
 // shifts its column up by one (c[r] = c[r + 1], a zero enters at the bottom). Loops run over all
-// N registers; the rows past the matrix are zero and contribute nothing (exactly).
+// N registers; the rows past the matrix are zero and contribute nothing (exactly). SHRINK: once
+// at most N / 2 rows are left, local rows N / 2 .. N - 1 are zero in every lane, so the later
+// steps run a copy of the step with loops over N / 2 registers (then N / 4, down to 8): at
+// N = 32 about 30% less of the per-row work over a whole reduction (reg_steps).
 //
 // Step i (L = R - i rows left; lanes i < j < C are the trailing columns):
 //   1. lane i writes its column to vb; every lane reads it and computes the same dlarfg
@@ -850,15 +853,17 @@ __device__ __forceinline__ int scale_exp(T big) {
 }
 
 // The right update's product y = C u over the N lanes of the group: lane j holds column j in
-// c (local rows 0 .. N - 1) and u_j; returns y_q = sum_j u_j c_j[q] for q = the lane's rank, row
-// 0 left out (y_0 = 0). Recursive halving: at each level a lane keeps the half of its partial
-// sums whose index bit matches its own rank bit and sends the other half to its partner; the
-// first level forms the products u_j c_j[r] as it goes, so only N / 2 partial sums are live.
-template <int N, typename T>
+// c (local rows 0 .. NR - 1 live, rows NR .. N - 1 zero and not read) and u_j; returns
+// y_q = sum_j u_j c_j[q] for q = the lane's rank mod NR, row 0 left out (y_0 = 0). Recursive
+// halving over the NR-lane blocks: at each level a lane keeps the half of its partial sums whose
+// index bit matches its own rank bit and sends the other half to its partner; the first level
+// forms the products u_j c_j[r] as it goes, so only NR / 2 partial sums are live. Then (NR < N)
+// a butterfly adds the N / NR blocks' sums (partners add the same two numbers: the same bits).
+template <int N, int NR, typename T>
 __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned mask, int rank) {
-    T p[N / 2];
+    T p[NR / 2];
     {
-        constexpr int o = N / 2;
+        constexpr int o = NR / 2;
         const bool upper = rank & o;
 #pragma unroll
         for (int q = 0; q < o; ++q) {
@@ -869,8 +874,8 @@ __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned ma
         }
     }
 #pragma unroll
-    for (int level = 2; level < N; level *= 2) {
-        const int o = N / (2 * level);        // N / 4, ..., 1
+    for (int level = 2; level < NR; level *= 2) {
+        const int o = NR / (2 * level);       // NR / 4, ..., 1
         const bool upper = rank & o;
 #pragma unroll
         for (int q = 0; q < o; ++q) {
@@ -879,7 +884,10 @@ __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned ma
             p[q] = keep + __shfl_xor_sync(mask, send, o, N);
         }
     }
-    return p[0];
+    T y = p[0];
+#pragma unroll
+    for (int o = NR; o < N; o *= 2) y += __shfl_xor_sync(mask, y, o, N);
+    return y;
 }
 
 // A compiler barrier every 8 elements of a loop over shared memory: the loads of one chunk may
@@ -892,17 +900,18 @@ __device__ __forceinline__ void chunk_fence(int r) {
 
 // y = C u by a transposition through shared memory instead (TRS): lane j writes u_j c_j[r] to
 // row r of sb (N x (N + V), row r at r * (N + V): conflict-free stores, 16-byte aligned rows
-// read without bank conflicts), and lane q sums row q. Fewer instructions than the shuffles
-// (no selects) and no partial sums held in registers, for N (N + V) elements of shared memory.
-template <int N, typename T>
+// read without bank conflicts), and lane q sums row q (q < NR; rows NR .. N - 1 are zero and
+// neither written nor read; other lanes return 0). Fewer instructions than the shuffles (no
+// selects) and no partial sums held in registers, for N (N + V) elements of shared memory.
+template <int N, int NR, typename T>
 __device__ __forceinline__ T transpose_sum_cu(const T (&c)[N], T u, T* sb, int lane,
                                               const Group<false>& tm) {
     constexpr int V = 16 / sizeof(T), LDT = N + V;
 #pragma unroll
-    for (int r = 1; r < N; ++r) sb[r * LDT + lane] = u * c[r];
+    for (int r = 1; r < NR; ++r) sb[r * LDT + lane] = u * c[r];
     tm.sync();
     T y4[4] = {T(0), T(0), T(0), T(0)};
-    if (lane > 0) {
+    if (lane > 0 && (NR == N || lane < NR)) {
 #pragma unroll
         for (int k = 0; k < N; k += V) {
             T yy[V];
@@ -921,14 +930,214 @@ __host__ __device__ __forceinline__ int reg_smem_elems(int N, int V, bool trs, b
     return 2 * N + (trs ? N * (N + V) : 0) + (stage ? N * (N + 1) : 0);
 }
 
+// One matrix of gebrd_reg as its steps see it: outputs in global memory (A, d, e, Q's and P's
+// taus, already offset to this matrix), its shared memory (vb, xb, sb, ob: see the kernel) and
+// the shape: R x C tall (M = A, or A^T), M(r, j) = A[r * rs + j * cs]; lane: the rank.
+template <typename T>
+struct RegMatrix {
+    T *A, *d, *e, *tq, *tp;
+    T *vb, *xb, *sb, *ob;
+    int R, C, rs, cs, lane;
+};
+
+// Step i of gebrd_reg (the section comment's steps 1-6) with NR live local rows: requires
+// L = R - i <= NR, so local rows NR .. N - 1 of every lane are zero (rows past R), and every loop
+// over rows stops at NR. SHRINK runs the late steps with NR = N / 2, N / 4, ..., 8 (reg_steps).
+template <int N, int NR, bool TRS, bool STAGE, typename T>
+__device__ __forceinline__ void reg_step(const Group<false>& tm, const RegMatrix<T>& mx,
+                                         T (&c)[N], int i) {
+    constexpr int V = 16 / sizeof(T);         // elements of one 16-byte load
+    constexpr int LDO = N + 1;
+    const int lane = mx.lane, R = mx.R, C = mx.C, rs = mx.rs, cs = mx.cs;
+    T *Ak = mx.A, *vb = mx.vb, *xb = mx.xb, *ob = mx.ob;
+    const int L = R - i;                      // local rows 0 .. L - 1 = rows i .. R - 1
+    // 1. H(i) from column i (x = vb[1 ..], alpha = vb[0]), computed by every lane.
+    tm.sync();                                // the previous step's readers of vb and xb are done
+    if (lane == i) {
+#pragma unroll
+        for (int r = 0; r < NR; r += 2) {
+            if constexpr (sizeof(T) == 8) {
+                *reinterpret_cast<double2*>(vb + r) = make_double2(c[r], c[r + 1]);
+            } else {
+                *reinterpret_cast<float2*>(vb + r) = make_float2(c[r], c[r + 1]);
+            }
+        }
+    }
+    tm.sync();
+    T alpha, s4[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll
+    for (int r = 0; r < NR; r += V) {
+        T xv[V];
+        load16(vb + r, xv);
+#pragma unroll
+        for (int h = 0; h < V; ++h) {
+            if (r + h == 0) alpha = xv[0];
+            else s4[(r + h) & 3] += xv[h] * xv[h];
+        }
+        chunk_fence<T>(r);
+    }
+    const T ss = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    T beta = alpha, tau = T(0), pre = T(1), scal = T(0);
+    bool refl = true;
+    if (norm_safe(ss, alpha)) {
+        larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tau, pre, scal);
+    } else {
+        T amax = T(0);
+        for (int r = 1; r < NR; ++r) amax = fmax(amax, fabs(vb[r]));
+        refl = amax != T(0);
+        if (refl) {
+            const int ke = scale_exp(fmax(fabs(alpha), amax));
+            const T up = ldexp(T(1), ke);
+            T s2 = T(0);
+            for (int r = 1; r < NR; ++r) {
+                const T q = vb[r] * up;
+                s2 += q * q;
+            }
+            const T q = alpha * up;
+            larfg_finish(alpha, sqrt(q * q + s2) * ldexp(T(1), -ke), beta, tau, pre, scal);
+        }
+    }
+    // 2. v = x / (alpha - beta) into vb (lane q its entry q, after every lane read x) and
+    // column i out (row i + q by lane q: beta, v, or x where H = I). Lanes q >= NR hold no row.
+    const bool row = NR == N || lane < NR;
+    const T xq = row ? vb[lane] : T(0);
+    tm.sync();
+    T val = xq;
+    if (refl && row) {
+        val = lane == 0 ? beta : (xq * pre) * scal;
+        vb[lane] = val;
+    }
+    if (lane < L) {
+        if constexpr (STAGE) ob[(i + lane) * LDO + i] = val;
+        else Ak[(i + lane) * rs + i * cs] = val;
+    }
+    if (lane == 0) {
+        mx.d[i] = beta;
+        mx.tq[i] = tau;
+    }
+    tm.sync();
+    // 3. Left update of columns i + 1 .. C - 1, v = vb (vb[0] = beta stands for v(0) = 1).
+    const bool trail = lane > i && lane < C;
+    if (refl && trail) {
+        T w4[4] = {c[0], T(0), T(0), T(0)};
+#pragma unroll
+        for (int r = 0; r < NR; r += V) {
+            T vv[V];
+            load16(vb + r, vv);
+#pragma unroll
+            for (int h = 0; h < V; ++h)
+                if (r + h > 0) w4[(r + h) & 3] += vv[h] * c[r + h];
+            chunk_fence<T>(r);
+        }
+        const T t = tau * ((w4[0] + w4[1]) + (w4[2] + w4[3]));
+        c[0] -= t;
+        // Load v again rather than keep NR values of it live from the loop above (the compiler
+        // would: registers past 128 cost occupancy or spill).
+        asm volatile("" ::: "memory");
+#pragma unroll
+        for (int r = 0; r < NR; r += V) {
+            T vv[V];
+            load16(vb + r, vv);
+#pragma unroll
+            for (int h = 0; h < V; ++h)
+                if (r + h > 0) c[r + h] -= t * vv[h];
+            chunk_fence<T>(r);
+        }
+    }
+    if (i + 1 < C) {
+        // 4. G(i) from row i: alpha in lane i + 1, x in lanes i + 2 .. C - 1.
+        const T xv = c[0];
+        const bool tail = lane > i + 1 && lane < C;
+        T sq = tail ? xv * xv : T(0), al = xv;
+        group_allreduce<false>(tm, sq, al, i + 1, (T*)nullptr);
+        T bp = al, taup_i = T(0), prep = T(1), scalp = T(0);
+        bool reflp = true;
+        if (norm_safe(sq, al)) {
+            larfg_finish(al, sqrt(al * al + sq), bp, taup_i, prep, scalp);
+        } else {
+            T amax = tail ? fabs(xv) : T(0), none = T(0);
+            group_allreduce<true>(tm, amax, none, -1, (T*)nullptr);
+            reflp = amax != T(0);
+            if (reflp) {
+                const int ke = scale_exp(fmax(fabs(al), amax));
+                const T up = ldexp(T(1), ke);
+                const T q = tail ? xv * up : T(0);
+                T s2 = q * q;
+                group_allreduce<false>(tm, s2, none, -1, (T*)nullptr);
+                const T qa = al * up;
+                larfg_finish(al, sqrt(qa * qa + s2) * ldexp(T(1), -ke), bp, taup_i, prep, scalp);
+            }
+        }
+        T u = T(0);
+        if (reflp) {
+            if (lane == i + 1) {
+                c[0] = bp;
+                u = T(1);
+            } else if (tail) {
+                c[0] = (xv * prep) * scalp;
+                u = c[0];
+            }
+        }
+        if (lane == i + 1) {
+            mx.e[i] = bp;
+            mx.tp[i] = taup_i;
+        }
+        if (trail) {                                           // row i out
+            if constexpr (STAGE) ob[i * LDO + lane] = c[0];
+            else Ak[i * rs + lane * cs] = c[0];
+        }
+        // 5. Right update of rows i + 1 .. R - 1, columns i + 1 .. C - 1 (lanes with u = 0 add
+        // zeros: their columns are finished or past C).
+        if (reflp) {
+            if constexpr (TRS) {
+                xb[lane] = taup_i * transpose_sum_cu<N, NR>(c, u, mx.sb, lane, tm);
+            } else {
+                xb[lane] = taup_i * reduce_scatter_cu<N, NR>(c, u, tm.mask, lane);
+            }
+            tm.sync();
+            if (trail) {
+#pragma unroll
+                for (int r = 0; r < NR; r += V) {
+                    T xr[V];
+                    load16(xb + r, xr);
+#pragma unroll
+                    for (int h = 0; h < V; ++h)
+                        if (r + h > 0) c[r + h] -= xr[h] * u;
+                    chunk_fence<T>(r);
+                }
+            }
+        }
+    } else if (lane == 0) {
+        mx.tp[i] = T(0);
+    }
+    // 6. Rotate: local row 0 becomes row i + 1 (rows NR .. N - 1 stay zero).
+#pragma unroll
+    for (int r = 0; r + 1 < NR; ++r) c[r] = c[r + 1];
+    c[NR - 1] = T(0);
+}
+
+// Steps i, i + 1, ... with NR live rows while more than NR / 2 rows are left (SHRINK), then the
+// rest with NR / 2 (down to 8); without SHRINK every step with NR = N. A step's row loops,
+// reduce-scatter and rotation cost ~NR, so SHRINK runs the second half of the steps at half
+// that or less (the instruction count, not occupancy, limits gebrd_reg at N = 32). Each NR is
+// one more copy of the step's code.
+template <int N, int NR, bool SHRINK, bool TRS, bool STAGE, typename T>
+__device__ __forceinline__ void reg_steps(const Group<false>& tm, const RegMatrix<T>& mx,
+                                          T (&c)[N], int& i) {
+    constexpr bool last = !SHRINK || NR == 8;
+#pragma unroll 1
+    for (; i < mx.C && (last || mx.R - i > NR / 2); ++i) reg_step<N, NR, TRS, STAGE>(tm, mx, c, i);
+    if constexpr (!last) reg_steps<N, NR / 2, SHRINK, TRS, STAGE>(tm, mx, c, i);
+}
+
 // Launch: block = N * (matrices per block) threads (at most 128), dynamic shared memory =
-// matrices per block * reg_smem_elems(N, 16 / sizeof(T), TRS) * sizeof(T); grid-stride over the
-// batch; requires max(m, n) <= N. Registers: c (N values) and, without TRS, N / 2 partial sums
-// are the arrays a lane keeps; the reflectors and x are read from shared memory where used
-// (16-byte broadcasts), not held. At most 128 registers (16 warps an SM; H100 batch 10240
-// 2026-11-23: float64 n = 16 0.097 ms against 0.108 at 106 registers, n = 32 0.531 against 0.650
-// at 186; the float64 N = 32 kernel spills a little there).
-template <typename T, int N, bool TRS, bool STAGE>
+// matrices per block * reg_smem_elems(N, 16 / sizeof(T), TRS, STAGE) * sizeof(T); grid-stride
+// over the batch; requires max(m, n) <= N. Registers: c (N values) and, without TRS, N / 2
+// partial sums are the arrays a lane keeps; the reflectors and x are read from shared memory
+// where used (16-byte broadcasts), not held. At most 128 registers (16 warps an SM; H100 batch
+// 10240 2026-11-23: float64 n = 16 0.097 ms against 0.108 at 106 registers, n = 32 0.531 against
+// 0.650 at 186; the float64 N = 32 kernel spills a little there). SHRINK: see reg_steps.
+template <typename T, int N, bool TRS, bool STAGE, bool SHRINK>
 __global__ void __launch_bounds__(128, 4)
 gebrd_reg(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
           T* __restrict__ tauq, T* __restrict__ taup, int group) {
@@ -954,180 +1163,17 @@ gebrd_reg(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* 
     for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
          k += (index_t)gridDim.x * per_block) {
         T* Ak = A + k * m * n;
-        T* dk = d + k * C;
-        T* ek = e + k * (C - 1);
-        T* tqk = tq + k * C;
-        T* tpk = tp + k * C;
+        const RegMatrix<T> mx{Ak, d + k * C, e + k * (C - 1), tq + k * C, tp + k * C,
+                              vb, xb, sb, ob, R, C, rs, cs, lane};
         T c[N];
 #pragma unroll
         for (int r = 0; r < N; ++r) c[r] = lane < C && r < R ? Ak[r * rs + lane * cs] : T(0);
+        if constexpr (SHRINK) {
+            int i = 0;
+            reg_steps<N, N, SHRINK, TRS, STAGE>(tm, mx, c, i);
+        } else {                              // one loop, every step with NR = N
 #pragma unroll 1
-        for (int i = 0; i < C; ++i) {
-            const int L = R - i;              // local rows 0 .. L - 1 = rows i .. R - 1
-            // 1. H(i) from column i (x = vb[1 ..], alpha = vb[0]), computed by every lane.
-            tm.sync();                        // the previous step's readers of vb and xb are done
-            if (lane == i) {
-#pragma unroll
-                for (int r = 0; r < N; r += 2) {
-                    if constexpr (sizeof(T) == 8) {
-                        *reinterpret_cast<double2*>(vb + r) = make_double2(c[r], c[r + 1]);
-                    } else {
-                        *reinterpret_cast<float2*>(vb + r) = make_float2(c[r], c[r + 1]);
-                    }
-                }
-            }
-            tm.sync();
-            T alpha, s4[4] = {T(0), T(0), T(0), T(0)};
-#pragma unroll
-            for (int r = 0; r < N; r += V) {
-                T xv[V];
-                load16(vb + r, xv);
-#pragma unroll
-                for (int h = 0; h < V; ++h) {
-                    if (r + h == 0) alpha = xv[0];
-                    else s4[(r + h) & 3] += xv[h] * xv[h];
-                }
-                chunk_fence<T>(r);
-            }
-            const T ss = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-            T beta = alpha, tau = T(0), pre = T(1), scal = T(0);
-            bool refl = true;
-            if (norm_safe(ss, alpha)) {
-                larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tau, pre, scal);
-            } else {
-                T amax = T(0);
-                for (int r = 1; r < N; ++r) amax = fmax(amax, fabs(vb[r]));
-                refl = amax != T(0);
-                if (refl) {
-                    const int ke = scale_exp(fmax(fabs(alpha), amax));
-                    const T up = ldexp(T(1), ke);
-                    T s2 = T(0);
-                    for (int r = 1; r < N; ++r) {
-                        const T q = vb[r] * up;
-                        s2 += q * q;
-                    }
-                    const T q = alpha * up;
-                    larfg_finish(alpha, sqrt(q * q + s2) * ldexp(T(1), -ke), beta, tau, pre,
-                                 scal);
-                }
-            }
-            // 2. v = x / (alpha - beta) into vb (lane q its entry q, after every lane read x)
-            // and column i out (row i + q by lane q: beta, v, or x where H = I).
-            const T xq = vb[lane];
-            tm.sync();
-            T val = xq;
-            if (refl) {
-                val = lane == 0 ? beta : (xq * pre) * scal;
-                vb[lane] = val;
-            }
-            if (lane < L) {
-                if constexpr (STAGE) ob[(i + lane) * LDO + i] = val;
-                else Ak[(i + lane) * rs + i * cs] = val;
-            }
-            if (lane == 0) {
-                dk[i] = beta;
-                tqk[i] = tau;
-            }
-            tm.sync();
-            // 3. Left update of columns i + 1 .. C - 1, v = vb (vb[0] = beta stands for v(0) = 1).
-            const bool trail = lane > i && lane < C;
-            if (refl && trail) {
-                T w4[4] = {c[0], T(0), T(0), T(0)};
-#pragma unroll
-                for (int r = 0; r < N; r += V) {
-                    T vv[V];
-                    load16(vb + r, vv);
-#pragma unroll
-                    for (int h = 0; h < V; ++h)
-                        if (r + h > 0) w4[(r + h) & 3] += vv[h] * c[r + h];
-                    chunk_fence<T>(r);
-                }
-                const T t = tau * ((w4[0] + w4[1]) + (w4[2] + w4[3]));
-                c[0] -= t;
-                // Load v again rather than keep N values of it live from the loop above (the
-                // compiler would: registers past 128 cost occupancy or spill).
-                asm volatile("" ::: "memory");
-#pragma unroll
-                for (int r = 0; r < N; r += V) {
-                    T vv[V];
-                    load16(vb + r, vv);
-#pragma unroll
-                    for (int h = 0; h < V; ++h)
-                        if (r + h > 0) c[r + h] -= t * vv[h];
-                    chunk_fence<T>(r);
-                }
-            }
-            if (i + 1 < C) {
-                // 4. G(i) from row i: alpha in lane i + 1, x in lanes i + 2 .. C - 1.
-                const T xv = c[0];
-                const bool tail = lane > i + 1 && lane < C;
-                T sq = tail ? xv * xv : T(0), al = xv;
-                group_allreduce<false>(tm, sq, al, i + 1, (T*)nullptr);
-                T bp = al, taup_i = T(0), prep = T(1), scalp = T(0);
-                bool reflp = true;
-                if (norm_safe(sq, al)) {
-                    larfg_finish(al, sqrt(al * al + sq), bp, taup_i, prep, scalp);
-                } else {
-                    T amax = tail ? fabs(xv) : T(0), none = T(0);
-                    group_allreduce<true>(tm, amax, none, -1, (T*)nullptr);
-                    reflp = amax != T(0);
-                    if (reflp) {
-                        const int ke = scale_exp(fmax(fabs(al), amax));
-                        const T up = ldexp(T(1), ke);
-                        const T q = tail ? xv * up : T(0);
-                        T s2 = q * q;
-                        group_allreduce<false>(tm, s2, none, -1, (T*)nullptr);
-                        const T qa = al * up;
-                        larfg_finish(al, sqrt(qa * qa + s2) * ldexp(T(1), -ke), bp, taup_i,
-                                     prep, scalp);
-                    }
-                }
-                T u = T(0);
-                if (reflp) {
-                    if (lane == i + 1) {
-                        c[0] = bp;
-                        u = T(1);
-                    } else if (tail) {
-                        c[0] = (xv * prep) * scalp;
-                        u = c[0];
-                    }
-                }
-                if (lane == i + 1) {
-                    ek[i] = bp;
-                    tpk[i] = taup_i;
-                }
-                if (trail) {                                   // row i out
-                    if constexpr (STAGE) ob[i * LDO + lane] = c[0];
-                    else Ak[i * rs + lane * cs] = c[0];
-                }
-                // 5. Right update of rows i + 1 .. R - 1, columns i + 1 .. C - 1 (lanes with
-                // u = 0 add zeros: their columns are finished or past C).
-                if (reflp) {
-                    if constexpr (TRS) {
-                        xb[lane] = taup_i * transpose_sum_cu<N>(c, u, sb, lane, tm);
-                    } else {
-                        xb[lane] = taup_i * reduce_scatter_cu<N>(c, u, tm.mask, lane);
-                    }
-                    tm.sync();
-                    if (trail) {
-#pragma unroll
-                        for (int r = 0; r < N; r += V) {
-                            T xr[V];
-                            load16(xb + r, xr);
-#pragma unroll
-                            for (int h = 0; h < V; ++h)
-                                if (r + h > 0) c[r + h] -= xr[h] * u;
-                            chunk_fence<T>(r);
-                        }
-                    }
-                }
-            } else if (lane == 0) {
-                tpk[i] = T(0);
-            }
-            // 6. Rotate: local row 0 becomes row i + 1.
-#pragma unroll
-            for (int r = 0; r + 1 < N; ++r) c[r] = c[r + 1];
-            c[N - 1] = T(0);
+            for (int i = 0; i < C; ++i) reg_step<N, N, TRS, STAGE>(tm, mx, c, i);
         }
         if constexpr (STAGE) {
             tm.sync();                        // ob complete

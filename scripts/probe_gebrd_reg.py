@@ -3,7 +3,12 @@
             A, and d/e/tau/reflectors against gebrd_cols's (the same dgebd2 up to rounding)
   times     bench-style ms at batch 10240: gebrd_reg (per_block sweep) against the table's plan
             and torch svdvals(gesvda)
-  sanitize  small batches of every gebrd_reg instantiation (run under compute-sanitizer)"""
+  sanitize  small batches of every gebrd_reg instantiation (run under compute-sanitizer)
+  sanitize_shrink  the same for the shrink instantiations only
+  pick      the candidates of PICK per (dtype, n) timed twice, interleaved; the fastest (if 2%
+            below the first, the table's row before) written into the H100 tuning table's
+            "gebrd" rows, with the numbers as its reason; the rows also to $OUT/gebrd_pick.json
+  check [JSON]  as check, gebrd_reg with the JSON's parameters added (e.g. '{"shrink": true}')"""
 import os
 import sys
 
@@ -29,7 +34,8 @@ def bidiag_sv(d, e):
     return numpy.linalg.svd(b, compute_uv=False)
 
 
-def check():
+def check(extra=None):
+    extra = dict(extra or {})
     bad_total = 0
     shapes = [(8, 8), (16, 16), (32, 32), (5, 3), (3, 5), (31, 17), (17, 31), (20, 20), (1, 1),
               (32, 1), (1, 32), (9, 9), (24, 7), (7, 24), (2, 2)]
@@ -39,7 +45,8 @@ def check():
             batch = BATCH if (m, n) in ((8, 8), (16, 16), (32, 32)) else 1000
             a0 = cupy.random.standard_normal((batch, m, n)).astype(dtype)
             a = a0.copy()
-            got = [cupy.asnumpy(x).astype(numpy.float64) for x in bidiag.gebrd(a, {"kernel": "reg"})]
+            got = [cupy.asnumpy(x).astype(numpy.float64)
+                   for x in bidiag.gebrd(a, {"kernel": "reg", **extra})]
             a = a0.copy()
             ref = [cupy.asnumpy(x).astype(numpy.float64)
                    for x in bidiag.gebrd(a, {"kernel": "cols", "fused": False})]
@@ -67,7 +74,7 @@ def check():
             for pb in (1, 4):
                 a = a0.copy()
                 other = [cupy.asnumpy(x).astype(numpy.float64)
-                         for x in bidiag.gebrd(a, {"kernel": "reg", "per_block": pb})]
+                         for x in bidiag.gebrd(a, {"kernel": "reg", "per_block": pb, **extra})]
                 same = all(numpy.array_equal(x, y) for x, y in zip(other, got))
                 bad_total += not same
                 if not same:
@@ -224,10 +231,93 @@ def sanitize():
     print("sanitize run done", flush=True)
 
 
+def sanitize_shrink():
+    for dtype in (numpy.float64, numpy.float32):
+        for m, n in ((16, 16), (11, 9), (9, 11), (32, 32), (31, 17), (17, 31), (20, 20), (32, 1),
+                     (1, 32), (8, 8)):
+            for pb in (0, 3):
+                for trs, stage in VARIANTS:
+                    a = cupy.random.standard_normal((7, m, n)).astype(dtype)
+                    bidiag.gebrd(a, {"kernel": "reg", "per_block": pb, "trs": trs,
+                                     "stage": stage, "shrink": True})
+            z = cupy.zeros((3, m, n), dtype)
+            bidiag.gebrd(z, {"kernel": "reg", "shrink": True})
+    cupy.cuda.Device().synchronize()
+    print("sanitize_shrink run done", flush=True)
+
+
+# (dtype, n): candidates, the first the table's row before this probe (kept unless another is
+# 2% faster).
+PICK = {
+    ("float64", 32): [{"kernel": "cols", "group": 32, "per_block": 2},
+                      {"kernel": "reg"},
+                      {"kernel": "reg", "shrink": True},
+                      {"kernel": "reg", "shrink": True, "per_block": 2},
+                      {"kernel": "reg", "shrink": True, "stage": True}],
+    ("float64", 16): [{"kernel": "reg", "trs": True, "stage": True},
+                      {"kernel": "reg", "trs": True, "stage": True, "shrink": True},
+                      {"kernel": "reg", "shrink": True}],
+    ("float32", 16): [{"kernel": "reg"}, {"kernel": "reg", "shrink": True}],
+    ("float32", 32): [{"kernel": "reg"}, {"kernel": "reg", "shrink": True},
+                      {"kernel": "reg", "shrink": True, "stage": True}],
+    ("float64", 64): [{"kernel": "cols", "group": 64, "per_block": 2, "regs": 128},
+                      {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128},
+                      {"kernel": "cols", "group": 32, "per_block": 4, "regs": 128},
+                      {"kernel": "cols", "group": 64, "per_block": 3, "regs": 128}],
+}
+
+
+def _label(p):
+    return ",".join(f"{k}={v}" for k, v in p.items())
+
+
+def pick(table_path):
+    import json
+    rows = {}
+    for (dname, n), cands in PICK.items():
+        dtype = numpy.dtype(dname)
+        a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+        a = a0.copy()
+        best = [float("inf")] * len(cands)
+        for _ in range(2):
+            for q, p in enumerate(cands):
+                best[q] = min(best[q], bench_style(lambda: bidiag.gebrd(a, p), a, a0))
+        win = min(range(len(cands)), key=lambda q: best[q])
+        if best[win] > 0.98 * best[0]:
+            win = 0
+        nums = ", ".join(f"{{{_label(p)}}} {t:.4f}" for p, t in zip(cands, best))
+        print(f"pick {dname} {n}x{n}: {nums} -> {{{_label(cands[win])}}}", flush=True)
+        row = dict(cands[win])
+        row["reason"] = (f"GEBRD H100 batch 10240 {__import__('datetime').date.today()} "
+                         f"(scripts/probe_gebrd_reg.py pick, bench-style ms, best of two, same "
+                         f"run): {nums}")
+        rows[f"{dname}:{n}x{n}"] = row
+        del a, a0
+    tab = json.load(open(table_path))
+    gpu = next(iter(tab))
+    for key, row in rows.items():
+        dname, cls = key.split(":")
+        old = tab[gpu]["gebrd"][dname].get(cls, {})
+        keep = {k: v for k, v in old.items() if k in ("team", "teams_per_block", "unroll")}
+        tab[gpu]["gebrd"][dname][cls] = {**keep, **row}
+    with open(table_path, "w") as f:
+        json.dump(tab, f, indent=1, sort_keys=True)
+        f.write("\n")
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "gebrd_pick.json"), "w") as f:
+            json.dump(rows, f, indent=1, sort_keys=True)
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"
     if mode == "check":
-        check()
+        import json
+        check(json.loads(sys.argv[2]) if len(sys.argv) > 2 else None)
+    elif mode == "sanitize_shrink":
+        sanitize_shrink()
+    elif mode == "pick":
+        pick(os.path.join(HERE, "..", "linalg", "tuning", "nvidia_h100_80gb_hbm3.json"))
     elif mode == "variants":
         variants(sys.argv[2:])
     elif mode == "bounds":

@@ -15,10 +15,14 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   product C u one reduce-scatter over the lanes (shuffles, or with ``trs`` a transposition
   through shared memory); row and column i go to memory at step i (with ``stage`` through a
   shared-memory copy of the output, stored coalesced at the end). Parameters ``per_block``
-  (matrices per block, at most 128 threads a block), ``trs``, ``stage``. Larger shapes asking
-  for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms (trs + stage)
-  against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64 n = 32 no faster than
-  gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
+  (matrices per block, at most 128 threads a block), ``trs``, ``stage``, ``shrink``. Larger
+  shapes asking for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms
+  (trs + stage) against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64
+  n = 32 no faster than gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
+  ``shrink`` (default False; not yet measured on a GPU, in no tuning row): the steps with at
+  most N / 2 rows left run a copy of the step code whose row loops, reduce-scatter and rotation
+  cover N / 2 rows (then N / 4, down to 8), cutting the instructions of the late steps
+  (kernels/gebrd.cu reg_steps).
 * ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
   group of G threads per matrix (G = max(m, n) rounded up to a power of two, at most 512, several
   matrices per warp when G < 32), the matrix in shared memory. Each Householder update is done
@@ -139,9 +143,10 @@ def _optin_smem(device_id):
 
 def plan(m, n, dtype, _params=None):
     """The kernel and launch configuration ``gebrd`` uses for real m x n matrices of ``dtype``:
-    ``{"kernel": "reg", "group", "per_block", "smem"}`` (max(m, n) <= 32 only; larger shapes
-    asking for it get gebrd_cols), ``{"kernel": "cols", "group", "per_block", "smem"}`` or ``{"kernel": "team", "team",
-    "per_block", "smem", "in_smem", "unroll"}`` (needs the current device for its limits)."""
+    ``{"kernel": "reg", "group", "per_block", "smem", "trs", "stage", "shrink"}`` (max(m, n)
+    <= 32 only; larger shapes asking for it get gebrd_cols), ``{"kernel": "cols", "group",
+    "per_block", "smem"}`` or ``{"kernel": "team", "team", "per_block", "smem", "in_smem",
+    "unroll"}`` (needs the current device for its limits)."""
     import numpy
     item = numpy.dtype(dtype).itemsize
     p = params("gebrd", dtype, m, n, override=_params)
@@ -150,11 +155,12 @@ def plan(m, n, dtype, _params=None):
         raise ValueError(f"gebrd kernel: expected one of {_KERNELS}, got {which!r}")
     if which == "reg":
         trs, stage = bool(p.get("trs", False)), bool(p.get("stage", False))
+        shrink = bool(p.get("shrink", False))
         cfg = reg_config(m, n, item, p.get("per_block") or 0, trs, stage)
         if cfg is not None:
             lanes, per_block, smem = cfg
             return {"kernel": "reg", "group": lanes, "per_block": per_block, "smem": smem,
-                    "trs": trs, "stage": stage}
+                    "trs": trs, "stage": stage, "shrink": shrink}
         which = "cols"                  # larger matrices: gebrd_cols (or gebrd_team)
     if which == "cols":
         fused = bool(p.get("fused", True))
@@ -192,7 +198,8 @@ def _launch_for(cfg, dtype, batch):
     if cfg["kernel"] == "reg":         # lanes per matrix
         group = cfg["group"]
         expr = name_expr("gebrd_reg", ctype, group, "true" if cfg["trs"] else "false",
-                         "true" if cfg["stage"] else "false")
+                         "true" if cfg["stage"] else "false",
+                         "true" if cfg.get("shrink") else "false")
     elif cfg["kernel"] == "cols":      # threads per matrix; WIDE: more than one warp
         group = cfg["group"]
         expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false",
@@ -248,6 +255,7 @@ COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float"
                  + [name_expr("gebrd_cols", T, w, f, r) for T in ("float", "double")
                     for w in ("true", "false") for f, r in (("true", 80), ("true", 128),
                                                             ("false", 80))]
-                 + [name_expr("gebrd_reg", T, lanes, trs, stage) for T in ("float", "double")
-                    for lanes in (8, 16, 32) for trs in ("true", "false")
-                    for stage in ("true", "false")]}
+                 + [name_expr("gebrd_reg", T, lanes, trs, stage, shrink)
+                    for T in ("float", "double") for lanes in (8, 16, 32)
+                    for trs in ("true", "false") for stage in ("true", "false")
+                    for shrink in ("true", "false")]}

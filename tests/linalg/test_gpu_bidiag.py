@@ -173,6 +173,13 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "cols", "fused": False},
     {"kernel": "cols", "group": 8, "fused": False},
     {"kernel": "cols", "group": 64, "per_block": 2, "fused": False},
+    {"kernel": "cols", "shared_s": True},
+    {"kernel": "cols", "group": 16, "per_block": 3, "shared_s": True},
+    {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True},
+    {"kernel": "cols", "peel": True},
+    {"kernel": "cols", "group": 16, "per_block": 3, "peel": True},
+    {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
+    {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
     {"kernel": "reg"},
     {"kernel": "reg", "per_block": 3},
     {"kernel": "reg", "per_block": 1, "trs": True},
@@ -181,8 +188,9 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "reg", "shrink": True},
     {"kernel": "reg", "per_block": 2, "trs": True, "stage": True, "shrink": True}],
     ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256", "c4", "c16x16", "r128", "c32x2r128",
-         "tall", "tall8", "tall64x2", "reg", "reg3", "reg1trs", "regstage", "reg2trsstage",
-         "regshrink", "reg2trsstageshrink"])
+         "tall", "tall8", "tall64x2", "shared_s", "c16x3shared_s", "c64x2r128shared_s", "peel",
+         "c16x3peel", "c32x2r128both", "c64x2r128both", "reg", "reg3", "reg1trs", "regstage",
+         "reg2trsstage", "regshrink", "reg2trsstageshrink"])
 def test_gebrd_forced_parameters(dtype, params):
     """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
     max(m, n) (a thread owns several rows/columns), several wide groups per block (named
@@ -195,6 +203,7 @@ def test_gebrd_forced_parameters(dtype, params):
 
 
 KERNELS = ({"kernel": "reg"}, {"kernel": "reg", "shrink": True}, {"kernel": "cols"},
+           {"kernel": "cols", "shared_s": True}, {"kernel": "cols", "peel": True},
            {"kernel": "team"})
 # gebrd_cols's two step implementations too, for the tests of special values
 STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
@@ -202,7 +211,7 @@ STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
 
 def _kernel_id(p):
     return (p["kernel"] + ("" if p.get("fused", True) else "-tall")
-            + ("-shrink" if p.get("shrink") else ""))
+            + "".join(f"-{k}" for k in ("shrink", "shared_s", "peel") if p.get(k)))
 
 
 def _expected_kernel(params, m, n, dtype):
@@ -261,6 +270,11 @@ def test_gebrd_plan():
     for m, n in ((1025, 3), (3, 1025), (256, 256), (300, 200)):
         assert bidiag.plan(m, n, numpy.float64)["kernel"] == "team", (m, n)
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
+    for option in ("shared_s", "peel"):         # off by default; options of gebd2_fused only
+        assert not bidiag.plan(64, 64, numpy.float64, {"kernel": "cols"})[option]
+        assert bidiag.plan(64, 64, numpy.float64, {"kernel": "cols", option: True})[option]
+        assert not bidiag.plan(64, 64, numpy.float64,
+                               {"kernel": "cols", "fused": False, option: True})[option]
     with pytest.raises(ValueError, match="gebrd kernel"):
         bidiag.plan(8, 8, numpy.float64, {"kernel": "rows"})
     with pytest.raises(ValueError, match="gebrd regs"):

@@ -20,7 +20,7 @@
 //   implementations: gebd2_fused (default; the two updates as one rank-2 update fused with the
 //   next step's products: two passes a step) and gebd2_tall (four passes a step).
 //
-// gebrd_reg<T, N, TRS, STAGE>  (max(m, n) <= N <= 32, where the tuning table asks for it)
+// gebrd_reg<T, N, TRS, STAGE, SHRINK>  (max(m, n) <= N <= 32, where the tuning table asks for it)
 //   One group of N lanes per matrix, lane j holding column j in registers: the left update is
 //   local to a lane, the right update's product a reduce-scatter over the lanes. See "gebrd_reg"
 //   at the end of this file.
@@ -269,29 +269,44 @@ struct Group : Team {
     }
 };
 
-// Over the group: the sum (MAX: the max) of `x`, and the value `own` of the thread of rank `owner`
-// (passed exactly, sign of zero included; owner < 0: none), in every thread. Butterfly shuffles
-// combine the same two numbers in both partners, so every thread ends with the same bits. Groups
-// of more than 32 threads combine their warps through red[0 .. warps] after one barrier (red must
-// not be written again before the group's next barrier).
+// Over the group: the sum (MAX: the max) of `x` in every thread, split at a barrier of the
+// caller's: start (before it) runs butterfly shuffles, which combine the same two numbers in both
+// partners, so every thread ends with the same bits; in groups of more than 32 threads lane 0 of
+// each warp then writes the warp's result to red[warp], and finish (after the barrier) combines
+// red[0 .. warps) in the same order in every thread (one warp: x is complete after start). red
+// must not be written again before the group's next barrier.
 template <bool MAX, bool WIDE, typename T>
-__device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& x, T& own, int owner,
-                                                T* red) {
+__device__ __forceinline__ void group_reduce_start(const Group<WIDE>& tm, T& x, T* red) {
     const int w = WIDE ? 32 : tm.size;
     for (int off = w / 2; off > 0; off >>= 1) {
         const T y = __shfl_xor_sync(tm.mask, x, off, 32);
         x = MAX ? fmax(x, y) : x + y;
     }
+    if (WIDE && (tm.rank & 31) == 0) red[tm.rank / 32] = x;
+}
+
+template <bool MAX, bool WIDE, typename T>
+__device__ __forceinline__ void group_reduce_finish(const Group<WIDE>& tm, T& x, const T* red) {
+    if (!WIDE) return;
+    x = red[0];
+    for (int q = 1; q < tm.size / 32; ++q) x = MAX ? fmax(x, red[q]) : x + red[q];
+}
+
+// The reduction above with its own barrier (groups of more than 32 threads, red[0 .. warps]),
+// plus the value `own` of the thread of rank `owner` (passed exactly, sign of zero included;
+// owner < 0: none) in every thread.
+template <bool MAX, bool WIDE, typename T>
+__device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& x, T& own, int owner,
+                                                T* red) {
+    group_reduce_start<MAX>(tm, x, red);
     if (!WIDE) {
         if (owner >= 0) own = __shfl_sync(tm.mask, own, owner, tm.size);
         return;
     }
-    const int warps = tm.size / 32, warp = tm.rank / 32;
-    if ((tm.rank & 31) == 0) red[warp] = x;
+    const int warps = tm.size / 32;
     if (tm.rank == owner) red[warps] = own;
     tm.sync();
-    x = red[0];
-    for (int q = 1; q < warps; ++q) x = MAX ? fmax(x, red[q]) : x + red[q];
+    group_reduce_finish<MAX>(tm, x, red);
     if (owner >= 0) own = red[warps];
 }
 
@@ -479,16 +494,22 @@ __device__ void gebd2_tall(const Group<WIDE>& tm, int R, int C, T* M, int ld, T*
 //   x = tau_p C' u with C' = C - v t^T;  C'' = C' - x u^T          (C: rows, columns > i)
 // and x = tau_p (C u - v (t^T u)), so C'' = C - v t^T - x u^T needs C only twice: one row pass
 // (thread per row: y = C u and s = t^T u, then x) and one column pass (thread per column:
-// c -= v t_j + x u_j, and in the same loop the next w_j = v_next^T c). The column pass needs the
+// c -= v t_j + x u_j, and in the same loop the next w_j = v_next^T c). s is the same scalar
+// for every row: each row thread computes it in its dot loop (one more multiply-add per entry
+// and one more broadcast load per 16 bytes), or with SHARED_S the column owners, which wrote
+// t_j and u_j themselves, sum t_j u_j over their columns and the group adds those up across the
+// barrier before the row pass (a butterfly; no barrier of its own). The column pass needs the
 // next column's reflector v_next first: the row owners update column i + 1 in the row pass and
 // reduce it there (dlarfg by row owners, as in gebd2_tall). A step reads each trailing entry
 // twice and writes it once (gebd2_tall: four reads, two writes) and has two passes, not four.
-// Rounding: x is formed from C u - v s instead of C' u; each entry's update is the same two
-// multiply-adds as before, in the same order. Where a tau is 0, its t or x is +0 and its v or u
-// +0, so the update leaves every entry exactly as it was (LAPACK skips it; signs of zeros stay).
+// Rounding: x is formed from C u - v s instead of C' u (SHARED_S: s summed in another order);
+// each entry's update is the same two multiply-adds as before, in the same order. Where a tau is
+// 0, its t or x is +0 and its v or u +0, so the update leaves every entry exactly as it was
+// (LAPACK skips it; signs of zeros stay).
 // Shared memory of one matrix (elements): vq (v_next, pad4(R)), vs and xs (v and x of the step,
 // row-indexed from row i + 1, pad4(R) each), vp (u, pad4(C)), tb (t, from column i + 1,
-// pad4(C)), wq (w by column, pad4(C)), then M (R x ld) and the reduction slots. The 16-byte
+// pad4(C)), wq (w by column, pad4(C)), then M (R x ld) and the reduction slots (group_larfg's
+// red[0 .. 2 * warps + 1], SHARED_S's partial sums of s red[2 * warps + 2 ..]). The 16-byte
 // loads of the masked last trip read up to 7 elements past a vector: the next buffer.
 // =============================================================================================
 
@@ -497,108 +518,148 @@ __host__ __device__ __forceinline__ index_t fused_smem_elems(int R, int C, int g
     return pad4(3 * pad4(R) + 3 * pad4(C) + R * (C | 1) + 4 * warps + 4);
 }
 
-// Row pass: y = sum_k c[k] u[k] and s = sum_k t[k] u[k] over k < L, c contiguous (the thread's
-// row), u and t 16-byte aligned broadcasts. 32 bytes a trip, the last one masked.
-template <typename T>
-__device__ __forceinline__ void dot_pair(const T* __restrict__ c, const T* __restrict__ u,
-                                         const T* __restrict__ t, int L, T& y, T& s) {
+// The loops below run 32-byte trips; the last one (L not a multiple of 32 bytes) is masked: the
+// entries past L are read as zeros, the broadcast vectors' included (stale there). A trip is
+// full, masked, or `either`: it tests which at run time, as every trip did before PEEL; there
+// the two paths merge and the compiler copies every broadcast value between registers, 8 moves a
+// float64 trip (sm_90 SASS). PEEL runs the full trips in a loop of their own, then the masked one.
+enum class Trip { full, masked, either };
+
+// One trip of the row pass, entries q .. q + U - 1: yw += u c, (PAIR) sw += u t.
+template <bool PAIR, Trip KIND, typename T>
+__device__ __forceinline__ void row_dots_trip(const T* __restrict__ c, const T* __restrict__ u,
+                                              const T* __restrict__ t, int q, int L, T* yw,
+                                              T* sw) {
     constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T uu[U], tt[U], cc[U];
+#pragma unroll
+    for (int h = 0; h < U; h += V) {
+        load16(u + q + h, uu + h);
+        if (PAIR) load16(t + q + h, tt + h);
+    }
+    if (KIND == Trip::full || (KIND == Trip::either && q + U <= L)) {
+#pragma unroll
+        for (int k = 0; k < U; ++k) cc[k] = c[q + k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < U; ++k) {
+            const bool in = q + k < L;
+            cc[k] = in ? c[q + k] : T(0);
+            uu[k] = in ? uu[k] : T(0);
+            if (PAIR) tt[k] = in ? tt[k] : T(0);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < U; ++k) {
+        yw[k] += uu[k] * cc[k];
+        if (PAIR) sw[k] += uu[k] * tt[k];
+    }
+}
+
+// Row pass: y = sum_k c[k] u[k] and (PAIR) s = sum_k t[k] u[k] over k < L, c contiguous (the
+// thread's row), u and t 16-byte aligned broadcasts; without PAIR t is not read and s is left
+// alone.
+template <bool PAIR, bool PEEL, typename T>
+__device__ __forceinline__ void row_dots(const T* __restrict__ c, const T* __restrict__ u,
+                                         const T* __restrict__ t, int L, T& y, T& s) {
+    constexpr int U = 32 / sizeof(T);
     T yw[U], sw[U];
 #pragma unroll
     for (int k = 0; k < U; ++k) yw[k] = sw[k] = T(0);
+    if (PEEL) {
+        int q = 0;
 #pragma unroll 1
-    for (int q = 0; q < L; q += U) {
-        T uu[U], tt[U], cc[U];
-#pragma unroll
-        for (int h = 0; h < U; h += V) {
-            load16(u + q + h, uu + h);
-            load16(t + q + h, tt + h);
-        }
-        if (q + U <= L) {
-#pragma unroll
-            for (int k = 0; k < U; ++k) cc[k] = c[q + k];
-        } else {
-#pragma unroll
-            for (int k = 0; k < U; ++k) {
-                const bool in = q + k < L;
-                cc[k] = in ? c[q + k] : T(0);
-                uu[k] = in ? uu[k] : T(0);
-                tt[k] = in ? tt[k] : T(0);
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < U; ++k) {
-            yw[k] += uu[k] * cc[k];
-            sw[k] += uu[k] * tt[k];
-        }
+        for (; q + U <= L; q += U) row_dots_trip<PAIR, Trip::full>(c, u, t, q, L, yw, sw);
+        if (q < L) row_dots_trip<PAIR, Trip::masked>(c, u, t, q, L, yw, sw);
+    } else {
+#pragma unroll 1
+        for (int q = 0; q < L; q += U) row_dots_trip<PAIR, Trip::either>(c, u, t, q, L, yw, sw);
     }
 #pragma unroll
     for (int h = U / 2; h > 0; h /= 2)
 #pragma unroll
         for (int k = 0; k < h; ++k) {
             yw[k] += yw[k + h];
-            sw[k] += sw[k + h];
+            if (PAIR) sw[k] += sw[k + h];
         }
     y = yw[0];
-    s = sw[0];
+    if (PAIR) s = sw[0];
+}
+
+// One trip of the column pass, entries q .. q + U - 1 of the column, cp = c + q * cs: (UPDATE)
+// c -= vs t + xs u, stored; w += v c. All loads come before the stores (a store could otherwise
+// alias the next loads).
+template <bool UPDATE, Trip KIND, typename T>
+__device__ __forceinline__ void update_dot_trip(T* __restrict__ cp, int cs,
+                                                const T* __restrict__ vs,
+                                                const T* __restrict__ xs, T t, T u,
+                                                const T* __restrict__ v, int q, int L, T* w) {
+    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T vv[U], aa[U], xx[U], cc[U];
+#pragma unroll
+    for (int h = 0; h < U; h += V) {
+        load16(v + q + h, vv + h);
+        if (UPDATE) {
+            load16(vs + q + h, aa + h);
+            load16(xs + q + h, xx + h);
+        }
+    }
+    const bool full = KIND == Trip::full || (KIND == Trip::either && q + U <= L);
+    if (full) {
+#pragma unroll
+        for (int k = 0; k < U; ++k) cc[k] = cp[k * cs];
+    } else {
+#pragma unroll
+        for (int k = 0; k < U; ++k) {
+            const bool in = q + k < L;
+            cc[k] = in ? cp[k * cs] : T(0);
+            vv[k] = in ? vv[k] : T(0);
+            if (UPDATE) {
+                aa[k] = in ? aa[k] : T(0);
+                xx[k] = in ? xx[k] : T(0);
+            }
+        }
+    }
+    if (UPDATE) {
+#pragma unroll
+        for (int k = 0; k < U; ++k) {
+            cc[k] -= aa[k] * t;
+            cc[k] -= xx[k] * u;
+        }
+        if (full) {
+#pragma unroll
+            for (int k = 0; k < U; ++k) cp[k * cs] = cc[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < U; ++k)
+                if (q + k < L) cp[k * cs] = cc[k];
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < U; ++k) w[k] += vv[k] * cc[k];
 }
 
 // Column pass on the thread's column c[q * cs], q < L: (UPDATE) c -= vs t, then c -= xs u, each
-// entry stored; returns w = v^T c (the updated c). vs, xs, v 16-byte aligned broadcasts. All
-// loads of a trip come before its stores (a store could otherwise alias the next loads).
-template <bool UPDATE, typename T>
+// entry stored; returns w = v^T c (the updated c). vs, xs, v 16-byte aligned broadcasts.
+template <bool UPDATE, bool PEEL, typename T>
 __device__ __forceinline__ T update_dot(T* __restrict__ c, int cs, const T* __restrict__ vs,
                                         const T* __restrict__ xs, T t, T u,
                                         const T* __restrict__ v, int L) {
-    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    constexpr int U = 32 / sizeof(T);
     T w[U];
 #pragma unroll
     for (int k = 0; k < U; ++k) w[k] = T(0);
     T* cp = c;
+    if (PEEL) {
+        int q = 0;
 #pragma unroll 1
-    for (int q = 0; q < L; q += U, cp += U * cs) {
-        T vv[U], aa[U], xx[U], cc[U];
-#pragma unroll
-        for (int h = 0; h < U; h += V) {
-            load16(v + q + h, vv + h);
-            if (UPDATE) {
-                load16(vs + q + h, aa + h);
-                load16(xs + q + h, xx + h);
-            }
-        }
-        const bool full = q + U <= L;
-        if (full) {
-#pragma unroll
-            for (int k = 0; k < U; ++k) cc[k] = cp[k * cs];
-        } else {
-#pragma unroll
-            for (int k = 0; k < U; ++k) {
-                const bool in = q + k < L;
-                cc[k] = in ? cp[k * cs] : T(0);
-                vv[k] = in ? vv[k] : T(0);
-                if (UPDATE) {
-                    aa[k] = in ? aa[k] : T(0);
-                    xx[k] = in ? xx[k] : T(0);
-                }
-            }
-        }
-        if (UPDATE) {
-#pragma unroll
-            for (int k = 0; k < U; ++k) {
-                cc[k] -= aa[k] * t;
-                cc[k] -= xx[k] * u;
-            }
-            if (full) {
-#pragma unroll
-                for (int k = 0; k < U; ++k) cp[k * cs] = cc[k];
-            } else {
-#pragma unroll
-                for (int k = 0; k < U; ++k)
-                    if (q + k < L) cp[k * cs] = cc[k];
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < U; ++k) w[k] += vv[k] * cc[k];
+        for (; q + U <= L; q += U, cp += U * cs)
+            update_dot_trip<UPDATE, Trip::full>(cp, cs, vs, xs, t, u, v, q, L, w);
+        if (q < L) update_dot_trip<UPDATE, Trip::masked>(cp, cs, vs, xs, t, u, v, q, L, w);
+    } else {
+#pragma unroll 1
+        for (int q = 0; q < L; q += U, cp += U * cs)
+            update_dot_trip<UPDATE, Trip::either>(cp, cs, vs, xs, t, u, v, q, L, w);
     }
 #pragma unroll
     for (int h = U / 2; h > 0; h /= 2)
@@ -611,15 +672,18 @@ __device__ __forceinline__ T update_dot(T* __restrict__ c, int cs, const T* __re
 // fused steps (see above); sm: the matrix's vector buffers (vq, vs, xs, vp, tb, wq); d, e, tq,
 // tp: this matrix's outputs in global memory, written by the thread that computes them.
 // Ownership as in gebd2_tall (entry (r, c): rank r % G in row passes, c % G in column passes).
-// Barriers: after the row reflector (the row pass reads t and u), after the column reflector
-// (the column pass reads vs, xs, vq). One group of one warp also syncs before the row
-// reflector overwrites vp (read by the previous column pass; wider groups reach a barrier in the
-// reduction first). Every other buffer is read only after the next barrier of its writer.
-template <bool WIDE, typename T>
+// Barriers: after the row reflector (the row pass reads t and u; SHARED_S: and the warps' sums
+// of s), after the column reflector (the column pass reads vs, xs, vq). One group of one warp
+// also syncs before the row reflector overwrites vp (read by the previous column pass; wider
+// groups reach a barrier in the reduction first). Every other buffer is read only after the next
+// barrier of its writer. SHARED_S's slots s_red are written before the first of these barriers
+// and read after it; their next writer (step i + 1) comes after the second.
+template <bool SHARED_S, bool PEEL, bool WIDE, typename T>
 __device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T* sm, T* red,
                             T* d, T* e, T* tq, T* tp) {
     T *vq = sm, *vs = vq + pad4(R), *xs = vs + pad4(R), *vp = xs + pad4(R);
     T *tb = vp + pad4(C), *wq = tb + pad4(C);
+    T* s_red = red + 2 * (WIDE ? tm.size / 32 : 1) + 2;     // past group_larfg's slots
     const int G = tm.size, last = G - 1;
     T beta;
     // Column 0's reflector, then w_j = v^T M(:, j) for every column j > 0.
@@ -630,7 +694,7 @@ __device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T
     }
     tm.sync();
     for (int j = tm.first_owned(1); j < C; j += G)
-        wq[j] = update_dot<false>(M + j, ld, vq, vq, T(0), T(0), vq, R);
+        wq[j] = update_dot<false, PEEL>(M + j, ld, vq, vq, T(0), T(0), vq, R);
     for (int i = 0; i + 1 < C; ++i) {
         // Row i after the left update (v(0) = 1): M(i, j) -= t_j; G(i) from it.
         if (!WIDE) tm.sync();
@@ -640,11 +704,18 @@ __device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T
             tb[j - i - 1] = t;
         }
         const T tau_p = group_larfg(tm, M + i * ld, 1, i + 1, C, vp, red, beta);
+        // SHARED_S: s = t^T u, each column owner's t_k u_k from the tb and vp entries it wrote.
+        T s = T(0);
+        if (SHARED_S && tau_p != T(0)) {
+            for (int j = tm.first_owned(i + 1); j < C; j += G) s += tb[j - i - 1] * vp[j - i - 1];
+            group_reduce_start<false>(tm, s, s_red);
+        }
         if (tm.rank == ((i + 1) & last)) {
             e[i] = beta;
             tp[i] = tau_p;
         }
         tm.sync();
+        if (SHARED_S && tau_p != T(0)) group_reduce_finish<false>(tm, s, s_red);
         // Row pass, rows r > i: x_r = tau_p (M(r, :) u - v_r s); M(r, i + 1) updated; then
         // H(i + 1) from column i + 1 (by its row owners).
         const T tau_l = tau_q;
@@ -653,8 +724,8 @@ __device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T
             const T v = tau_l == T(0) ? T(0) : row[-1];
             T x = T(0);
             if (tau_p != T(0)) {
-                T y, s;
-                dot_pair(row, vp, tb, C - i - 1, y, s);
+                T y;
+                row_dots<!SHARED_S, PEEL>(row, vp, tb, C - i - 1, y, s);  // s unless SHARED_S
                 x = tau_p * (y - v * s);
             }
             vs[r - i - 1] = v;
@@ -671,7 +742,8 @@ __device__ void gebd2_fused(const Group<WIDE>& tm, int R, int C, T* M, int ld, T
         for (int j = tm.first_owned(i + 2); j < C; j += G) {
             const T t = tau_l == T(0) ? T(0) : tau_l * wq[j];
             const T u = tau_p == T(0) ? T(0) : vp[j - i - 1];
-            wq[j] = update_dot<true>(M + (i + 1) * ld + j, ld, vs, xs, t, u, vq, R - i - 1);
+            wq[j] = update_dot<true, PEEL>(M + (i + 1) * ld + j, ld, vs, xs, t, u, vq,
+                                           R - i - 1);
         }
     }
     if (tm.rank == ((C - 1) & last)) tp[C - 1] = T(0);
@@ -738,9 +810,11 @@ __device__ __forceinline__ void store_matrix(T* __restrict__ dst, int rows, int 
 // the batch with a grid stride. FUSED: gebd2_fused (the default), else gebd2_tall.
 // REGS: registers a thread may use, 80 (bounds: 768 threads; 3 blocks of 256) or 128 (512
 // threads; 2 blocks of 256). 64 made the unrolled updates spill; 80 makes gebd2_fused spill a
-// little (it would take ~100), 128 costs occupancy where registers, not shared memory, limit it
-// (small n); the launcher's table picks per size class.
-template <typename T, bool WIDE, bool FUSED, int REGS>
+// little (it would take ~100; with PEEL it fits), 128 costs occupancy where registers, not shared
+// memory, limit it (small n); the launcher's table picks per size class. FUSED only: SHARED_S,
+// s = t^T u once per step for the group instead of in every row thread (gebd2_fused); PEEL, the
+// masked last trip of the row and column loops out of them (see Trip).
+template <typename T, bool WIDE, bool FUSED, int REGS, bool SHARED_S, bool PEEL>
 __global__ void __launch_bounds__(REGS == 128 ? (WIDE ? 512 : 256) : (WIDE ? 768 : 256),
                                   REGS == 128 ? (WIDE ? 1 : 2) : (WIDE ? 1 : 3))
 gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
@@ -766,8 +840,8 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
         load_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
         tm.sync();
         if constexpr (FUSED) {
-            gebd2_fused(tm, R, C, M, ld, base, red, d + k * C, e + k * (C - 1), tq + k * C,
-                        tp + k * C);
+            gebd2_fused<SHARED_S, PEEL>(tm, R, C, M, ld, base, red, d + k * C, e + k * (C - 1),
+                                        tq + k * C, tp + k * C);
             tm.sync();
             store_matrix(Ak, m, n, M, ld, wide, tm.rank, tm.size);
         } else {
@@ -786,7 +860,7 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
 }
 
 // =============================================================================================
-// gebrd_reg<T, N, TRS, STAGE>: the matrix in registers, for max(m, n) <= N (N = 8, 16 or 32;
+// gebrd_reg<T, N, TRS, STAGE, SHRINK>: the matrix in registers, for max(m, n) <= N (N = 8, 16, 32;
 // the launcher's "kernel": "reg"). One group of N lanes of one warp per matrix (32 / N matrices a warp). The
 // tall R x C matrix M (M = A, or A^T for m < n, as in gebrd_cols) is held by columns: lane j
 // keeps column j in c[0 .. N), rows past R and lanes past C zero. gebrd_cols streams every
@@ -801,7 +875,10 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
 // the instruction cache holds). Instead local row 0 is always row i of the step: row i and
 // column i are final after step i, so they are stored to global memory then, and every lane
 // shifts its column up by one (c[r] = c[r + 1], a zero enters at the bottom). Loops run over all
-// N registers; the rows past the matrix are zero and contribute nothing (exactly).
+// N registers; the rows past the matrix are zero and contribute nothing (exactly). SHRINK: once
+// at most N / 2 rows are left, local rows N / 2 .. N - 1 are zero in every lane, so the later
+// steps run a copy of the step with loops over N / 2 registers (then N / 4, down to 8): at
+// N = 32 about 30% less of the per-row work over a whole reduction (reg_steps).
 //
 // Step i (L = R - i rows left; lanes i < j < C are the trailing columns):
 //   1. lane i writes its column to vb; every lane reads it and computes the same dlarfg
@@ -850,15 +927,17 @@ __device__ __forceinline__ int scale_exp(T big) {
 }
 
 // The right update's product y = C u over the N lanes of the group: lane j holds column j in
-// c (local rows 0 .. N - 1) and u_j; returns y_q = sum_j u_j c_j[q] for q = the lane's rank, row
-// 0 left out (y_0 = 0). Recursive halving: at each level a lane keeps the half of its partial
-// sums whose index bit matches its own rank bit and sends the other half to its partner; the
-// first level forms the products u_j c_j[r] as it goes, so only N / 2 partial sums are live.
-template <int N, typename T>
+// c (local rows 0 .. NR - 1 live, rows NR .. N - 1 zero and not read) and u_j; returns
+// y_q = sum_j u_j c_j[q] for q = the lane's rank mod NR, row 0 left out (y_0 = 0). Recursive
+// halving over the NR-lane blocks: at each level a lane keeps the half of its partial sums whose
+// index bit matches its own rank bit and sends the other half to its partner; the first level
+// forms the products u_j c_j[r] as it goes, so only NR / 2 partial sums are live. Then (NR < N)
+// a butterfly adds the N / NR blocks' sums (partners add the same two numbers: the same bits).
+template <int N, int NR, typename T>
 __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned mask, int rank) {
-    T p[N / 2];
+    T p[NR / 2];
     {
-        constexpr int o = N / 2;
+        constexpr int o = NR / 2;
         const bool upper = rank & o;
 #pragma unroll
         for (int q = 0; q < o; ++q) {
@@ -869,8 +948,8 @@ __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned ma
         }
     }
 #pragma unroll
-    for (int level = 2; level < N; level *= 2) {
-        const int o = N / (2 * level);        // N / 4, ..., 1
+    for (int level = 2; level < NR; level *= 2) {
+        const int o = NR / (2 * level);       // NR / 4, ..., 1
         const bool upper = rank & o;
 #pragma unroll
         for (int q = 0; q < o; ++q) {
@@ -879,7 +958,10 @@ __device__ __forceinline__ T reduce_scatter_cu(const T (&c)[N], T u, unsigned ma
             p[q] = keep + __shfl_xor_sync(mask, send, o, N);
         }
     }
-    return p[0];
+    T y = p[0];
+#pragma unroll
+    for (int o = NR; o < N; o *= 2) y += __shfl_xor_sync(mask, y, o, N);
+    return y;
 }
 
 // A compiler barrier every 8 elements of a loop over shared memory: the loads of one chunk may
@@ -892,17 +974,18 @@ __device__ __forceinline__ void chunk_fence(int r) {
 
 // y = C u by a transposition through shared memory instead (TRS): lane j writes u_j c_j[r] to
 // row r of sb (N x (N + V), row r at r * (N + V): conflict-free stores, 16-byte aligned rows
-// read without bank conflicts), and lane q sums row q. Fewer instructions than the shuffles
-// (no selects) and no partial sums held in registers, for N (N + V) elements of shared memory.
-template <int N, typename T>
+// read without bank conflicts), and lane q sums row q (q < NR; rows NR .. N - 1 are zero and
+// neither written nor read; other lanes return 0). Fewer instructions than the shuffles (no
+// selects) and no partial sums held in registers, for N (N + V) elements of shared memory.
+template <int N, int NR, typename T>
 __device__ __forceinline__ T transpose_sum_cu(const T (&c)[N], T u, T* sb, int lane,
                                               const Group<false>& tm) {
     constexpr int V = 16 / sizeof(T), LDT = N + V;
 #pragma unroll
-    for (int r = 1; r < N; ++r) sb[r * LDT + lane] = u * c[r];
+    for (int r = 1; r < NR; ++r) sb[r * LDT + lane] = u * c[r];
     tm.sync();
     T y4[4] = {T(0), T(0), T(0), T(0)};
-    if (lane > 0) {
+    if (lane > 0 && (NR == N || lane < NR)) {
 #pragma unroll
         for (int k = 0; k < N; k += V) {
             T yy[V];
@@ -921,14 +1004,214 @@ __host__ __device__ __forceinline__ int reg_smem_elems(int N, int V, bool trs, b
     return 2 * N + (trs ? N * (N + V) : 0) + (stage ? N * (N + 1) : 0);
 }
 
+// One matrix of gebrd_reg as its steps see it: outputs in global memory (A, d, e, Q's and P's
+// taus, already offset to this matrix), its shared memory (vb, xb, sb, ob: see the kernel) and
+// the shape: R x C tall (M = A, or A^T), M(r, j) = A[r * rs + j * cs]; lane: the rank.
+template <typename T>
+struct RegMatrix {
+    T *A, *d, *e, *tq, *tp;
+    T *vb, *xb, *sb, *ob;
+    int R, C, rs, cs, lane;
+};
+
+// Step i of gebrd_reg (the section comment's steps 1-6) with NR live local rows: requires
+// L = R - i <= NR, so local rows NR .. N - 1 of every lane are zero (rows past R), and every loop
+// over rows stops at NR. SHRINK runs the late steps with NR = N / 2, N / 4, ..., 8 (reg_steps).
+template <int N, int NR, bool TRS, bool STAGE, typename T>
+__device__ __forceinline__ void reg_step(const Group<false>& tm, const RegMatrix<T>& mx,
+                                         T (&c)[N], int i) {
+    constexpr int V = 16 / sizeof(T);         // elements of one 16-byte load
+    constexpr int LDO = N + 1;
+    const int lane = mx.lane, R = mx.R, C = mx.C, rs = mx.rs, cs = mx.cs;
+    T *Ak = mx.A, *vb = mx.vb, *xb = mx.xb, *ob = mx.ob;
+    const int L = R - i;                      // local rows 0 .. L - 1 = rows i .. R - 1
+    // 1. H(i) from column i (x = vb[1 ..], alpha = vb[0]), computed by every lane.
+    tm.sync();                                // the previous step's readers of vb and xb are done
+    if (lane == i) {
+#pragma unroll
+        for (int r = 0; r < NR; r += 2) {
+            if constexpr (sizeof(T) == 8) {
+                *reinterpret_cast<double2*>(vb + r) = make_double2(c[r], c[r + 1]);
+            } else {
+                *reinterpret_cast<float2*>(vb + r) = make_float2(c[r], c[r + 1]);
+            }
+        }
+    }
+    tm.sync();
+    T alpha, s4[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll
+    for (int r = 0; r < NR; r += V) {
+        T xv[V];
+        load16(vb + r, xv);
+#pragma unroll
+        for (int h = 0; h < V; ++h) {
+            if (r + h == 0) alpha = xv[0];
+            else s4[(r + h) & 3] += xv[h] * xv[h];
+        }
+        chunk_fence<T>(r);
+    }
+    const T ss = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    T beta = alpha, tau = T(0), pre = T(1), scal = T(0);
+    bool refl = true;
+    if (norm_safe(ss, alpha)) {
+        larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tau, pre, scal);
+    } else {
+        T amax = T(0);
+        for (int r = 1; r < NR; ++r) amax = fmax(amax, fabs(vb[r]));
+        refl = amax != T(0);
+        if (refl) {
+            const int ke = scale_exp(fmax(fabs(alpha), amax));
+            const T up = ldexp(T(1), ke);
+            T s2 = T(0);
+            for (int r = 1; r < NR; ++r) {
+                const T q = vb[r] * up;
+                s2 += q * q;
+            }
+            const T q = alpha * up;
+            larfg_finish(alpha, sqrt(q * q + s2) * ldexp(T(1), -ke), beta, tau, pre, scal);
+        }
+    }
+    // 2. v = x / (alpha - beta) into vb (lane q its entry q, after every lane read x) and
+    // column i out (row i + q by lane q: beta, v, or x where H = I). Lanes q >= NR hold no row.
+    const bool row = NR == N || lane < NR;
+    const T xq = row ? vb[lane] : T(0);
+    tm.sync();
+    T val = xq;
+    if (refl && row) {
+        val = lane == 0 ? beta : (xq * pre) * scal;
+        vb[lane] = val;
+    }
+    if (lane < L) {
+        if constexpr (STAGE) ob[(i + lane) * LDO + i] = val;
+        else Ak[(i + lane) * rs + i * cs] = val;
+    }
+    if (lane == 0) {
+        mx.d[i] = beta;
+        mx.tq[i] = tau;
+    }
+    tm.sync();
+    // 3. Left update of columns i + 1 .. C - 1, v = vb (vb[0] = beta stands for v(0) = 1).
+    const bool trail = lane > i && lane < C;
+    if (refl && trail) {
+        T w4[4] = {c[0], T(0), T(0), T(0)};
+#pragma unroll
+        for (int r = 0; r < NR; r += V) {
+            T vv[V];
+            load16(vb + r, vv);
+#pragma unroll
+            for (int h = 0; h < V; ++h)
+                if (r + h > 0) w4[(r + h) & 3] += vv[h] * c[r + h];
+            chunk_fence<T>(r);
+        }
+        const T t = tau * ((w4[0] + w4[1]) + (w4[2] + w4[3]));
+        c[0] -= t;
+        // Load v again rather than keep NR values of it live from the loop above (the compiler
+        // would: registers past 128 cost occupancy or spill).
+        asm volatile("" ::: "memory");
+#pragma unroll
+        for (int r = 0; r < NR; r += V) {
+            T vv[V];
+            load16(vb + r, vv);
+#pragma unroll
+            for (int h = 0; h < V; ++h)
+                if (r + h > 0) c[r + h] -= t * vv[h];
+            chunk_fence<T>(r);
+        }
+    }
+    if (i + 1 < C) {
+        // 4. G(i) from row i: alpha in lane i + 1, x in lanes i + 2 .. C - 1.
+        const T xv = c[0];
+        const bool tail = lane > i + 1 && lane < C;
+        T sq = tail ? xv * xv : T(0), al = xv;
+        group_allreduce<false>(tm, sq, al, i + 1, (T*)nullptr);
+        T bp = al, taup_i = T(0), prep = T(1), scalp = T(0);
+        bool reflp = true;
+        if (norm_safe(sq, al)) {
+            larfg_finish(al, sqrt(al * al + sq), bp, taup_i, prep, scalp);
+        } else {
+            T amax = tail ? fabs(xv) : T(0), none = T(0);
+            group_allreduce<true>(tm, amax, none, -1, (T*)nullptr);
+            reflp = amax != T(0);
+            if (reflp) {
+                const int ke = scale_exp(fmax(fabs(al), amax));
+                const T up = ldexp(T(1), ke);
+                const T q = tail ? xv * up : T(0);
+                T s2 = q * q;
+                group_allreduce<false>(tm, s2, none, -1, (T*)nullptr);
+                const T qa = al * up;
+                larfg_finish(al, sqrt(qa * qa + s2) * ldexp(T(1), -ke), bp, taup_i, prep, scalp);
+            }
+        }
+        T u = T(0);
+        if (reflp) {
+            if (lane == i + 1) {
+                c[0] = bp;
+                u = T(1);
+            } else if (tail) {
+                c[0] = (xv * prep) * scalp;
+                u = c[0];
+            }
+        }
+        if (lane == i + 1) {
+            mx.e[i] = bp;
+            mx.tp[i] = taup_i;
+        }
+        if (trail) {                                           // row i out
+            if constexpr (STAGE) ob[i * LDO + lane] = c[0];
+            else Ak[i * rs + lane * cs] = c[0];
+        }
+        // 5. Right update of rows i + 1 .. R - 1, columns i + 1 .. C - 1 (lanes with u = 0 add
+        // zeros: their columns are finished or past C).
+        if (reflp) {
+            if constexpr (TRS) {
+                xb[lane] = taup_i * transpose_sum_cu<N, NR>(c, u, mx.sb, lane, tm);
+            } else {
+                xb[lane] = taup_i * reduce_scatter_cu<N, NR>(c, u, tm.mask, lane);
+            }
+            tm.sync();
+            if (trail) {
+#pragma unroll
+                for (int r = 0; r < NR; r += V) {
+                    T xr[V];
+                    load16(xb + r, xr);
+#pragma unroll
+                    for (int h = 0; h < V; ++h)
+                        if (r + h > 0) c[r + h] -= xr[h] * u;
+                    chunk_fence<T>(r);
+                }
+            }
+        }
+    } else if (lane == 0) {
+        mx.tp[i] = T(0);
+    }
+    // 6. Rotate: local row 0 becomes row i + 1 (rows NR .. N - 1 stay zero).
+#pragma unroll
+    for (int r = 0; r + 1 < NR; ++r) c[r] = c[r + 1];
+    c[NR - 1] = T(0);
+}
+
+// Steps i, i + 1, ... with NR live rows while more than NR / 2 rows are left (SHRINK), then the
+// rest with NR / 2 (down to 8); without SHRINK every step with NR = N. A step's row loops,
+// reduce-scatter and rotation cost ~NR, so SHRINK runs the second half of the steps at half
+// that or less (the instruction count, not occupancy, limits gebrd_reg at N = 32). Each NR is
+// one more copy of the step's code.
+template <int N, int NR, bool SHRINK, bool TRS, bool STAGE, typename T>
+__device__ __forceinline__ void reg_steps(const Group<false>& tm, const RegMatrix<T>& mx,
+                                          T (&c)[N], int& i) {
+    constexpr bool last = !SHRINK || NR == 8;
+#pragma unroll 1
+    for (; i < mx.C && (last || mx.R - i > NR / 2); ++i) reg_step<N, NR, TRS, STAGE>(tm, mx, c, i);
+    if constexpr (!last) reg_steps<N, NR / 2, SHRINK, TRS, STAGE>(tm, mx, c, i);
+}
+
 // Launch: block = N * (matrices per block) threads (at most 128), dynamic shared memory =
-// matrices per block * reg_smem_elems(N, 16 / sizeof(T), TRS) * sizeof(T); grid-stride over the
-// batch; requires max(m, n) <= N. Registers: c (N values) and, without TRS, N / 2 partial sums
-// are the arrays a lane keeps; the reflectors and x are read from shared memory where used
-// (16-byte broadcasts), not held. At most 128 registers (16 warps an SM; H100 batch 10240
-// 2026-11-23: float64 n = 16 0.097 ms against 0.108 at 106 registers, n = 32 0.531 against 0.650
-// at 186; the float64 N = 32 kernel spills a little there).
-template <typename T, int N, bool TRS, bool STAGE>
+// matrices per block * reg_smem_elems(N, 16 / sizeof(T), TRS, STAGE) * sizeof(T); grid-stride
+// over the batch; requires max(m, n) <= N. Registers: c (N values) and, without TRS, N / 2
+// partial sums are the arrays a lane keeps; the reflectors and x are read from shared memory
+// where used (16-byte broadcasts), not held. At most 128 registers (16 warps an SM; H100 batch
+// 10240 2026-11-23: float64 n = 16 0.097 ms against 0.108 at 106 registers, n = 32 0.531 against
+// 0.650 at 186; the float64 N = 32 kernel spills a little there). SHRINK: see reg_steps.
+template <typename T, int N, bool TRS, bool STAGE, bool SHRINK>
 __global__ void __launch_bounds__(128, 4)
 gebrd_reg(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* __restrict__ e,
           T* __restrict__ tauq, T* __restrict__ taup, int group) {
@@ -954,180 +1237,17 @@ gebrd_reg(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T* 
     for (index_t k = (index_t)blockIdx.x * per_block + tm.index; k < batch;
          k += (index_t)gridDim.x * per_block) {
         T* Ak = A + k * m * n;
-        T* dk = d + k * C;
-        T* ek = e + k * (C - 1);
-        T* tqk = tq + k * C;
-        T* tpk = tp + k * C;
+        const RegMatrix<T> mx{Ak, d + k * C, e + k * (C - 1), tq + k * C, tp + k * C,
+                              vb, xb, sb, ob, R, C, rs, cs, lane};
         T c[N];
 #pragma unroll
         for (int r = 0; r < N; ++r) c[r] = lane < C && r < R ? Ak[r * rs + lane * cs] : T(0);
+        if constexpr (SHRINK) {
+            int i = 0;
+            reg_steps<N, N, SHRINK, TRS, STAGE>(tm, mx, c, i);
+        } else {                              // one loop, every step with NR = N
 #pragma unroll 1
-        for (int i = 0; i < C; ++i) {
-            const int L = R - i;              // local rows 0 .. L - 1 = rows i .. R - 1
-            // 1. H(i) from column i (x = vb[1 ..], alpha = vb[0]), computed by every lane.
-            tm.sync();                        // the previous step's readers of vb and xb are done
-            if (lane == i) {
-#pragma unroll
-                for (int r = 0; r < N; r += 2) {
-                    if constexpr (sizeof(T) == 8) {
-                        *reinterpret_cast<double2*>(vb + r) = make_double2(c[r], c[r + 1]);
-                    } else {
-                        *reinterpret_cast<float2*>(vb + r) = make_float2(c[r], c[r + 1]);
-                    }
-                }
-            }
-            tm.sync();
-            T alpha, s4[4] = {T(0), T(0), T(0), T(0)};
-#pragma unroll
-            for (int r = 0; r < N; r += V) {
-                T xv[V];
-                load16(vb + r, xv);
-#pragma unroll
-                for (int h = 0; h < V; ++h) {
-                    if (r + h == 0) alpha = xv[0];
-                    else s4[(r + h) & 3] += xv[h] * xv[h];
-                }
-                chunk_fence<T>(r);
-            }
-            const T ss = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-            T beta = alpha, tau = T(0), pre = T(1), scal = T(0);
-            bool refl = true;
-            if (norm_safe(ss, alpha)) {
-                larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tau, pre, scal);
-            } else {
-                T amax = T(0);
-                for (int r = 1; r < N; ++r) amax = fmax(amax, fabs(vb[r]));
-                refl = amax != T(0);
-                if (refl) {
-                    const int ke = scale_exp(fmax(fabs(alpha), amax));
-                    const T up = ldexp(T(1), ke);
-                    T s2 = T(0);
-                    for (int r = 1; r < N; ++r) {
-                        const T q = vb[r] * up;
-                        s2 += q * q;
-                    }
-                    const T q = alpha * up;
-                    larfg_finish(alpha, sqrt(q * q + s2) * ldexp(T(1), -ke), beta, tau, pre,
-                                 scal);
-                }
-            }
-            // 2. v = x / (alpha - beta) into vb (lane q its entry q, after every lane read x)
-            // and column i out (row i + q by lane q: beta, v, or x where H = I).
-            const T xq = vb[lane];
-            tm.sync();
-            T val = xq;
-            if (refl) {
-                val = lane == 0 ? beta : (xq * pre) * scal;
-                vb[lane] = val;
-            }
-            if (lane < L) {
-                if constexpr (STAGE) ob[(i + lane) * LDO + i] = val;
-                else Ak[(i + lane) * rs + i * cs] = val;
-            }
-            if (lane == 0) {
-                dk[i] = beta;
-                tqk[i] = tau;
-            }
-            tm.sync();
-            // 3. Left update of columns i + 1 .. C - 1, v = vb (vb[0] = beta stands for v(0) = 1).
-            const bool trail = lane > i && lane < C;
-            if (refl && trail) {
-                T w4[4] = {c[0], T(0), T(0), T(0)};
-#pragma unroll
-                for (int r = 0; r < N; r += V) {
-                    T vv[V];
-                    load16(vb + r, vv);
-#pragma unroll
-                    for (int h = 0; h < V; ++h)
-                        if (r + h > 0) w4[(r + h) & 3] += vv[h] * c[r + h];
-                    chunk_fence<T>(r);
-                }
-                const T t = tau * ((w4[0] + w4[1]) + (w4[2] + w4[3]));
-                c[0] -= t;
-                // Load v again rather than keep N values of it live from the loop above (the
-                // compiler would: registers past 128 cost occupancy or spill).
-                asm volatile("" ::: "memory");
-#pragma unroll
-                for (int r = 0; r < N; r += V) {
-                    T vv[V];
-                    load16(vb + r, vv);
-#pragma unroll
-                    for (int h = 0; h < V; ++h)
-                        if (r + h > 0) c[r + h] -= t * vv[h];
-                    chunk_fence<T>(r);
-                }
-            }
-            if (i + 1 < C) {
-                // 4. G(i) from row i: alpha in lane i + 1, x in lanes i + 2 .. C - 1.
-                const T xv = c[0];
-                const bool tail = lane > i + 1 && lane < C;
-                T sq = tail ? xv * xv : T(0), al = xv;
-                group_allreduce<false>(tm, sq, al, i + 1, (T*)nullptr);
-                T bp = al, taup_i = T(0), prep = T(1), scalp = T(0);
-                bool reflp = true;
-                if (norm_safe(sq, al)) {
-                    larfg_finish(al, sqrt(al * al + sq), bp, taup_i, prep, scalp);
-                } else {
-                    T amax = tail ? fabs(xv) : T(0), none = T(0);
-                    group_allreduce<true>(tm, amax, none, -1, (T*)nullptr);
-                    reflp = amax != T(0);
-                    if (reflp) {
-                        const int ke = scale_exp(fmax(fabs(al), amax));
-                        const T up = ldexp(T(1), ke);
-                        const T q = tail ? xv * up : T(0);
-                        T s2 = q * q;
-                        group_allreduce<false>(tm, s2, none, -1, (T*)nullptr);
-                        const T qa = al * up;
-                        larfg_finish(al, sqrt(qa * qa + s2) * ldexp(T(1), -ke), bp, taup_i,
-                                     prep, scalp);
-                    }
-                }
-                T u = T(0);
-                if (reflp) {
-                    if (lane == i + 1) {
-                        c[0] = bp;
-                        u = T(1);
-                    } else if (tail) {
-                        c[0] = (xv * prep) * scalp;
-                        u = c[0];
-                    }
-                }
-                if (lane == i + 1) {
-                    ek[i] = bp;
-                    tpk[i] = taup_i;
-                }
-                if (trail) {                                   // row i out
-                    if constexpr (STAGE) ob[i * LDO + lane] = c[0];
-                    else Ak[i * rs + lane * cs] = c[0];
-                }
-                // 5. Right update of rows i + 1 .. R - 1, columns i + 1 .. C - 1 (lanes with
-                // u = 0 add zeros: their columns are finished or past C).
-                if (reflp) {
-                    if constexpr (TRS) {
-                        xb[lane] = taup_i * transpose_sum_cu<N>(c, u, sb, lane, tm);
-                    } else {
-                        xb[lane] = taup_i * reduce_scatter_cu<N>(c, u, tm.mask, lane);
-                    }
-                    tm.sync();
-                    if (trail) {
-#pragma unroll
-                        for (int r = 0; r < N; r += V) {
-                            T xr[V];
-                            load16(xb + r, xr);
-#pragma unroll
-                            for (int h = 0; h < V; ++h)
-                                if (r + h > 0) c[r + h] -= xr[h] * u;
-                            chunk_fence<T>(r);
-                        }
-                    }
-                }
-            } else if (lane == 0) {
-                tpk[i] = T(0);
-            }
-            // 6. Rotate: local row 0 becomes row i + 1.
-#pragma unroll
-            for (int r = 0; r + 1 < N; ++r) c[r] = c[r + 1];
-            c[N - 1] = T(0);
+            for (int i = 0; i < C; ++i) reg_step<N, N, TRS, STAGE>(tm, mx, c, i);
         }
         if constexpr (STAGE) {
             tm.sync();                        // ob complete

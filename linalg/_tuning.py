@@ -28,10 +28,11 @@ each land in their own class.
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
-           "tables", "vendor_below", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
+           "tables", "vendor_below", "install", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
@@ -76,6 +77,29 @@ def gpu_name(device_id=None):
     """Name of the current (or given) CUDA device."""
     import cupy
     return _device_name(cupy.cuda.runtime.getDevice() if device_id is None else device_id)
+
+
+def install(gpu, table, keep=()):
+    """Write ``table`` ({op: {dtype: {class: entry}}}, measured on ``gpu``) into
+    ``linalg/tuning/<gpu as a file name>.json``, over what earlier runs wrote for that GPU: an
+    entry replaces its class's old one, except for the old entry's keys named in ``keep``.
+    Returns the file's path. The tuning scripts call this (``--install``), never the library."""
+    path = TUNING_DIR / (re.sub(r"[^a-z0-9]+", "_", gpu.lower()).strip("_") + ".json")
+    merged = {gpu: {}}
+    if path.exists():
+        with open(path) as f:
+            merged = json.load(f)
+    for op, per_dtype in table.items():
+        for dtype, classes in per_dtype.items():
+            dest = merged.setdefault(gpu, {}).setdefault(op, {}).setdefault(dtype, {})
+            for cls, entry in classes.items():
+                old = dest.get(cls, {})
+                dest[cls] = {**{k: old[k] for k in keep if k in old}, **entry}
+    with open(path, "w") as f:
+        json.dump(merged, f, indent=1, sort_keys=True)
+        f.write("\n")
+    tables.cache_clear()
+    return path
 
 
 @functools.lru_cache(maxsize=None)

@@ -39,8 +39,8 @@ def variant_module(subs):
     for old, new in subs:
         assert old in src, old
         src = src.replace(old, new)
-    exprs = [f"gebrd_cols<{t}, {w}, true, {r}>" for t in ("float", "double")
-             for w in ("true", "false") for r in (80, 128)]
+    exprs = [f"gebrd_cols<{t}, {w}, true, {r}, false, false>" for t in ("float", "double")
+             for w in ("true", "false") for r in (80, 128)]         # no shared_s, no peel
     return cupy.RawModule(code=src, options=("--std=c++17", f"-I{KDIR}"), name_expressions=exprs)
 
 
@@ -52,8 +52,9 @@ def launcher(a, params, module=None):
     launch, grid, block, group, smem = bidiag._launch_for(cfg, a.dtype, batch)
     if module is not None:
         t = "double" if a.dtype == numpy.float64 else "float"
+        flags = ", ".join("true" if x else "false" for x in (cfg["shared_s"], cfg["peel"]))
         fn = module.get_function(f"gebrd_cols<{t}, {'true' if group > 32 else 'false'}, true, "
-                                 f"{cfg['regs']}>")
+                                 f"{cfg['regs']}, {flags}>")
         launch = _compile.Launcher(fn, "qiipppppi", cupy.ndarray, driver.launchKernel,
                                    cupy.cuda.get_current_stream)
 

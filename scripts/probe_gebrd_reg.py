@@ -3,7 +3,17 @@
             A, and d/e/tau/reflectors against gebrd_cols's (the same dgebd2 up to rounding)
   times     bench-style ms at batch 10240: gebrd_reg (per_block sweep) against the table's plan
             and torch svdvals(gesvda)
-  sanitize  small batches of every gebrd_reg instantiation (run under compute-sanitizer)"""
+  sanitize  small batches of every gebrd_reg instantiation (run under compute-sanitizer)
+  sanitize_shrink  the same for the shrink instantiations only
+  sanitize_cols_options  small batches of gebrd_cols with shared_s, peel and both (groups,
+            matrices per block, both register budgets, wide and tall)
+  pick      the candidates of PICK per (dtype, n) timed twice, interleaved; the fastest (if 2%
+            below the first, the table's row before) written into the "gebrd" rows of the tuning
+            table of the GPU it runs on (linalg/tuning/<gpu>.json), with the numbers as its reason;
+            the rows also to $OUT/gebrd_pick.json.
+            Sizes that are not their own shape class (n = 48: the 64x64 row) are timed only
+  check [JSON]  as check, gebrd_reg with the JSON's parameters added (e.g. '{"shrink": true}');
+            with "kernel": "cols" in it, gebrd_cols on COLS_SHAPES instead"""
 import os
 import sys
 
@@ -20,17 +30,24 @@ from tests.linalg.helpers import bidiagonal_singular_values  # noqa: E402
 BATCH = 10240
 
 
-def check():
-    bad_total = 0
-    shapes = [(8, 8), (16, 16), (32, 32), (5, 3), (3, 5), (31, 17), (17, 31), (20, 20), (1, 1),
+REG_SHAPES = [(8, 8), (16, 16), (32, 32), (5, 3), (3, 5), (31, 17), (17, 31), (20, 20), (1, 1),
               (32, 1), (1, 32), (9, 9), (24, 7), (7, 24), (2, 2)]
+COLS_SHAPES = [(64, 64), (48, 48), (33, 33), (63, 63), (64, 40), (40, 64), (100, 31), (31, 100),
+               (128, 128), (32, 32), (16, 16), (5, 3), (64, 1), (1, 64)]
+FULL_BATCH = ((8, 8), (16, 16), (32, 32), (64, 64), (48, 48))     # every matrix of 10240
+
+
+def check(extra=None):
+    extra = {"kernel": "reg", **(extra or {})}
+    bad_total = 0
+    shapes = COLS_SHAPES if extra["kernel"] == "cols" else REG_SHAPES
     for dtype in (numpy.float64, numpy.float32):
         eps = numpy.finfo(dtype).eps
         for m, n in shapes:
-            batch = BATCH if (m, n) in ((8, 8), (16, 16), (32, 32)) else 1000
+            batch = BATCH if (m, n) in FULL_BATCH else 1000
             a0 = cupy.random.standard_normal((batch, m, n)).astype(dtype)
             a = a0.copy()
-            got = [cupy.asnumpy(x).astype(numpy.float64) for x in bidiag.gebrd(a, {"kernel": "reg"})]
+            got = [cupy.asnumpy(x).astype(numpy.float64) for x in bidiag.gebrd(a, extra)]
             a = a0.copy()
             ref = [cupy.asnumpy(x).astype(numpy.float64)
                    for x in bidiag.gebrd(a, {"kernel": "cols", "fused": False})]
@@ -58,7 +75,7 @@ def check():
             for pb in (1, 4):
                 a = a0.copy()
                 other = [cupy.asnumpy(x).astype(numpy.float64)
-                         for x in bidiag.gebrd(a, {"kernel": "reg", "per_block": pb})]
+                         for x in bidiag.gebrd(a, {**extra, "per_block": pb})]
                 same = all(numpy.array_equal(x, y) for x, y in zip(other, got))
                 bad_total += not same
                 if not same:
@@ -215,10 +232,123 @@ def sanitize():
     print("sanitize run done", flush=True)
 
 
+def sanitize_shrink():
+    for dtype in (numpy.float64, numpy.float32):
+        for m, n in ((16, 16), (11, 9), (9, 11), (32, 32), (31, 17), (17, 31), (20, 20), (32, 1),
+                     (1, 32), (8, 8)):
+            for pb in (0, 3):
+                for trs, stage in VARIANTS:
+                    a = cupy.random.standard_normal((7, m, n)).astype(dtype)
+                    bidiag.gebrd(a, {"kernel": "reg", "per_block": pb, "trs": trs,
+                                     "stage": stage, "shrink": True})
+            z = cupy.zeros((3, m, n), dtype)
+            bidiag.gebrd(z, {"kernel": "reg", "shrink": True})
+    cupy.cuda.Device().synchronize()
+    print("sanitize_shrink run done", flush=True)
+
+
+def _cols(group, per_block, regs=128, **options):
+    return {"kernel": "cols", "group": group, "per_block": per_block, "regs": regs, **options}
+
+
+BOTH = {"shared_s": True, "peel": True}
+
+
+def sanitize_cols_options():
+    runs = [(0, 0, 128, {"shared_s": True}), (0, 0, 128, {"peel": True}), (0, 0, 128, BOTH),
+            (0, 0, 80, BOTH), (32, 2, 128, BOTH), (16, 3, 80, BOTH)]
+    for dtype in (numpy.float64, numpy.float32):
+        for m, n in ((64, 64), (48, 48), (33, 33), (40, 64), (64, 40), (17, 9), (100, 31),
+                     (64, 1)):
+            for group, pb, regs, options in runs:
+                a = cupy.random.standard_normal((7, m, n)).astype(dtype)
+                bidiag.gebrd(a, _cols(group, pb, regs, **options))
+            z = cupy.zeros((3, m, n), dtype)
+            bidiag.gebrd(z, {"kernel": "cols", **BOTH})
+    cupy.cuda.Device().synchronize()
+    print("sanitize_cols_options run done", flush=True)
+
+
+# (dtype, n): candidates, the first the table's row before this probe (kept unless another is
+# 2% faster). n = 48 shares the 64x64 row: timed only, to see whether the 64 choice holds there.
+PICK = {
+    ("float64", 32): [{"kernel": "cols", "group": 32, "per_block": 2},
+                      {"kernel": "reg"},
+                      {"kernel": "reg", "shrink": True},
+                      {"kernel": "reg", "shrink": True, "per_block": 2},
+                      {"kernel": "reg", "shrink": True, "stage": True}],
+    ("float64", 16): [{"kernel": "reg", "trs": True, "stage": True},
+                      {"kernel": "reg", "trs": True, "stage": True, "shrink": True},
+                      {"kernel": "reg", "shrink": True}],
+    ("float32", 16): [{"kernel": "reg"}, {"kernel": "reg", "shrink": True}],
+    ("float32", 32): [{"kernel": "reg"}, {"kernel": "reg", "shrink": True},
+                      {"kernel": "reg", "shrink": True, "stage": True}],
+    ("float64", 64): [_cols(64, 2), _cols(32, 2), _cols(32, 4), _cols(64, 3),
+                      _cols(64, 2, shared_s=True), _cols(64, 2, peel=True), _cols(64, 2, **BOTH),
+                      _cols(64, 3, **BOTH), _cols(32, 2, **BOTH), _cols(32, 4, **BOTH),
+                      _cols(64, 2, regs=80, **BOTH)],
+    ("float64", 48): [_cols(64, 2), _cols(64, 2, shared_s=True), _cols(64, 2, peel=True),
+                      _cols(64, 2, **BOTH), _cols(32, 2, **BOTH)],
+    ("float32", 64): [{"kernel": "cols", "group": 64, "per_block": 4, "fused": False},
+                      _cols(64, 4), _cols(64, 4, shared_s=True), _cols(64, 4, peel=True),
+                      _cols(64, 4, **BOTH), _cols(64, 2, **BOTH), _cols(32, 4, **BOTH)],
+    ("float32", 48): [{"kernel": "cols", "group": 64, "per_block": 4, "fused": False},
+                      _cols(64, 4), _cols(64, 4, **BOTH)],
+}
+
+
+def _label(p):
+    return ",".join(f"{k}={v}" for k, v in p.items())
+
+
+def pick():
+    import json
+    from linalg import _tuning
+    gpu = _tuning.gpu_name()
+    rows = {}
+    for (dname, n), cands in PICK.items():
+        dtype = numpy.dtype(dname)
+        a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+        a = a0.copy()
+        best = [float("inf")] * len(cands)
+        for _ in range(2):
+            for q, p in enumerate(cands):
+                best[q] = min(best[q], bench_style(lambda: bidiag.gebrd(a, p), a, a0))
+        win = min(range(len(cands)), key=lambda q: best[q])
+        if best[win] > 0.98 * best[0]:
+            win = 0
+        nums = ", ".join(f"{{{_label(p)}}} {t:.4f}" for p, t in zip(cands, best))
+        print(f"pick {dname} {n}x{n}: {nums} -> {{{_label(cands[win])}}}", flush=True)
+        del a, a0
+        if _tuning.shape_class(n, n) != f"{n}x{n}":
+            continue                    # timed only: another size's row
+        row = dict(cands[win])
+        row["reason"] = (f"GEBRD {gpu} batch 10240 {__import__('datetime').date.today()} "
+                         f"(scripts/probe_gebrd_reg.py pick, bench-style ms, best of two, same "
+                         f"run): {nums}")
+        rows[f"{dname}:{n}x{n}"] = row
+    table = {}
+    for key, row in rows.items():
+        dname, cls = key.split(":")
+        table.setdefault(dname, {})[cls] = row
+    _tuning.install(gpu, {"gebrd": table}, keep=("team", "teams_per_block", "unroll"))
+    out = os.environ.get("OUT")
+    if out:
+        with open(os.path.join(out, "gebrd_pick.json"), "w") as f:
+            json.dump(rows, f, indent=1, sort_keys=True)
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"
     if mode == "check":
-        check()
+        import json
+        check(json.loads(sys.argv[2]) if len(sys.argv) > 2 else None)
+    elif mode == "sanitize_shrink":
+        sanitize_shrink()
+    elif mode == "sanitize_cols_options":
+        sanitize_cols_options()
+    elif mode == "pick":
+        pick()
     elif mode == "variants":
         variants(sys.argv[2:])
     elif mode == "bounds":

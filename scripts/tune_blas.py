@@ -15,7 +15,6 @@ fastest into
 import argparse
 import json
 import os
-import re
 import sys
 import time
 
@@ -221,18 +220,7 @@ def main(argv=None):
     with open(os.path.join(args.output, "tune_log.txt"), "w") as f:
         f.write("\n".join(t.log) + "\n")
     if args.install:      # merged into what earlier runs tuned for this GPU
-        slug = re.sub(r"[^a-z0-9]+", "_", gpu.lower()).strip("_")
-        path = os.path.join(_tuning.TUNING_DIR, f"{slug}.json")
-        merged = {gpu: {}}
-        if os.path.exists(path):
-            with open(path) as f:
-                merged = json.load(f)
-        for op, per_dtype in t.table.items():
-            for dt, classes in per_dtype.items():
-                merged.setdefault(gpu, {}).setdefault(op, {}).setdefault(dt, {}).update(classes)
-        with open(path, "w") as f:
-            json.dump(merged, f, indent=1, sort_keys=True)
-        _tuning.tables.cache_clear()
+        _tuning.install(gpu, t.table)
     print(f"# tuned {sum(len(c) for d in t.table.values() for c in d.values())} classes on {gpu}")
 
 

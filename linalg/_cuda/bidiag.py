@@ -15,10 +15,14 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   product C u one reduce-scatter over the lanes (shuffles, or with ``trs`` a transposition
   through shared memory); row and column i go to memory at step i (with ``stage`` through a
   shared-memory copy of the output, stored coalesced at the end). Parameters ``per_block``
-  (matrices per block, at most 128 threads a block), ``trs``, ``stage``. Larger shapes asking
-  for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms (trs + stage)
-  against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64 n = 32 no faster than
-  gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
+  (matrices per block, at most 128 threads a block), ``trs``, ``stage``, ``shrink``. Larger
+  shapes asking for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms
+  (trs + stage) against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64
+  n = 32 no faster than gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
+  ``shrink`` (default False; not yet measured on a GPU, in no tuning row): the steps with at
+  most N / 2 rows left run a copy of the step code whose row loops, reduce-scatter and rotation
+  cover N / 2 rows (then N / 4, down to 8), cutting the instructions of the late steps
+  (kernels/gebrd.cu reg_steps).
 * ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
   group of G threads per matrix (G = max(m, n) rounded up to a power of two, at most 512, several
   matrices per warp when G < 32), the matrix in shared memory. Each Householder update is done
@@ -34,7 +38,15 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   step; faster at n <= 16 and float32 n = 64, where latency, not shared-memory traffic, limits).
   Parameters: ``group`` (threads per matrix, a power of two; fewer than max(m, n) is allowed: a
   thread then owns several rows/columns), ``per_block`` (matrices per block), ``fused``, ``regs``
-  (80 or 128 registers a thread, fused only: see the kernel's launch bounds).
+  (80 or 128 registers a thread, fused only: see the kernel's launch bounds), and two options of
+  the fused step (default False; not yet measured on a GPU, in no tuning row): ``shared_s``, the
+  row pass's s = t^T u (the same scalar for every row) summed once per step by the column owners
+  (a butterfly across the barrier before the row pass) instead of in every row thread's dot loop
+  (one multiply-add per trailing entry and a broadcast load per 16 bytes fewer there); ``peel``,
+  the masked last trip of the row and column loops run after them instead of tested for in
+  every trip (sm_90 SASS, one float64 trip of 4 entries: row pass 34 instructions, 27 with
+  ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with ``peel``; at 80 registers
+  0-8 bytes spilled with ``peel``, 36-72 without).
 * ``gebrd_team`` (the fallback): one team per matrix, GEMV device functions with reductions; the
   matrix in shared memory when it fits (the big-tile setting of seed 003), otherwise in global
   memory. Parameters ``team``, ``teams_per_block``, ``unroll`` (the tuned table's entries).
@@ -139,8 +151,9 @@ def _optin_smem(device_id):
 
 def plan(m, n, dtype, _params=None):
     """The kernel and launch configuration ``gebrd`` uses for real m x n matrices of ``dtype``:
-    ``{"kernel": "reg", "group", "per_block", "smem"}`` (max(m, n) <= 32 only; larger shapes
-    asking for it get gebrd_cols), ``{"kernel": "cols", "group", "per_block", "smem"}`` or ``{"kernel": "team", "team",
+    ``{"kernel": "reg", "group", "per_block", "smem", "trs", "stage", "shrink"}`` (max(m, n)
+    <= 32 only; larger shapes asking for it get gebrd_cols), ``{"kernel": "cols", "group",
+    "per_block", "smem", "fused", "regs", "shared_s", "peel"}`` or ``{"kernel": "team", "team",
     "per_block", "smem", "in_smem", "unroll"}`` (needs the current device for its limits)."""
     import numpy
     item = numpy.dtype(dtype).itemsize
@@ -150,11 +163,12 @@ def plan(m, n, dtype, _params=None):
         raise ValueError(f"gebrd kernel: expected one of {_KERNELS}, got {which!r}")
     if which == "reg":
         trs, stage = bool(p.get("trs", False)), bool(p.get("stage", False))
+        shrink = bool(p.get("shrink", False))
         cfg = reg_config(m, n, item, p.get("per_block") or 0, trs, stage)
         if cfg is not None:
             lanes, per_block, smem = cfg
             return {"kernel": "reg", "group": lanes, "per_block": per_block, "smem": smem,
-                    "trs": trs, "stage": stage}
+                    "trs": trs, "stage": stage, "shrink": shrink}
         which = "cols"                  # larger matrices: gebrd_cols (or gebrd_team)
     if which == "cols":
         fused = bool(p.get("fused", True))
@@ -162,12 +176,14 @@ def plan(m, n, dtype, _params=None):
         if regs not in _COLS_REGS:
             raise ValueError(f"gebrd regs: expected one of {_COLS_REGS}, got {regs!r}")
         regs = regs if fused else 80        # gebd2_tall: 80 (measured; no spills there)
+        shared_s = fused and bool(p.get("shared_s", False))
+        peel = fused and bool(p.get("peel", False))
         cfg = cols_config(m, n, item, _optin_smem(_compile.current_device()),
                           p.get("group") or 0, p.get("per_block") or 0, fused)
         if cfg is not None:
             group, per_block, smem = cfg
             return {"kernel": "cols", "group": group, "per_block": per_block, "smem": smem,
-                    "fused": fused, "regs": regs}
+                    "fused": fused, "regs": regs, "shared_s": shared_s, "peel": peel}
     team = int(p.get("team") or 0) or default_team(m, n)
     in_smem = _smem_per_team(m, n, team, True, item) <= _SMEM_LIMIT
     per_team = _smem_per_team(m, n, team, in_smem, item)
@@ -192,11 +208,13 @@ def _launch_for(cfg, dtype, batch):
     if cfg["kernel"] == "reg":         # lanes per matrix
         group = cfg["group"]
         expr = name_expr("gebrd_reg", ctype, group, "true" if cfg["trs"] else "false",
-                         "true" if cfg["stage"] else "false")
+                         "true" if cfg["stage"] else "false",
+                         "true" if cfg.get("shrink") else "false")
     elif cfg["kernel"] == "cols":      # threads per matrix; WIDE: more than one warp
         group = cfg["group"]
         expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false",
-                         "true" if cfg["fused"] else "false", cfg["regs"])
+                         "true" if cfg["fused"] else "false", cfg["regs"],
+                         "true" if cfg["shared_s"] else "false", "true" if cfg["peel"] else "false")
     else:
         group = cfg["team"]
         expr = name_expr("gebrd_team", ctype, cfg["unroll"], "true" if cfg["in_smem"] else "false")
@@ -245,9 +263,12 @@ def gebrd(a, _params=None):
 
 COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float", "double")
                               for u in (1, 2, 4) for s in ("true", "false")]
-                 + [name_expr("gebrd_cols", T, w, f, r) for T in ("float", "double")
-                    for w in ("true", "false") for f, r in (("true", 80), ("true", 128),
-                                                            ("false", 80))]
-                 + [name_expr("gebrd_reg", T, lanes, trs, stage) for T in ("float", "double")
-                    for lanes in (8, 16, 32) for trs in ("true", "false")
-                    for stage in ("true", "false")]}
+                 + [name_expr("gebrd_cols", T, w, "true", r, s, p) for T in ("float", "double")
+                    for w in ("true", "false") for r in _COLS_REGS for s in ("true", "false")
+                    for p in ("true", "false")]
+                 + [name_expr("gebrd_cols", T, w, "false", 80, "false", "false")
+                    for T in ("float", "double") for w in ("true", "false")]
+                 + [name_expr("gebrd_reg", T, lanes, trs, stage, shrink)
+                    for T in ("float", "double") for lanes in (8, 16, 32)
+                    for trs in ("true", "false") for stage in ("true", "false")
+                    for shrink in ("true", "false")]}

@@ -2,6 +2,7 @@
 crossovers (linalg/_tuning.py, linalg/tuning/*.json) and the launchers' choice, with NumPy standing
 in for CuPy and the kernel launch recorded instead of run."""
 import functools
+import json
 import sys
 import types
 
@@ -94,6 +95,26 @@ def test_vendor_below_per_size_class_then_default(monkeypatch):
     assert _tuning.vendor_below("potrf", "float32", 100, gpu="G") == 7      # one bound for all n
     assert _tuning.vendor_below("trsv", "float64", 64, gpu="G") == 9        # GPU entry lacks it
     assert _tuning.vendor_below("trsm", "float64", 64, gpu="G") == 0        # no rule: never
+
+
+def test_install_merges_over_the_gpus_earlier_rows(monkeypatch, tmp_path):
+    monkeypatch.setattr(_tuning, "TUNING_DIR", tmp_path)
+    gpu = "NVIDIA Test GPU 1"
+    first = {"gebrd": {"float64": {"32x32": {"kernel": "cols", "team": 64, "reason": "old"},
+                                   "64x64": {"kernel": "cols"}}}}
+    path = _tuning.install(gpu, first)
+    assert path == tmp_path / "nvidia_test_gpu_1.json"
+    again = {"gebrd": {"float64": {"32x32": {"kernel": "reg", "reason": "new"}}},
+             "gemm": {"float32": {"8x8x8": {"tile": 4}}}}
+    _tuning.install(gpu, again, keep=("team",))
+    with open(path) as f:
+        got = json.load(f)[gpu]
+    assert got["gebrd"]["float64"]["32x32"] == {"kernel": "reg", "reason": "new", "team": 64}
+    assert got["gebrd"]["float64"]["64x64"] == {"kernel": "cols"}       # untouched class kept
+    assert got["gemm"]["float32"]["8x8x8"] == {"tile": 4}
+    _tuning.install(gpu, {"gebrd": {"float64": {"32x32": {"kernel": "cols"}}}})
+    with open(path) as f:
+        assert json.load(f)[gpu]["gebrd"]["float64"]["32x32"] == {"kernel": "cols"}   # no keep
 
 
 @pytest.mark.parametrize("batch,n,small", [(1, 32, False), (1, 33, True), (9, 33, True),

@@ -164,13 +164,24 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "cols", "fused": False},
     {"kernel": "cols", "group": 8, "fused": False},
     {"kernel": "cols", "group": 64, "per_block": 2, "fused": False},
+    {"kernel": "cols", "shared_s": True},
+    {"kernel": "cols", "group": 16, "per_block": 3, "shared_s": True},
+    {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True},
+    {"kernel": "cols", "peel": True},
+    {"kernel": "cols", "group": 16, "per_block": 3, "peel": True},
+    {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
+    {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
     {"kernel": "reg"},
     {"kernel": "reg", "per_block": 3},
     {"kernel": "reg", "per_block": 1, "trs": True},
     {"kernel": "reg", "stage": True},
-    {"kernel": "reg", "per_block": 2, "trs": True, "stage": True}],
+    {"kernel": "reg", "per_block": 2, "trs": True, "stage": True},
+    {"kernel": "reg", "shrink": True},
+    {"kernel": "reg", "per_block": 2, "trs": True, "stage": True, "shrink": True}],
     ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256", "c4", "c16x16", "r128", "c32x2r128",
-         "tall", "tall8", "tall64x2", "reg", "reg3", "reg1trs", "regstage", "reg2trsstage"])
+         "tall", "tall8", "tall64x2", "shared_s", "c16x3shared_s", "c64x2r128shared_s", "peel",
+         "c16x3peel", "c32x2r128both", "c64x2r128both", "reg", "reg3", "reg1trs", "regstage",
+         "reg2trsstage", "regshrink", "reg2trsstageshrink"])
 def test_gebrd_forced_parameters(dtype, params):
     """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
     max(m, n) (a thread owns several rows/columns), several wide groups per block (named
@@ -182,13 +193,16 @@ def test_gebrd_forced_parameters(dtype, params):
         _case(m, n, 5, dtype, params)
 
 
-KERNELS = ({"kernel": "reg"}, {"kernel": "cols"}, {"kernel": "team"})
+KERNELS = ({"kernel": "reg"}, {"kernel": "reg", "shrink": True}, {"kernel": "cols"},
+           {"kernel": "cols", "shared_s": True}, {"kernel": "cols", "peel": True},
+           {"kernel": "team"})
 # gebrd_cols's two step implementations too, for the tests of special values
 STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
 
 
 def _kernel_id(p):
-    return p["kernel"] + ("" if p.get("fused", True) else "-tall")
+    return (p["kernel"] + ("" if p.get("fused", True) else "-tall")
+            + "".join(f"-{k}" for k in ("shrink", "shared_s", "peel") if p.get(k)))
 
 
 def _expected_kernel(params, m, n, dtype):
@@ -216,7 +230,7 @@ AWKWARD = ((1, 1), (2, 2), (3, 3), (7, 7), (8, 8), (16, 16), (17, 17), (32, 32),
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("params", KERNELS, ids=lambda p: p["kernel"])
+@pytest.mark.parametrize("params", KERNELS, ids=_kernel_id)
 @pytest.mark.parametrize("shape", AWKWARD, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_gebrd_kernels_awkward_shapes(shape, params, dtype):
     m, n = shape
@@ -247,6 +261,11 @@ def test_gebrd_plan():
     for m, n in ((1025, 3), (3, 1025), (256, 256), (300, 200)):
         assert bidiag.plan(m, n, numpy.float64)["kernel"] == "team", (m, n)
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
+    for option in ("shared_s", "peel"):         # off by default; options of gebd2_fused only
+        assert not bidiag.plan(64, 64, numpy.float64, {"kernel": "cols"})[option]
+        assert bidiag.plan(64, 64, numpy.float64, {"kernel": "cols", option: True})[option]
+        assert not bidiag.plan(64, 64, numpy.float64,
+                               {"kernel": "cols", "fused": False, option: True})[option]
     with pytest.raises(ValueError, match="gebrd kernel"):
         bidiag.plan(8, 8, numpy.float64, {"kernel": "rows"})
     with pytest.raises(ValueError, match="gebrd regs"):
@@ -403,13 +422,15 @@ def test_gebrd_reg_shapes(shape, dtype):
     assert cfg["kernel"] == "reg" and cfg["group"] == max(8, 1 << (max(m, n) - 1).bit_length())
     for batch in (1, 7, 1000):
         _case(m, n, batch, dtype, {"kernel": "reg"})
+    _case(m, n, 1000, dtype, {"kernel": "reg", "shrink": True})
     a = random_matrix(rng(m * 31 + n), (50, m, n), dtype)
     ref = _run(a, {"kernel": "cols", "fused": False})
     tol = 1e3 * max(m, n) * eps(dtype)
     for trs in (False, True):
         for stage in (False, True):
-            got = _run(a, {"kernel": "reg", "trs": trs, "stage": stage})
-            for x, y in zip(got, ref):
-                if x.size:
-                    err = numpy.abs(x.astype(numpy.float64) - y).max()
-                    assert err <= tol * max(1, numpy.abs(y).max()), (trs, stage, err)
+            for shrink in (False, True):
+                got = _run(a, {"kernel": "reg", "trs": trs, "stage": stage, "shrink": shrink})
+                for x, y in zip(got, ref):
+                    if x.size:
+                        err = numpy.abs(x.astype(numpy.float64) - y).max()
+                        assert err <= tol * max(1, numpy.abs(y).max()), (trs, stage, shrink, err)

@@ -15,15 +15,19 @@
 //             is read; triangular results get a zero other triangle; symmetric results are full.
 // Threads:    a group of NMAX threads per matrix (thread r owns row r / column r, in registers),
 //             `blockDim.x / NMAX` matrices per block, a grid-stride loop over the batch. NMAX <= 32
-//             keeps a group inside one warp (__syncwarp). The loops over the matrix order are
-//             fully unrolled (constant register indices, no per-entry predicates), with one
+//             keeps a group inside one warp (__syncwarp); NMAX = 64 (two warps, one matrix a
+//             block, block barriers; float64 255 registers with a few spills) serves small
+//             batches with 32 < n <= 64 in one launch (linalg/_cuda/triangular.py one_launch),
+//             where the panels' and the vendor's several launches cost more host time. The
+//             loops over the matrix order are fully unrolled (constant register indices, no
+//             per-entry predicates), with one
 //             uniform `j >= n` exit a step; entries beyond n are scratch that is never stored.
 //             Larger n: potrf by left-looking 32-wide panels (chol_panel below, reusing the
 //             potrf phase), trtri/lauum by the launchers' recursion down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
-// Template:   T = float | double; NMAX in {8, 16, 32}; the matrix order n <= NMAX is runtime.
+// Template:   T = float | double; NMAX in {8, 16, 32, 64}; the matrix order n <= NMAX is runtime.
 // Launcher:   linalg/_cuda/cholesky.py (potrf, potri, poti), linalg/_cuda/triangular.py (trtri, lauum).
 #include "common.cuh"
 

@@ -56,6 +56,7 @@ def setup(op, n, batch, dtype):
         "trsm": (lambda: gtri.trsm(l, bw, "left", True, "N", False, 1.0), lambda: cupy.copyto(bw, b)),
         "trtri": (lambda: gtri.trtri(work, True, False), lambda: cupy.copyto(work, l)),
         "potri": (lambda: gchol.potri(work, True), lambda: cupy.copyto(work, l)),
+        "poti": (lambda: gchol.poti(work, True), lambda: cupy.copyto(work, a)),
         "trsv": (lambda: gtrsv.trsv(l, xw, lower=True), lambda: cupy.copyto(xw, x)),
     }
     return calls[op]

@@ -3,15 +3,16 @@
     compute-sanitizer --tool memcheck --error-exitcode 9 python3 scripts/sanitizer_smoke.py
 
 Sizes cover the kernel size classes (tiny register kernels, shared-memory, blocked) with odd
-shapes, where out-of-bounds accesses hide; a second pass turns the small-batch vendor crossovers
-off so that the recursive paths run too.
+shapes, where out-of-bounds accesses hide (33 and 64 through the one-launch small-batch path);
+a second pass turns the small-batch rules (vendor crossovers, one launch) off so that the
+recursive paths run too.
 """
 import cupy
 import numpy
 
 import linalg
 
-SIZES = (1, 3, 8, 17, 33, 70)
+SIZES = (1, 3, 8, 17, 33, 64, 70)
 BATCH = 5
 
 
@@ -63,8 +64,9 @@ def main():
 
 if __name__ == "__main__":
     main()
-    # Again with the small-batch vendor crossovers off, so that our recursive kernels run on
-    # these small batches too.
+    # Again with the small-batch rules off, so that our recursive kernels run on these small
+    # batches too.
     from linalg._cuda import triangular as _gtri
     _gtri.vendor_below = lambda op, dtype, n: 0
+    _gtri.ONE_LAUNCH_BELOW = {}
     main()

@@ -133,7 +133,7 @@ def potrf(a, lower=True):
     """Cholesky factor of each matrix; returns (factor, info)."""
     if not tri.is_real(a.dtype):
         return _vendor_potrf(a, lower)
-    if a.shape[1] <= tri.LEAF:
+    if a.shape[1] <= tri.LEAF or tri.one_launch("potrf", a):
         return a, tri.chol_small(a, tri.CHOL_POTRF, lower)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(a, lower)
@@ -205,7 +205,7 @@ def potri(l, lower=True):
     if not tri.is_real(l.dtype):
         inv, info = tri._vendor_trtri(l, lower, False)
         return tri.lauum(inv, lower), info
-    if l.shape[1] <= tri.LEAF:
+    if l.shape[1] <= tri.LEAF or tri.one_launch("potri", l):
         return l, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower)
     if tri.small_batch("potri", l):
         # A^-1 = the solution of A X = I by the two vendor solves, its lower triangle mirrored
@@ -219,7 +219,7 @@ def potri(l, lower=True):
 
 def poti(a, lower=True):
     """Inverse of symmetric positive definite matrices (potrf + potri fused); (inverse, info)."""
-    if tri.is_real(a.dtype) and a.shape[1] <= tri.LEAF:
+    if tri.is_real(a.dtype) and (a.shape[1] <= tri.LEAF or tri.one_launch("poti", a)):
         return a, tri.chol_small(a, tri.CHOL_POTRF | tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower)
     factor, info = potrf(a, lower)
     inv, _ = potri(factor, lower)

@@ -29,7 +29,8 @@ __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
 # Leaf kernels exist for n <= LEAF; their template parameter is the size class NMAX >= n.
 # Measured on the H100 (reports/gpu_cholesky_2026-11-22.md): recursing 33..64 into 32-leaves beat
-# a 64-leaf kernel (2 warps a matrix, 166-255 registers, low occupancy) for potrf, trsm and potrs.
+# a 64-leaf kernel (2 warps a matrix, 166-255 registers, low occupancy) for potrf, trsm and potrs
+# on large batches (small batches: ONE_LAUNCH_BELOW below).
 # LINALG_CUDA_LEAF (8, 16 or 32) overrides it for measurements.
 LEAF = int(os.environ.get("LINALG_CUDA_LEAF", "32"))
 SIZE_CLASSES = (8, 16, 32)
@@ -150,8 +151,20 @@ def tri_warp_lanes(mode, right):
 
 # Tuned parameters (data, not code): matrices per thread block for each size class, and the
 # shared-memory budget a block may take before it gets fewer matrices.
-PER_BLOCK = {8: 16, 16: 8, 32: 4}
+PER_BLOCK = {8: 16, 16: 8, 32: 4, 64: 1}
 SMEM_BUDGET = 96 * 1024
+
+# Small batches with LEAF < n <= ONE_LAUNCH_MAX: POTRF, TRTRI, POTRI and POTI as one launch of
+# chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 255
+# registers with a few spills) when the batch is below ONE_LAUNCH_BELOW[op] matrices. Their other
+# paths take 4-20 launches (panels, recursion) or several vendor calls: 0.05-0.2 ms of host time
+# whatever the batch, where this launch takes 0.03-0.09 ms up to batch 256 (H100, n = 64: 1.6-2.5x
+# faster). At large batches its one-matrix blocks lose (POTRF n = 64, batch 10240: 0.72 ms against
+# 0.42). Bounds: the smallest crossover batch over n = 33/48/64 and both dtypes, measured by
+# scripts/bench_one_launch.py (reports/gpu_check_20261123f/one_launch.md: float64 n = 64 crosses
+# at ~512, float32 and smaller n at 1448-8192).
+ONE_LAUNCH_MAX = 64
+ONE_LAUNCH_BELOW = {"potrf": 512, "trtri": 512, "potri": 512, "poti": 1448}
 
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
@@ -164,7 +177,8 @@ READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
 COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3)],
-    "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double") for c in SIZE_CLASSES],
+    "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double")
+                 for c in SIZE_CLASSES + (ONE_LAUNCH_MAX,)],
     "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy",
                                           "triangle_zero")
                     for t in ("float", "double")],
@@ -187,6 +201,12 @@ def small_batch(op, a):
     launches (10-60 for a recursion) cost more host time than the vendor's call."""
     n = a.shape[1]
     return n > LEAF and a.shape[0] * n < vendor_below(op, a.dtype, n)
+
+
+def one_launch(op, a):
+    """True where ``op`` ("potrf", "trtri", "potri", "poti") on the (batch, n, n) batch ``a``
+    runs as one chol_small<T, 64> launch: LEAF < n <= ONE_LAUNCH_MAX and a small batch."""
+    return LEAF < a.shape[1] <= ONE_LAUNCH_MAX and a.shape[0] < ONE_LAUNCH_BELOW.get(op, 0)
 
 
 def vendor_below(op, dtype, n):
@@ -220,7 +240,8 @@ def launch_config(nmax, tile_elems, itemsize):
 
 
 def chol_small(a, ops, lower, unit=False):
-    """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF)."""
+    """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF, or
+    n <= ONE_LAUNCH_MAX on small batches: ``one_launch``)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
     launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch)
@@ -234,7 +255,7 @@ def chol_small(a, ops, lower, unit=False):
 def _chol_config(device_id, dtype, n, batch):
     """(launcher, grid, threads, shared bytes) of one chol_small launch (cached: the host cost
     is most of a small call)."""
-    nmax = size_class(n)
+    nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
     launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip")
     return launcher, grid_1d(batch, per_block), threads, smem
@@ -692,7 +713,7 @@ def trtri(a, lower=True, unit_diagonal=False):
     """Inverse of triangular matrices; returns (inverse, info), other triangle zero."""
     if not is_real(a.dtype):
         return _vendor_trtri(a, lower, unit_diagonal)
-    if a.shape[1] <= LEAF:
+    if a.shape[1] <= LEAF or one_launch("trtri", a):
         info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal)
         return a, info
     info = _diag_info(a, unit_diagonal)

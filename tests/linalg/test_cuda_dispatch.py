@@ -125,6 +125,15 @@ def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, small):
     assert tri_mod.small_batch("potrf", numpy.empty((batch, n, n))) is small
 
 
+@pytest.mark.parametrize("op,batch,n,one", [("potrf", 1, 33, True), ("potri", 99, 64, True),
+                                             ("trtri", 100, 64, False), ("poti", 1, 65, False),
+                                             ("potrf", 1, 32, False), ("lauum", 1, 40, False)])
+def test_one_launch_rule_between_the_leaf_and_64(monkeypatch, op, batch, n, one):
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_BELOW", {"potrf": 100, "trtri": 100, "potri": 100,
+                                                      "poti": 100})
+    assert tri_mod.one_launch(op, numpy.empty((batch, n, n))) is one
+
+
 def test_vendor_pointer_arrays(monkeypatch):
     """The device address arrays of the batched vendor calls: base + k * stride, any stride."""
     fake = types.ModuleType("cupy")

@@ -30,15 +30,18 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
-@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block"])
+@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
     with kernels/tri_pair.cu for every dtype and 33 <= n <= 64 (the tuned rules use it only
     where it measured faster) with its own POTRS mode; "pair_block": the same with the float64
-    POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK)."""
+    POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": POTRF, POTRI and POTI with
+    33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch path), whatever the batch."""
     below = 10**12 if request.param == "vendor" else 0
     monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
+    one_launch = 10**12 if request.param == "one_launch" else 0
+    monkeypatch.setattr(gpu.tri, "ONE_LAUNCH_BELOW", {op: one_launch for op in gpu.tri.ONE_LAUNCH_BELOW})
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

@@ -37,13 +37,17 @@ PAIR_EVERYWHERE = {(op, dtype): "all" for op in ("trsm", "trmm", "potrs")
                    for dtype in ("float32", "float64")}
 
 
-@pytest.fixture(params=["ours", "cublas", "pair"])
+@pytest.fixture(params=["ours", "cublas", "pair", "one_launch"])
 def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
     small-batch path), whatever the batch count; "pair": our path with kernels/tri_pair.cu for
-    every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster)."""
+    every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster);
+    "one_launch": TRTRI with 33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch
+    path), whatever the batch."""
     below = 10**12 if request.param == "cublas" else 0
     monkeypatch.setattr(gpu, "vendor_below", lambda op, dtype, n: below)
+    one_launch = 10**12 if request.param == "one_launch" else 0
+    monkeypatch.setattr(gpu, "ONE_LAUNCH_BELOW", {op: one_launch for op in gpu.ONE_LAUNCH_BELOW})
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
     return request.param

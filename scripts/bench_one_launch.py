@@ -1,0 +1,89 @@
+"""Where the one-launch small-batch path stops paying: POTRF, TRTRI, POTRI and POTI with
+LEAF < n <= 64 as one chol_small<T, 64> launch against the default path without it (the
+left-looking panels / recursion, or the vendor path where the tuning table's small-batch rule
+sends the batch), both through our backend, over batch counts.
+
+    python3 scripts/bench_one_launch.py [--quick] [--output DIR]
+
+For n = 33, 48, 64, float64 and float32, batch 1, 4, 16, ... 16384: the median time of each path
+(CUDA events, scripts/bench_cholesky.timeit), the batch where the default path starts to win
+(scripts/bench_crossover.crossover), and the ONE_LAUNCH_BELOW bound per operation that those
+crossovers give (the smallest over n and dtypes; linalg/_cuda/triangular.py holds the values).
+Writes one_launch.md and one_launch.csv under --output.
+"""
+import argparse
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+OPS = ("potrf", "trtri", "potri", "poti")
+SIZES = (33, 48, 64)
+BATCHES = (1, 4, 16, 64, 256, 1024, 2048, 4096, 16384)
+
+
+def measure(op, n, batch, dtype, one_launch):
+    """Median ms of ``op`` with the one-launch path forced on or off."""
+    import bench_cholesky as bc
+    from bench_crossover import setup
+    from linalg._cuda import triangular as gtri
+    saved = gtri.ONE_LAUNCH_BELOW
+    gtri.ONE_LAUNCH_BELOW = {o: (10**12 if one_launch else 0) for o in saved}
+    try:
+        call, reset = setup(op, n, batch, dtype)
+        return bc.timeit(call, reset, reps=10)
+    finally:
+        gtri.ONE_LAUNCH_BELOW = saved
+
+
+def bound(points):
+    """ONE_LAUNCH_BELOW from (batch, default ms, one-launch ms) points: the batch from which the
+    default path wins for good (bench_crossover.crossover, rounded down), the largest batch
+    measured where the one launch always won, 0 where it never did."""
+    from bench_crossover import crossover
+    c = crossover(points)
+    return points[-1][0] if c is None else int(c)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="n = 64 and four batch counts only")
+    parser.add_argument("--output", type=Path, default=Path("out/one_launch"))
+    args = parser.parse_args(argv)
+    args.output.mkdir(parents=True, exist_ok=True)
+    sizes = (64,) if args.quick else SIZES
+    batches = BATCHES[::2] if args.quick else BATCHES
+    rows, bounds = [], {}
+    lines = ["| op | dtype | n | batch | one launch ms | default ms | ratio |", "|---|---|---|---|---|---|---|"]
+    for op in OPS:
+        for dtype in (numpy.float64, numpy.float32):
+            name = numpy.dtype(dtype).name
+            for n in sizes:
+                points = []
+                for batch in batches:
+                    one = measure(op, n, batch, dtype, True)
+                    default = measure(op, n, batch, dtype, False)
+                    points.append((batch, default, one))
+                    rows.append([op, name, n, batch, f"{one:.4f}", f"{default:.4f}"])
+                    lines.append(f"| {op} | {name} | {n} | {batch} | {one:.4f} | {default:.4f} | "
+                                 f"{default / one:.2f} |")
+                    print(lines[-1], flush=True)
+                below = bound(points)
+                bounds[op] = min(bounds.get(op, math.inf), below)
+                lines.append(f"| {op} | {name} | {n} | one launch below batch {below} | | | |")
+    lines += ["", "ONE_LAUNCH_BELOW (smallest crossover batch per op): " + json.dumps(bounds)]
+    (args.output / "one_launch.md").write_text("\n".join(lines) + "\n")
+    with open(args.output / "one_launch.csv", "w", newline="") as f:
+        csv.writer(f).writerows([["op", "dtype", "n", "batch", "one_launch_ms", "default_ms"]] + rows)
+    print(lines[-1])
+
+
+if __name__ == "__main__":
+    main()

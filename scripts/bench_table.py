@@ -61,11 +61,13 @@ def table(cholesky_rows, blas_rows, dtype, batch):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cholesky_csv")
-    ap.add_argument("blas_csv")
+    ap.add_argument("blas_csv", nargs="+",
+                    help="bench_blas CSVs; a row of a later file replaces the same cell of an earlier one")
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--batch", type=int, default=10240)
     args = ap.parse_args(argv)
-    print(table(read(args.cholesky_csv), read(args.blas_csv), args.dtype, args.batch))
+    blas_rows = [row for path in args.blas_csv for row in read(path)]
+    print(table(read(args.cholesky_csv), blas_rows, args.dtype, args.batch))
 
 
 if __name__ == "__main__":

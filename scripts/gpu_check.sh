@@ -11,9 +11,9 @@
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
-#   On an H100 the tests took ~480 s in one process (2026-11-23; on 4 xdist workers: not yet
-#   measured) and the sanitizer ~90 s: run them in separate calls (GPU_CHECK_PARTS=tests, then
-#   GPU_CHECK_PARTS='sanitizer bench'). When the suite outgrows
+#   On an H100 the tests took ~480 s in one process and 243 s on 4 xdist workers (1809 tests;
+#   2296 tests: 326 s, 2026-11-23), the sanitizer ~10-90 s, the benchmarks ~190 s: tests and
+#   sanitizer fit one call, the benchmarks another. When the suite outgrows
 #   one call, its two halves are parts of their own: tests-cholesky (test_gpu_cholesky.py, about
 #   half of it) and tests-other (the rest).
 set -uo pipefail

@@ -23,7 +23,7 @@ import numpy
 from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
-from ._compile import ctype, current_device, grid_1d, is_real, kernel
+from ._compile import ctype, current_device, grid_1d, is_real, kernel, register_cap
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -153,6 +153,13 @@ def tri_warp_lanes(mode, right):
 # shared-memory budget a block may take before it gets fewer matrices.
 PER_BLOCK = {8: 16, 16: 8, 32: 4, 64: 1}
 SMEM_BUDGET = 96 * 1024
+# Register caps of chol_small per (dtype, NMAX) (NVRTC's own choice leaves fewer warps an SM on
+# this latency-bound kernel): H100 batch 10240, scripts/probe_chol_small.py, every phase chain
+# bit-identical to the uncapped launch; float64 n = 32 at 128 registers: POTRF 0.084 -> 0.078 ms,
+# TRTRI 0.105 -> 0.094, LAUUM 0.090 -> 0.082-0.085, POTRI 0.143 -> 0.133, POTI 0.187 -> 0.165-0.170;
+# float32 n = 32 at 64: POTRF 0.048 -> 0.043, TRTRI 0.058 -> 0.054-0.056, POTI 0.121 -> 0.116;
+# float64 n = 16 at 64: 5-40 % on four of the five chains (host-bound sizes: noisy).
+CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32): 64}
 
 # Small batches with LEAF < n <= ONE_LAUNCH_MAX: POTRF, TRTRI, POTRI and POTI as one launch of
 # chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 255
@@ -257,7 +264,9 @@ def _chol_config(device_id, dtype, n, batch):
     is most of a small call)."""
     nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
-    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip")
+    cap = CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)
+    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip",
+                      options=register_cap(cap))
     return launcher, grid_1d(batch, per_block), threads, smem
 
 

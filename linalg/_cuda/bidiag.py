@@ -18,11 +18,11 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   (matrices per block, at most 128 threads a block), ``trs``, ``stage``, ``shrink``. Larger
   shapes asking for it run gebrd_cols. H100 batch 10240 (2026-11-23): float64 n = 16 0.094 ms
   (trs + stage) against 0.107 for gebrd_cols, float32 n = 32 0.281 against 0.319; float64
-  n = 32 no faster than gebrd_cols (0.52: issue bound, ~1000 instructions a lane a step).
-  ``shrink`` (default False; not yet measured on a GPU, in no tuning row): the steps with at
-  most N / 2 rows left run a copy of the step code whose row loops, reduce-scatter and rotation
-  cover N / 2 rows (then N / 4, down to 8), cutting the instructions of the late steps
-  (kernels/gebrd.cu reg_steps).
+  n = 32 no faster than gebrd_cols without ``shrink`` (0.52: issue bound, ~1000 instructions a
+  lane a step). ``shrink`` (default False; the H100 rows set it for float64 n = 16/32 and
+  float32 n = 16/32): the steps with at most N / 2 rows left run a copy of the step code whose
+  row loops, reduce-scatter and rotation cover N / 2 rows (then N / 4, down to 8), cutting the
+  instructions of the late steps (kernels/gebrd.cu reg_steps): float64 n = 32 0.519 -> 0.473 ms.
 * ``gebrd_cols`` (default, wherever the matrix fits in shared memory and max(m, n) <= 1024): one
   group of G threads per matrix (G = max(m, n) rounded up to a power of two, at most 512, several
   matrices per warp when G < 32), the matrix in shared memory. Each Householder update is done
@@ -39,7 +39,8 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   Parameters: ``group`` (threads per matrix, a power of two; fewer than max(m, n) is allowed: a
   thread then owns several rows/columns), ``per_block`` (matrices per block), ``fused``, ``regs``
   (80 or 128 registers a thread, fused only: see the kernel's launch bounds), and two options of
-  the fused step (default False; not yet measured on a GPU, in no tuning row): ``shared_s``, the
+  the fused step (default False; measured 2026-11-23, docs/design.md: ``peel`` is in the H100
+  float64 n = 64 row, 3.14 -> 2.85 ms, both in the float32 n = 64 row): ``shared_s``, the
   row pass's s = t^T u (the same scalar for every row) summed once per step by the column owners
   (a butterfly across the barrier before the row pass) instead of in every row thread's dot loop
   (one multiply-add per trailing entry and a broadcast load per 16 bytes fewer there); ``peel``,

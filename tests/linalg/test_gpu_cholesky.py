@@ -42,6 +42,10 @@ def potrf_path(request, gpu, monkeypatch):
     monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
     one_launch = 10**12 if request.param == "one_launch" else 0
     monkeypatch.setattr(gpu.tri, "ONE_LAUNCH_BELOW", {op: one_launch for op in gpu.tri.ONE_LAUNCH_BELOW})
+    n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
+    if request.param == "one_launch" and n is not None and not gpu.tri.LEAF < n <= gpu.tri.ONE_LAUNCH_MAX:
+        pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only (the other "
+                    "parameters run these sizes)")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

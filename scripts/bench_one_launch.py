@@ -8,7 +8,8 @@ sends the batch), both through our backend, over batch counts.
 For n = 33, 48, 64, float64 and float32, batch 1, 4, 16, ... 16384: the median time of each path
 (CUDA events, scripts/bench_cholesky.timeit), the batch where the default path starts to win
 (scripts/bench_crossover.crossover), and the ONE_LAUNCH_BELOW bound per operation that those
-crossovers give (the smallest over n and dtypes; linalg/_cuda/triangular.py holds the values).
+crossovers give (the smallest over n per op and dtype; linalg/_cuda/triangular.py holds the
+values).
 Writes one_launch.md and one_launch.csv under --output.
 """
 import argparse
@@ -33,13 +34,13 @@ def measure(op, n, batch, dtype, one_launch):
     import bench_cholesky as bc
     from bench_crossover import setup
     from linalg._cuda import triangular as gtri
-    saved = gtri.ONE_LAUNCH_BELOW
-    gtri.ONE_LAUNCH_BELOW = {o: (10**12 if one_launch else 0) for o in saved}
+    saved = gtri.one_launch_below
+    gtri.one_launch_below = lambda o, d: 10**12 if one_launch else 0
     try:
         call, reset = setup(op, n, batch, dtype)
         return bc.timeit(call, reset, reps=10)
     finally:
-        gtri.ONE_LAUNCH_BELOW = saved
+        gtri.one_launch_below = saved
 
 
 def bound(points):
@@ -76,9 +77,9 @@ def main(argv=None):
                                  f"{default / one:.2f} |")
                     print(lines[-1], flush=True)
                 below = bound(points)
-                bounds[op] = min(bounds.get(op, math.inf), below)
+                bounds[f"{op} {name}"] = min(bounds.get(f"{op} {name}", math.inf), below)
                 lines.append(f"| {op} | {name} | {n} | one launch below batch {below} | | | |")
-    lines += ["", "ONE_LAUNCH_BELOW (smallest crossover batch per op): " + json.dumps(bounds)]
+    lines += ["", "ONE_LAUNCH_BELOW (smallest crossover batch per op and dtype): " + json.dumps(bounds)]
     (args.output / "one_launch.md").write_text("\n".join(lines) + "\n")
     with open(args.output / "one_launch.csv", "w", newline="") as f:
         csv.writer(f).writerows([["op", "dtype", "n", "batch", "one_launch_ms", "default_ms"]] + rows)

@@ -163,15 +163,19 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 
 # Small batches with LEAF < n <= ONE_LAUNCH_MAX: POTRF, TRTRI, POTRI and POTI as one launch of
 # chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 255
-# registers with a few spills) when the batch is below ONE_LAUNCH_BELOW[op] matrices. Their other
-# paths take 4-20 launches (panels, recursion) or several vendor calls: 0.05-0.2 ms of host time
-# whatever the batch, where this launch takes 0.03-0.09 ms up to batch 256 (H100, n = 64: 1.6-2.5x
-# faster). At large batches its one-matrix blocks lose (POTRF n = 64, batch 10240: 0.72 ms against
-# 0.42). Bounds: the smallest crossover batch over n = 33/48/64 and both dtypes, measured by
-# scripts/bench_one_launch.py (reports/gpu_check_20261123f/one_launch.md: float64 n = 64 crosses
-# at ~512, float32 and smaller n at 1448-8192).
+# registers with a few spills) when the batch is below ONE_LAUNCH_BELOW[(op, dtype)] matrices.
+# Their other paths take 4-20 launches (panels, recursion) or several vendor calls: 0.05-0.2 ms
+# of host time whatever the batch, where this launch takes 0.03-0.09 ms up to batch 256 (H100,
+# n = 64: 1.6-2.5x faster). At large batches its one-matrix blocks lose (POTRF n = 64, batch
+# 10240: 0.72 ms against 0.42). Bounds: the smallest crossover batch over n = 33/48/64 per op and
+# dtype, measured by scripts/bench_one_launch.py (reports/gpu_check_20261123f/one_launch.md:
+# float64 n = 64 crosses at ~512, float32 at 1448-2896, where batch 1024 is still 1.3-2.4x
+# faster by one launch).
 ONE_LAUNCH_MAX = 64
-ONE_LAUNCH_BELOW = {"potrf": 512, "trtri": 512, "potri": 512, "poti": 1448}
+ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
+                    ("potri", "float64"): 512, ("poti", "float64"): 1448,
+                    ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,
+                    ("potri", "float32"): 2896, ("poti", "float32"): 2896}
 
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
@@ -213,7 +217,12 @@ def small_batch(op, a):
 def one_launch(op, a):
     """True where ``op`` ("potrf", "trtri", "potri", "poti") on the (batch, n, n) batch ``a``
     runs as one chol_small<T, 64> launch: LEAF < n <= ONE_LAUNCH_MAX and a small batch."""
-    return LEAF < a.shape[1] <= ONE_LAUNCH_MAX and a.shape[0] < ONE_LAUNCH_BELOW.get(op, 0)
+    return LEAF < a.shape[1] <= ONE_LAUNCH_MAX and a.shape[0] < one_launch_below(op, a.dtype)
+
+
+def one_launch_below(op, dtype):
+    """The batch below which ``op`` on ``dtype`` takes the one-launch path (0: never)."""
+    return ONE_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
 
 
 def vendor_below(op, dtype, n):

@@ -125,13 +125,23 @@ def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, small):
     assert tri_mod.small_batch("potrf", numpy.empty((batch, n, n))) is small
 
 
-@pytest.mark.parametrize("op,batch,n,one", [("potrf", 1, 33, True), ("potri", 99, 64, True),
-                                             ("trtri", 100, 64, False), ("poti", 1, 65, False),
-                                             ("potrf", 1, 32, False), ("lauum", 1, 40, False)])
-def test_one_launch_rule_between_the_leaf_and_64(monkeypatch, op, batch, n, one):
-    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_BELOW", {"potrf": 100, "trtri": 100, "potri": 100,
-                                                      "poti": 100})
-    assert tri_mod.one_launch(op, numpy.empty((batch, n, n))) is one
+@pytest.mark.parametrize("op,dtype,batch,n,one", [
+    ("potrf", "float64", 1, 33, True), ("potri", "float64", 99, 64, True),
+    ("trtri", "float64", 100, 64, False), ("trtri", "float32", 100, 64, True),
+    ("trtri", "float32", 200, 64, False), ("poti", "float64", 1, 65, False),
+    ("potrf", "float64", 1, 32, False), ("lauum", "float64", 1, 40, False)])
+def test_one_launch_rule_between_the_leaf_and_64(monkeypatch, op, dtype, batch, n, one):
+    bounds = {(o, "float64"): 100 for o in ("potrf", "trtri", "potri", "poti")}
+    bounds[("trtri", "float32")] = 200
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_BELOW", bounds)
+    assert tri_mod.one_launch(op, numpy.empty((batch, n, n), dtype)) is one
+
+
+def test_one_launch_bounds_cover_each_op_and_dtype():
+    for op in ("potrf", "trtri", "potri", "poti"):
+        for dtype in ("float32", "float64"):
+            assert tri_mod.one_launch_below(op, dtype) > 0
+    assert tri_mod.one_launch_below("lauum", "float64") == 0
 
 
 def test_vendor_pointer_arrays(monkeypatch):

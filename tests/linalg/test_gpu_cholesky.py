@@ -41,9 +41,10 @@ def potrf_path(request, gpu, monkeypatch):
     below = 10**12 if request.param == "vendor" else 0
     monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
     one_launch = 10**12 if request.param == "one_launch" else 0
-    monkeypatch.setattr(gpu.tri, "ONE_LAUNCH_BELOW", {op: one_launch for op in gpu.tri.ONE_LAUNCH_BELOW})
+    monkeypatch.setattr(gpu.tri, "one_launch_below", lambda op, dtype: one_launch)
     n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    if request.param == "one_launch" and n is not None and not gpu.tri.LEAF < n <= gpu.tri.ONE_LAUNCH_MAX:
+    served = n is None or gpu.tri.LEAF < n <= gpu.tri.ONE_LAUNCH_MAX
+    if request.param == "one_launch" and not served:
         pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only (the other "
                     "parameters run these sizes)")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype

@@ -47,9 +47,10 @@ def trsm_path(request, gpu, monkeypatch):
     below = 10**12 if request.param == "cublas" else 0
     monkeypatch.setattr(gpu, "vendor_below", lambda op, dtype, n: below)
     one_launch = 10**12 if request.param == "one_launch" else 0
-    monkeypatch.setattr(gpu, "ONE_LAUNCH_BELOW", {op: one_launch for op in gpu.ONE_LAUNCH_BELOW})
+    monkeypatch.setattr(gpu, "one_launch_below", lambda op, dtype: one_launch)
     n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    if request.param == "one_launch" and n is not None and not gpu.LEAF < n <= gpu.ONE_LAUNCH_MAX:
+    served = n is None or gpu.LEAF < n <= gpu.ONE_LAUNCH_MAX
+    if request.param == "one_launch" and not served:
         pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only (the other "
                     "parameters run these sizes)")
     if request.param == "pair":

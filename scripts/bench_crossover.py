@@ -64,15 +64,22 @@ def setup(op, n, batch, dtype):
 
 def measure(op, n, batch, dtype, vendor):
     """Median ms of ``op`` with the small-batch vendor path forced on or off."""
+    bound = 10**12 if vendor else 0
+    return measure_with(op, n, batch, dtype, "vendor_below", lambda o, d, n: bound)
+
+
+def measure_with(op, n, batch, dtype, rule, replacement):
+    """Median ms of ``op`` while linalg/_cuda/triangular.py's routing function ``rule`` (e.g.
+    "vendor_below", "one_launch_below") is ``replacement``; the original is restored."""
     import bench_cholesky as bc
     from linalg._cuda import triangular as gtri
-    saved = gtri.vendor_below
-    gtri.vendor_below = (lambda o, d, n: 10**12) if vendor else (lambda o, d, n: 0)
+    saved = getattr(gtri, rule)
+    setattr(gtri, rule, replacement)
     try:
         call, reset = setup(op, n, batch, dtype)
         return bc.timeit(call, reset, reps=10)
     finally:
-        gtri.vendor_below = saved
+        setattr(gtri, rule, saved)
 
 
 def crossover(points):

@@ -31,16 +31,9 @@ BATCHES = (1, 4, 16, 64, 256, 1024, 2048, 4096, 16384)
 
 def measure(op, n, batch, dtype, one_launch):
     """Median ms of ``op`` with the one-launch path forced on or off."""
-    import bench_cholesky as bc
-    from bench_crossover import setup
-    from linalg._cuda import triangular as gtri
-    saved = gtri.one_launch_below
-    gtri.one_launch_below = lambda o, d: 10**12 if one_launch else 0
-    try:
-        call, reset = setup(op, n, batch, dtype)
-        return bc.timeit(call, reset, reps=10)
-    finally:
-        gtri.one_launch_below = saved
+    from bench_crossover import measure_with
+    bound = 10**12 if one_launch else 0
+    return measure_with(op, n, batch, dtype, "one_launch_below", lambda o, d: bound)
 
 
 def bound(points):

@@ -21,6 +21,8 @@ import linalg
 from linalg._cuda import cholesky as ch, triangular as tri, vendor
 from bench_cholesky import timeit
 import torch
+from cupy.cuda import device
+from cupy_backends.cuda.libs import cublas, cusolver
 
 def spd(batch, n):
     x = cupy.random.standard_normal((batch, n, n))
@@ -39,8 +41,6 @@ for n in (32, 64, 128, 256, 512):
         t(f"potrf n={n} b={batch} public", lambda: linalg.potrf(a), reset)
         t(f"potrf n={n} b={batch} backend", lambda: ch.potrf(a), reset)
         t(f"potrf n={n} b={batch} vendor.potrf (ours, batch==1 -> non-batched)", lambda: vendor.potrf(a, True), reset)
-        from cupy_backends.cuda.libs import cusolver, cublas
-        from cupy.cuda import device
         h = device.get_cusolver_handle(); info = cupy.empty(batch, numpy.int32)
         ptr = vendor.pointers(a)
         t(f"potrf n={n} b={batch} potrfBatched direct", lambda: cusolver.dpotrfBatched(h, cublas.CUBLAS_FILL_MODE_UPPER, n, ptr.data.ptr, n, info.data.ptr, batch), reset)

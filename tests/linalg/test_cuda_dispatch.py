@@ -144,6 +144,21 @@ def test_one_launch_bounds_cover_each_op_and_dtype():
     assert tri_mod.one_launch_below("lauum", "float64") == 0
 
 
+@pytest.mark.parametrize("n", [40, 70])
+def test_forced_small_batch_paths_for_the_gpu_tests(request, monkeypatch, n):
+    """tests/linalg/helpers.force_small_batch_paths, which the GPU tests' path fixtures use."""
+    from .helpers import force_small_batch_paths
+    big = types.SimpleNamespace(shape=(10**6, n, n), dtype=numpy.dtype("float64"))
+    if n > tri_mod.ONE_LAUNCH_MAX:
+        with pytest.raises(pytest.skip.Exception):
+            force_small_batch_paths(request, monkeypatch, tri_mod, vendor=False, one_launch=True)
+        return
+    force_small_batch_paths(request, monkeypatch, tri_mod, vendor=True, one_launch=True)
+    assert tri_mod.one_launch("potri", big) and tri_mod.small_batch("trsm", big)
+    force_small_batch_paths(request, monkeypatch, tri_mod, vendor=False, one_launch=False)
+    assert not tri_mod.one_launch("potri", big) and not tri_mod.small_batch("trsm", big)
+
+
 def test_vendor_pointer_arrays(monkeypatch):
     """The device address arrays of the batched vendor calls: base + k * stride, any stride."""
     fake = types.ModuleType("cupy")

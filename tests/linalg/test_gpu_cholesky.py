@@ -7,7 +7,8 @@ Sizes cross every kernel size class (8, 16, 32, 64) and the recursive path (n > 
 import numpy
 import pytest
 
-from .helpers import THRESHOLD, eps, fro, poison_triangle, random_spd, rng, scaled_residual
+from .helpers import (THRESHOLD, eps, force_small_batch_paths, fro, poison_triangle, random_spd,
+                      rng, scaled_residual)
 
 pytestmark = pytest.mark.gpu
 
@@ -38,15 +39,8 @@ def potrf_path(request, gpu, monkeypatch):
     where it measured faster) with its own POTRS mode; "pair_block": the same with the float64
     POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": POTRF, POTRI and POTI with
     33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch path), whatever the batch."""
-    below = 10**12 if request.param == "vendor" else 0
-    monkeypatch.setattr(gpu.tri, "vendor_below", lambda op, dtype, n: below)
-    one_launch = 10**12 if request.param == "one_launch" else 0
-    monkeypatch.setattr(gpu.tri, "one_launch_below", lambda op, dtype: one_launch)
-    n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    served = n is None or gpu.tri.LEAF < n <= gpu.tri.ONE_LAUNCH_MAX
-    if request.param == "one_launch" and not served:
-        pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only (the other "
-                    "parameters run these sizes)")
+    force_small_batch_paths(request, monkeypatch, gpu.tri, vendor=request.param == "vendor",
+                            one_launch=request.param == "one_launch")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

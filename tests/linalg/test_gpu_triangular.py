@@ -9,8 +9,8 @@ import itertools
 import numpy
 import pytest
 
-from .helpers import (THRESHOLD, fro, poison_triangle, random_spd, random_triangular, rng,
-                      scaled_residual)
+from .helpers import (THRESHOLD, force_small_batch_paths, fro, poison_triangle, random_spd,
+                      random_triangular, rng, scaled_residual)
 
 pytestmark = pytest.mark.gpu
 
@@ -44,15 +44,8 @@ def trsm_path(request, gpu, monkeypatch):
     every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster);
     "one_launch": TRTRI with 33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch
     path), whatever the batch."""
-    below = 10**12 if request.param == "cublas" else 0
-    monkeypatch.setattr(gpu, "vendor_below", lambda op, dtype, n: below)
-    one_launch = 10**12 if request.param == "one_launch" else 0
-    monkeypatch.setattr(gpu, "one_launch_below", lambda op, dtype: one_launch)
-    n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    served = n is None or gpu.LEAF < n <= gpu.ONE_LAUNCH_MAX
-    if request.param == "one_launch" and not served:
-        pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only (the other "
-                    "parameters run these sizes)")
+    force_small_batch_paths(request, monkeypatch, gpu, vendor=request.param == "cublas",
+                            one_launch=request.param == "one_launch")
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
     return request.param

@@ -69,20 +69,32 @@ class TestGebrd:
 
     @pytest.mark.parametrize("dtype", DTYPES)
     def test_matches_lapack(self, dtype):
-        """Same reflectors, d, e, tauq, taup as LAPACK ?gebrd (same algorithm, up to rounding)."""
+        """Same reflectors, d, e, tauq, taup as LAPACK ?gebrd (same algorithm, up to rounding).
+
+        These are forward errors: the last reflectors of a matrix are computed from small
+        trailing rows and columns and are as ill-conditioned as those are. In single precision
+        the reference is LAPACK run in double precision on the same input, and an entry may be
+        off by the fixed tolerance or by up to 4x LAPACK's own single-precision error there,
+        whichever is larger (complex64 33 x 17, the last taup: LAPACK's 6.0e-5, ours 8.5e-5,
+        with OpenBLAS 0.3.30 / NumPy 2.4)."""
         gen = rng(1)
+        wide = {numpy.float32: numpy.float64, numpy.complex64: numpy.complex128}.get(dtype)
         for m, n in [(1, 1), (2, 2), (3, 3), (5, 3), (3, 5), (7, 1), (1, 7), (16, 16), (33, 17),
                      (17, 33), (81, 8), (27, 192), (100, 100)]:
             a = random_matrix(gen, (3, m, n), dtype)
             result = linalg.gebrd(a)
             for j in range(3):
-                ref = lapack_gebrd(a[j])
+                same = lapack_gebrd(a[j])
+                ref = same if wide is None else lapack_gebrd(a[j].astype(wide))
                 scale = max(m, n) * eps(dtype) * THRESHOLD
                 norm_a = float(fro(a[j][None])[0])
-                for name, ours, theirs in zip(result._fields, result, ref):
+                for name, ours, theirs, lapack in zip(result._fields, result, ref, same):
                     err = numpy.abs(ours[j] - theirs).max(initial=0.0)
                     size = norm_a if name in ("a", "d", "e") else 1.0
-                    assert err <= scale * max(size, 1.0), (name, m, n, j, err)
+                    allowed = scale * max(size, 1.0)
+                    if wide is not None:
+                        allowed = max(allowed, 4 * numpy.abs(lapack - theirs).max(initial=0.0))
+                    assert err <= allowed, (name, m, n, j, err, allowed)
 
     def test_conventions(self):
         """LAPACK's conventions spelled out on small cases: taup[n-1] = 0 (m >= n), tauq[m-1] = 0 (m < n)."""

@@ -345,3 +345,143 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
         group_sync<NMAX>();                       // the tile is reused by the next matrix
     }
 }
+
+// chol_block<T>: the chol_small chains (ops = CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM, same order,
+// info and output conventions) for CHOL_BLOCK_MIN <= n <= CHOL_BLOCK_MAX (65..128) on small
+// batches (launcher: linalg/_cuda/triangular.py chol_block, routed by one_launch): there the
+// panels' and the vendor's several launches cost more than the work. One matrix a block of
+// CHOL_BLOCK_THREADS threads (a grid stride over the batch); the lower form of the whole matrix
+// sits in shared memory (128 x 129 + 128 scratch elements: 133 KB in float64, one block an SM),
+// its strict upper part zero. Each phase is LAPACK's unblocked order, one block-wide step a
+// column with warps over rows and lanes along them (row reads contiguous, column reads at the
+// odd stride 129: no bank conflicts):
+//   potrf (potf2, right-looking): step j reads the pivot d = a_jj, updates the trailing lower
+//     triangle with the unscaled column j (a_ik -= (a_ij / d) a_kj) and scales the previous
+//     column (no one reads it any more): one barrier a step;
+//   trtri (trti2, j from the last column): x = -l_jj^-1 X22 l(j+1:, j), X22 the finished
+//     inverse, a warp a row and a warp sum, through the scratch vector: two barriers a step;
+//   lauum (lauu2, row i ascending): row i of S = X^T X from rows >= i, which later steps no
+//     longer read, a warp an entry and a warp sum, through the scratch vector: two barriers.
+// A failing matrix (not positive definite, zero or non-finite diagonal) runs to the end like
+// its neighbours (its output is undefined, its info says where it failed).
+constexpr int CHOL_BLOCK_MAX = 128;
+constexpr int CHOL_BLOCK_THREADS = 512;
+constexpr int CHOL_BLOCK_LD = CHOL_BLOCK_MAX + 1;
+
+__host__ __device__ constexpr int chol_block_smem_elems() {
+    return CHOL_BLOCK_MAX * CHOL_BLOCK_LD + CHOL_BLOCK_MAX;
+}
+
+template <typename T>
+__device__ __forceinline__ T chol_warp_sum(T v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+template <typename T>
+__device__ int chol_block_potrf(T* s, int n) {
+    constexpr int LD = CHOL_BLOCK_LD;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    int fail = 0;
+    T d_prev = T(1), ri_prev = T(1);
+    for (int j = 0; j < n; ++j) {
+        const T d = s[j * LD + j];                // final since the last barrier
+        if (!(d > T(0)) && fail == 0) fail = j + 1;
+        const T ri = rsqrt(d), c = ri * ri;
+        if (j > 0) {                              // column j - 1 := L's (nobody reads it now)
+            for (int i = j - 1 + (int)threadIdx.x; i < n; i += blockDim.x)
+                s[i * LD + j - 1] = (i == j - 1) ? d_prev * ri_prev : s[i * LD + j - 1] * ri_prev;
+        }
+        for (int i = j + 1 + warp; i < n; i += warps) {
+            const T cij = c * s[i * LD + j];
+            for (int k = j + 1 + lane; k <= i; k += 32) s[i * LD + k] -= cij * s[k * LD + j];
+        }
+        d_prev = d, ri_prev = ri;
+        __syncthreads();
+    }
+    for (int i = n - 1 + (int)threadIdx.x; i < n; i += blockDim.x)   // the last column: l_nn
+        s[i * LD + i] = d_prev * ri_prev;
+    __syncthreads();
+    return fail;
+}
+
+template <typename T>
+__device__ int chol_block_trtri(T* s, T* tmp, int n, bool unit) {
+    constexpr int LD = CHOL_BLOCK_LD;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    int fail = 0;
+    if (!unit) {
+        for (int i = n - 1; i >= 0; --i)          // the first zero or non-finite diagonal entry
+            if (!is_finite_nonzero(s[i * LD + i])) fail = i + 1;
+    }
+    for (int j = n - 1; j >= 0; --j) {
+        const T inv = unit ? T(1) : T(1) / s[j * LD + j];
+        for (int i = j + 1 + warp; i < n; i += warps) {     // x_i = -inv sum_k X_ik l_kj
+            T acc = T(0);
+            for (int k = j + 1 + lane; k <= i; k += 32) acc += s[i * LD + k] * s[k * LD + j];
+            acc = chol_warp_sum(acc);
+            if (lane == 0) tmp[i] = -inv * acc;
+        }
+        __syncthreads();
+        for (int i = j + (int)threadIdx.x; i < n; i += blockDim.x)
+            s[i * LD + j] = (i == j) ? inv : tmp[i];
+        __syncthreads();
+    }
+    return fail;
+}
+
+template <typename T>
+__device__ void chol_block_lauum(T* s, T* tmp, int n) {
+    constexpr int LD = CHOL_BLOCK_LD;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int i = 0; i < n; ++i) {
+        const T xii = s[i * LD + i];
+        for (int c = warp; c <= i; c += warps) {  // S_ic = x_ii x_ic + sum_{k > i} x_ki x_kc
+            T acc = T(0);
+            for (int k = i + 1 + lane; k < n; k += 32) acc += s[k * LD + i] * s[k * LD + c];
+            acc = chol_warp_sum(acc);
+            if (lane == 0) tmp[c] = xii * s[i * LD + c] + acc;
+        }
+        __syncthreads();
+        for (int c = threadIdx.x; c <= i; c += blockDim.x) s[i * LD + c] = tmp[c];
+        __syncthreads();
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(CHOL_BLOCK_THREADS, 1)
+chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int ops,
+           int lower, int unit, int* __restrict__ info) {
+    constexpr int LD = CHOL_BLOCK_LD;
+    extern __shared__ __align__(16) unsigned char chol_block_smem[];
+    T* s = reinterpret_cast<T*>(chol_block_smem);
+    T* tmp = s + CHOL_BLOCK_MAX * LD;
+    const bool symmetric_out = (ops & CHOL_LAUUM) != 0;
+    for (index_t k = blockIdx.x; k < batch; k += gridDim.x) {
+        T* a = A + k * stride;
+        for (int e = threadIdx.x; e < n * n; e += blockDim.x) {   // lower form, upper zero
+            const int i = e / n, c = e - i * n;
+            const bool ref = lower ? c <= i : c >= i;
+            const T v = ref ? a[(index_t)i * lda + c] : T(0);
+            if (lower) s[i * LD + c] = v; else s[c * LD + i] = v;
+        }
+        __syncthreads();
+        int fail = 0;
+        if (ops & CHOL_POTRF) fail = chol_block_potrf<T>(s, n);
+        if (ops & CHOL_TRTRI) {
+            const int tfail = chol_block_trtri<T>(s, tmp, n, (ops & CHOL_POTRF) ? false : unit != 0);
+            if (!(ops & CHOL_POTRF)) fail = tfail;
+        }
+        if (ops & CHOL_LAUUM) chol_block_lauum<T>(s, tmp, n);
+        for (int e = threadIdx.x; e < n * n; e += blockDim.x) {
+            const int i = e / n, c = e - i * n;
+            T v;
+            if (symmetric_out) v = c <= i ? s[i * LD + c] : s[c * LD + i];
+            else v = lower ? s[i * LD + c] : s[c * LD + i];
+            a[(index_t)i * lda + c] = v;
+        }
+        if (threadIdx.x == 0 && info != nullptr) info[k] = fail;
+        __syncthreads();                          // the tile is reused by the next matrix
+    }
+}

@@ -57,6 +57,7 @@ def setup(op, n, batch, dtype):
         "trtri": (lambda: gtri.trtri(work, True, False), lambda: cupy.copyto(work, l)),
         "potri": (lambda: gchol.potri(work, True), lambda: cupy.copyto(work, l)),
         "poti": (lambda: gchol.poti(work, True), lambda: cupy.copyto(work, a)),
+        "lauum": (lambda: gtri.lauum(work, True), lambda: cupy.copyto(work, l)),
         "trsv": (lambda: gtrsv.trsv(l, xw, lower=True), lambda: cupy.copyto(xw, x)),
     }
     return calls[op]

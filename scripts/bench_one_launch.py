@@ -3,7 +3,10 @@ LEAF < n <= 64 as one chol_small<T, 64> launch against the default path without 
 left-looking panels / recursion, or the vendor path where the tuning table's small-batch rule
 sends the batch), both through our backend, over batch counts.
 
-    python3 scripts/bench_one_launch.py [--quick] [--output DIR]
+    python3 scripts/bench_one_launch.py [--quick] [--output DIR] [--block]
+
+--block does the same for chol_block (65 <= n <= 128, n = 65, 96, 128, LAUUM too, batch 1..1600)
+and its BLOCK_LAUNCH_BELOW bounds.
 
 For n = 33, 48, 64, float64 and float32, batch 1, 4, 16, ... 16384: the median time of each path
 (CUDA events, scripts/bench_cholesky.timeit), the batch where the default path starts to win
@@ -27,13 +30,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 OPS = ("potrf", "trtri", "potri", "poti")
 SIZES = (33, 48, 64)
 BATCHES = (1, 4, 16, 64, 256, 1024, 2048, 4096, 16384)
+# --block: chol_block (65 <= n <= 128), its rule and the ops it serves.
+BLOCK_OPS = OPS + ("lauum",)
+BLOCK_SIZES = (65, 96, 128)
+BLOCK_BATCHES = (1, 8, 32, 100, 200, 400, 800, 1600)
 
 
-def measure(op, n, batch, dtype, one_launch):
-    """Median ms of ``op`` with the one-launch path forced on or off."""
+def measure(op, n, batch, dtype, one_launch, rule="one_launch_below"):
+    """Median ms of ``op`` with the one-launch path (routing function ``rule``) forced on or off."""
     from bench_crossover import measure_with
     bound = 10**12 if one_launch else 0
-    return measure_with(op, n, batch, dtype, "one_launch_below", lambda o, d: bound)
+    return measure_with(op, n, batch, dtype, rule, lambda o, d: bound)
 
 
 def bound(points):
@@ -50,20 +57,28 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="n = 64 and four batch counts only")
     parser.add_argument("--output", type=Path, default=Path("out/one_launch"))
+    parser.add_argument("--block", action="store_true",
+                        help="chol_block for 65 <= n <= 128 (BLOCK_LAUNCH_BELOW; writes "
+                             "block_launch.md/.csv) instead of chol_small<T, 64>")
     args = parser.parse_args(argv)
     args.output.mkdir(parents=True, exist_ok=True)
+    ops, rule, stem = OPS, "one_launch_below", "one_launch"
     sizes = (64,) if args.quick else SIZES
     batches = BATCHES[::2] if args.quick else BATCHES
+    if args.block:
+        ops, rule, stem = BLOCK_OPS, "block_launch_below", "block_launch"
+        sizes = (128,) if args.quick else BLOCK_SIZES
+        batches = BLOCK_BATCHES[::2] if args.quick else BLOCK_BATCHES
     rows, bounds = [], {}
     lines = ["| op | dtype | n | batch | one launch ms | default ms | ratio |", "|---|---|---|---|---|---|---|"]
-    for op in OPS:
+    for op in ops:
         for dtype in (numpy.float64, numpy.float32):
             name = numpy.dtype(dtype).name
             for n in sizes:
                 points = []
                 for batch in batches:
-                    one = measure(op, n, batch, dtype, True)
-                    default = measure(op, n, batch, dtype, False)
+                    one = measure(op, n, batch, dtype, True, rule)
+                    default = measure(op, n, batch, dtype, False, rule)
                     points.append((batch, default, one))
                     rows.append([op, name, n, batch, f"{one:.4f}", f"{default:.4f}"])
                     lines.append(f"| {op} | {name} | {n} | {batch} | {one:.4f} | {default:.4f} | "
@@ -72,9 +87,10 @@ def main(argv=None):
                 below = bound(points)
                 bounds[f"{op} {name}"] = min(bounds.get(f"{op} {name}", math.inf), below)
                 lines.append(f"| {op} | {name} | {n} | one launch below batch {below} | | | |")
-    lines += ["", "ONE_LAUNCH_BELOW (smallest crossover batch per op and dtype): " + json.dumps(bounds)]
-    (args.output / "one_launch.md").write_text("\n".join(lines) + "\n")
-    with open(args.output / "one_launch.csv", "w", newline="") as f:
+    table = "BLOCK_LAUNCH_BELOW" if args.block else "ONE_LAUNCH_BELOW"
+    lines += ["", f"{table} (smallest crossover batch per op and dtype): " + json.dumps(bounds)]
+    (args.output / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    with open(args.output / f"{stem}.csv", "w", newline="") as f:
         csv.writer(f).writerows([["op", "dtype", "n", "batch", "one_launch_ms", "default_ms"]] + rows)
     print(lines[-1])
 

@@ -12,7 +12,7 @@ import numpy
 
 import linalg
 
-SIZES = (1, 3, 8, 17, 33, 64, 70)
+SIZES = (1, 3, 8, 17, 33, 64, 70, 128)
 BATCH = 5
 
 
@@ -64,9 +64,12 @@ def main():
 
 if __name__ == "__main__":
     main()
-    # Again with the small-batch rules off, so that our recursive kernels run on these small
-    # batches too.
     from linalg._cuda import triangular as _gtri
+    # Again with the one-launch paths forced (chol_small<T, 64> for 33..64, chol_block for
+    # 65..128) whatever their measured bounds, then with every small-batch rule off, so that
+    # our recursive kernels run on these small batches too.
+    _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 10**12
+    main()
     _gtri.vendor_below = lambda op, dtype, n: 0
-    _gtri.one_launch_below = lambda op, dtype: 0
+    _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 0
     main()

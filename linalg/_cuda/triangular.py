@@ -172,6 +172,15 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 # float64 n = 64 crosses at ~512, float32 at 1448-2896, where batch 1024 is still 1.3-2.4x
 # faster by one launch).
 ONE_LAUNCH_MAX = 64
+# Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
+# one launch of kernels/potrf.cu chol_block (one matrix a block of CHOL_BLOCK_THREADS threads, the
+# matrix in shared memory, LAPACK's unblocked column steps) below BLOCK_LAUNCH_BELOW[(op, dtype)]
+# matrices. Against the panels / recursion / tile paths and the vendor calls the small-batch
+# rules send such batches to (2-12 launches, or cuSOLVER potrf(Batched) + fix-ups: H100 n = 128
+# float64 batch 1-100 0.10-0.20 ms for POTRF). Bounds: scripts/bench_one_launch.py --block.
+CHOL_BLOCK_MAX = 128
+CHOL_BLOCK_THREADS = 512
+BLOCK_LAUNCH_BELOW = {}
 ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
                     ("potri", "float64"): 512, ("poti", "float64"): 1448,
                     ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,
@@ -189,7 +198,8 @@ COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3)],
     "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double")
-                 for c in SIZE_CLASSES + (ONE_LAUNCH_MAX,)],
+                 for c in SIZE_CLASSES + (ONE_LAUNCH_MAX,)]
+                + [f"chol_block<{t}>" for t in ("float", "double")],
     "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy",
                                           "triangle_zero")
                     for t in ("float", "double")],
@@ -215,14 +225,24 @@ def small_batch(op, a):
 
 
 def one_launch(op, a):
-    """True where ``op`` ("potrf", "trtri", "potri", "poti") on the (batch, n, n) batch ``a``
-    runs as one chol_small<T, 64> launch: LEAF < n <= ONE_LAUNCH_MAX and a small batch."""
-    return LEAF < a.shape[1] <= ONE_LAUNCH_MAX and a.shape[0] < one_launch_below(op, a.dtype)
+    """True where ``op`` ("potrf", "trtri", "potri", "poti", "lauum") on the (batch, n, n) batch
+    ``a`` runs as one launch on a small batch: chol_small<T, 64> for LEAF < n <= ONE_LAUNCH_MAX
+    (batch below one_launch_below), chol_block for ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX (batch
+    below block_launch_below)."""
+    n = a.shape[1]
+    if LEAF < n <= ONE_LAUNCH_MAX:
+        return a.shape[0] < one_launch_below(op, a.dtype)
+    return ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX and a.shape[0] < block_launch_below(op, a.dtype)
 
 
 def one_launch_below(op, dtype):
-    """The batch below which ``op`` on ``dtype`` takes the one-launch path (0: never)."""
+    """The batch below which ``op`` on ``dtype`` takes the chol_small<T, 64> path (0: never)."""
     return ONE_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
+
+
+def block_launch_below(op, dtype):
+    """The batch below which ``op`` on ``dtype`` takes the chol_block path (0: never)."""
+    return BLOCK_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
 
 
 def vendor_below(op, dtype, n):
@@ -257,8 +277,10 @@ def launch_config(nmax, tile_elems, itemsize):
 
 def chol_small(a, ops, lower, unit=False):
     """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF, or
-    n <= ONE_LAUNCH_MAX on small batches: ``one_launch``)."""
+    n <= ONE_LAUNCH_MAX on small batches: ``one_launch``; chol_block above that). Returns info."""
     import cupy
+    if a.shape[1] > ONE_LAUNCH_MAX:
+        return chol_block(a, ops, lower, unit)
     batch, n = a.shape[0], a.shape[1]
     launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch)
     info = cupy.empty(batch, dtype=numpy.int32)
@@ -277,6 +299,26 @@ def _chol_config(device_id, dtype, n, batch):
     launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip",
                       options=register_cap(cap))
     return launcher, grid_1d(batch, per_block), threads, smem
+
+
+def chol_block(a, ops, lower, unit=False):
+    """Run kernels/potrf.cu chol_block in place on the (batch, n, n) view ``a``, ONE_LAUNCH_MAX <
+    n <= CHOL_BLOCK_MAX: one matrix a block, the whole matrix in shared memory. Returns info."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    launcher, smem = _chol_block_config(current_device(), a.dtype)
+    info = cupy.empty(batch, dtype=numpy.int32)
+    _, lda, sa = view_args(a)
+    launcher(grid_1d(batch, 1), CHOL_BLOCK_THREADS,
+             (a, lda, sa, n, batch, ops, int(lower), int(unit), info), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=64)
+def _chol_block_config(device_id, dtype):
+    """(launcher, dynamic shared bytes) of chol_block (kernels/potrf.cu chol_block_smem_elems)."""
+    smem = (CHOL_BLOCK_MAX * (CHOL_BLOCK_MAX + 1) + CHOL_BLOCK_MAX) * dtype.itemsize
+    return kernel("potrf", f"chol_block<{ctype(dtype)}>", "pqqiqiiip"), smem
 
 
 def _launch_on_rhs(config, a, b, nvec, flags, alpha):
@@ -751,7 +793,7 @@ def lauum(a, lower=True, zeroed=False):
     triangle may be zeroed); ``zeroed``: it is zero already (a trtri result), which saves that
     pass on the dense path."""
     import cupy
-    if is_real(a.dtype) and a.shape[1] <= LEAF:
+    if is_real(a.dtype) and (a.shape[1] <= LEAF or one_launch("lauum", a)):
         chol_small(a, CHOL_LAUUM, lower)
         return a
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):

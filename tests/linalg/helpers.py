@@ -200,7 +200,7 @@ def build_host_program(tmp_path_factory, name, source):
 
 def force_small_batch_paths(request, monkeypatch, tri, vendor, one_launch):
     """Route the GPU triangular/Cholesky launchers (``tri`` = linalg._cuda.triangular) to the
-    small-batch vendor path and/or the one-launch path (33 <= n <= 64) whatever the batch, or
+    small-batch vendor path and/or the one-launch paths (33 <= n <= 128) whatever the batch, or
     neither. A test parametrized by ``n`` that the one-launch path does not serve is skipped for
     it: the other path parameters run those sizes through the same kernels."""
     import pytest
@@ -208,6 +208,7 @@ def force_small_batch_paths(request, monkeypatch, tri, vendor, one_launch):
     monkeypatch.setattr(tri, "vendor_below", lambda op, dtype, n: below)
     one = 10**12 if one_launch else 0
     monkeypatch.setattr(tri, "one_launch_below", lambda op, dtype: one)
+    monkeypatch.setattr(tri, "block_launch_below", lambda op, dtype: one)
     n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    if one_launch and n is not None and not tri.LEAF < n <= tri.ONE_LAUNCH_MAX:
-        pytest.skip("the one-launch path serves LEAF < n <= ONE_LAUNCH_MAX only")
+    if one_launch and n is not None and not tri.LEAF < n <= tri.CHOL_BLOCK_MAX:
+        pytest.skip("the one-launch paths serve LEAF < n <= CHOL_BLOCK_MAX only")

@@ -128,12 +128,19 @@ def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, small):
 @pytest.mark.parametrize("op,dtype,batch,n,one", [
     ("potrf", "float64", 1, 33, True), ("potri", "float64", 99, 64, True),
     ("trtri", "float64", 100, 64, False), ("trtri", "float32", 100, 64, True),
-    ("trtri", "float32", 200, 64, False), ("poti", "float64", 1, 65, False),
-    ("potrf", "float64", 1, 32, False), ("lauum", "float64", 1, 40, False)])
-def test_one_launch_rule_between_the_leaf_and_64(monkeypatch, op, dtype, batch, n, one):
+    ("trtri", "float32", 200, 64, False), ("poti", "float64", 1, 65, True),
+    ("poti", "float64", 50, 128, False), ("lauum", "float64", 49, 128, True),
+    ("potrf", "float64", 1, 129, False), ("potrf", "float64", 1, 32, False),
+    ("lauum", "float64", 1, 40, False)])
+def test_one_launch_rules_between_the_leaf_and_128(monkeypatch, op, dtype, batch, n, one):
+    """chol_small<T, 64> below ONE_LAUNCH_BELOW for 33..64, chol_block below BLOCK_LAUNCH_BELOW
+    for 65..128, per op and dtype."""
     bounds = {(o, "float64"): 100 for o in ("potrf", "trtri", "potri", "poti")}
     bounds[("trtri", "float32")] = 200
     monkeypatch.setattr(tri_mod, "ONE_LAUNCH_BELOW", bounds)
+    monkeypatch.setattr(tri_mod, "BLOCK_LAUNCH_BELOW", {("poti", "float64"): 50,
+                                                        ("lauum", "float64"): 50,
+                                                        ("potrf", "float64"): 50})
     assert tri_mod.one_launch(op, numpy.empty((batch, n, n), dtype)) is one
 
 
@@ -144,12 +151,12 @@ def test_one_launch_bounds_cover_each_op_and_dtype():
     assert tri_mod.one_launch_below("lauum", "float64") == 0
 
 
-@pytest.mark.parametrize("n", [40, 70])
+@pytest.mark.parametrize("n", [40, 70, 129])
 def test_forced_small_batch_paths_for_the_gpu_tests(request, monkeypatch, n):
     """tests/linalg/helpers.force_small_batch_paths, which the GPU tests' path fixtures use."""
     from .helpers import force_small_batch_paths
     big = types.SimpleNamespace(shape=(10**6, n, n), dtype=numpy.dtype("float64"))
-    if n > tri_mod.ONE_LAUNCH_MAX:
+    if n > tri_mod.CHOL_BLOCK_MAX:
         with pytest.raises(pytest.skip.Exception):
             force_small_batch_paths(request, monkeypatch, tri_mod, vendor=False, one_launch=True)
         return

@@ -17,7 +17,6 @@ import argparse
 import cProfile
 import io
 import pstats
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ import numpy
 import cupy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linalg  # noqa: E402
 from linalg._cuda import blas as gblas, cholesky as gchol, syrk as gsyrk  # noqa: E402
@@ -77,18 +77,9 @@ def calls(n, batch=BATCH, dtype=numpy.float64):
 
 
 def event_us(fn, reset, reps=50):
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    times = []
-    for i in range(reps + 3):
-        if reset is not None:
-            reset()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        if i >= 3:
-            times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
-    return statistics.median(times)
+    """bench_cholesky.timeit (events around one isolated call, median) in microseconds."""
+    import bench_cholesky
+    return bench_cholesky.timeit(fn, reset, reps=reps, warmup=3) * 1e3
 
 
 def host_us(fn, n=2000):
@@ -104,14 +95,9 @@ def host_us(fn, n=2000):
 
 
 def stream_us(fn, n=200):
-    fn()
-    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    start.record()
-    for _ in range(n):
-        fn()
-    end.record()
-    end.synchronize()
-    return cupy.cuda.get_elapsed_time(start, end) * 1e3 / n
+    """bench_blas.timeit over one group of n back-to-back calls, in microseconds a call."""
+    import bench_blas
+    return bench_blas.timeit(fn, reps=1, warmup=1, inner=n) * 1e3
 
 
 def main():

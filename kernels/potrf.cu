@@ -349,103 +349,142 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
 // chol_block<T>: the chol_small chains (ops = CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM, same order,
 // info and output conventions) for CHOL_BLOCK_MIN <= n <= CHOL_BLOCK_MAX (65..128) on small
 // batches (launcher: linalg/_cuda/triangular.py chol_block, routed by one_launch): there the
-// panels' and the vendor's several launches cost more than the work. One matrix a block of
-// CHOL_BLOCK_THREADS threads (a grid stride over the batch); the lower form of the whole matrix
-// sits in shared memory (128 x 129 + 128 scratch elements: 133 KB in float64, one block an SM),
-// its strict upper part zero. Each phase is LAPACK's unblocked order, one block-wide step a
-// column with warps over rows and lanes along them (row reads contiguous, column reads at the
-// odd stride 129: no bank conflicts):
-//   potrf (potf2, right-looking): step j reads the pivot d = a_jj, updates the trailing lower
-//     triangle with the unscaled column j (a_ik -= (a_ij / d) a_kj) and scales the previous
-//     column (no one reads it any more): one barrier a step;
-//   trtri (trti2, j from the last column): x = -l_jj^-1 X22 l(j+1:, j), X22 the finished
-//     inverse, a warp a row and a warp sum, through the scratch vector: two barriers a step;
-//   lauum (lauu2, row i ascending): row i of S = X^T X from rows >= i, which later steps no
-//     longer read, a warp an entry and a warp sum, through the scratch vector: two barriers.
+// panels' and the vendor's several launches cost more than the work. One matrix a block (a grid
+// stride over the batch); the lower form of the matrix lives in registers, a 4 x 4 tile a thread
+// (tile (ti, tk), tk <= ti, thread ti (ti + 1) / 2 + tk: ceil(n / 4) (ceil(n / 4) + 1) / 2
+// threads, 544 at n = 128), its strict upper part and the padding beyond n zero. Every phase is a
+// sequence of rank-1 steps, each a broadcast of one row or column through shared memory
+// (double-buffered by step parity: one barrier a step) and an update of the active tiles with
+// 16 independent FMAs a thread -- the unblocked forms with a thread a row (the first version of
+// this kernel) were latency-bound at ~1 us a step:
+//   potrf (right-looking potf2): step j broadcasts column j, a_ik -= l_ij l_kj for j < k <= i,
+//     column j scaled by 1 / sqrt(a_jj) in place;
+//   trtri (forward, X = L^-1 row by row): step j broadcasts row j of the partial inverse and
+//     column j of L; x_j = w_j / l_jj, w_i -= l_ij x_j for i > j (slot (i, j) holds l_ij until
+//     this step reads it, and w_ij afterwards);
+//   lauum (S = X^T X, lower): step k broadcasts row k of X; s_ic += x_ki x_kc for c <= i <= k
+//     (slot (k, c) still holds x_kc when step k reads it; steps before k never touch row k).
 // A failing matrix (not positive definite, zero or non-finite diagonal) runs to the end like
 // its neighbours (its output is undefined, its info says where it failed).
 constexpr int CHOL_BLOCK_MAX = 128;
-constexpr int CHOL_BLOCK_THREADS = 512;
-constexpr int CHOL_BLOCK_LD = CHOL_BLOCK_MAX + 1;
+constexpr int CHOL_BLOCK_TILES = CHOL_BLOCK_MAX / 4;
+constexpr int CHOL_BLOCK_THREADS = (CHOL_BLOCK_TILES * (CHOL_BLOCK_TILES + 1) / 2 + 31) / 32 * 32;
 
-__host__ __device__ constexpr int chol_block_smem_elems() {
-    return CHOL_BLOCK_MAX * CHOL_BLOCK_LD + CHOL_BLOCK_MAX;
-}
+// The registers of one thread: its 4 x 4 tile of the lower form, rows i0.., columns k0...
+template <typename T>
+struct CholTile {
+    T a[4][4];
+    int i0, k0;
+    bool active;
+};
 
 template <typename T>
-__device__ __forceinline__ T chol_warp_sum(T v) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
-template <typename T>
-__device__ int chol_block_potrf(T* s, int n) {
-    constexpr int LD = CHOL_BLOCK_LD;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+__device__ int chol_block_potrf(CholTile<T>& t, T* vec, int n) {
     int fail = 0;
-    T d_prev = T(1), ri_prev = T(1);
     for (int j = 0; j < n; ++j) {
-        const T d = s[j * LD + j];                // final since the last barrier
+        T* v = vec + (j & 1) * 2 * CHOL_BLOCK_MAX;
+        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 >= j) {
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                if (t.k0 + c == j) {
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) if (t.i0 + r >= j) v[t.i0 + r] = t.a[r][c];
+                }
+        }
+        __syncthreads();
+        const T d = v[j];
         if (!(d > T(0)) && fail == 0) fail = j + 1;
-        const T ri = rsqrt(d), c = ri * ri;
-        if (j > 0) {                              // column j - 1 := L's (nobody reads it now)
-            for (int i = j - 1 + (int)threadIdx.x; i < n; i += blockDim.x)
-                s[i * LD + j - 1] = (i == j - 1) ? d_prev * ri_prev : s[i * LD + j - 1] * ri_prev;
-        }
-        for (int i = j + 1 + warp; i < n; i += warps) {
-            const T cij = c * s[i * LD + j];
-            for (int k = j + 1 + lane; k <= i; k += 32) s[i * LD + k] -= cij * s[k * LD + j];
-        }
-        d_prev = d, ri_prev = ri;
-        __syncthreads();
+        if (!t.active || t.i0 + 3 < j || t.k0 + 3 < j) continue;
+        const T ri = rsqrt(d);
+        T li[4], lk[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) li[r] = v[t.i0 + r] * ri;   // rows < j: read, never used
+#pragma unroll
+        for (int c = 0; c < 4; ++c) lk[c] = v[t.k0 + c] * ri;
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = t.i0 + r, k = t.k0 + c;
+                if (k == j && i >= j) t.a[r][c] = (i == j) ? d * ri : li[r];
+                else if (k > j && k <= i) t.a[r][c] -= li[r] * lk[c];
+            }
     }
-    for (int i = n - 1 + (int)threadIdx.x; i < n; i += blockDim.x)   // the last column: l_nn
-        s[i * LD + i] = d_prev * ri_prev;
-    __syncthreads();
     return fail;
 }
 
 template <typename T>
-__device__ int chol_block_trtri(T* s, T* tmp, int n, bool unit) {
-    constexpr int LD = CHOL_BLOCK_LD;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+__device__ int chol_block_trtri(CholTile<T>& t, T* vec, int n, bool unit) {
     int fail = 0;
-    if (!unit) {
-        for (int i = n - 1; i >= 0; --i)          // the first zero or non-finite diagonal entry
-            if (!is_finite_nonzero(s[i * LD + i])) fail = i + 1;
-    }
-    for (int j = n - 1; j >= 0; --j) {
-        const T inv = unit ? T(1) : T(1) / s[j * LD + j];
-        for (int i = j + 1 + warp; i < n; i += warps) {     // x_i = -inv sum_k X_ik l_kj
-            T acc = T(0);
-            for (int k = j + 1 + lane; k <= i; k += 32) acc += s[i * LD + k] * s[k * LD + j];
-            acc = chol_warp_sum(acc);
-            if (lane == 0) tmp[i] = -inv * acc;
+    for (int j = 0; j < n; ++j) {
+        T* row = vec + (j & 1) * 2 * CHOL_BLOCK_MAX;
+        T* col = row + CHOL_BLOCK_MAX;
+        if (t.active && t.i0 == (j & ~3) && t.k0 <= j) {      // row j: slots (j, c), c <= j
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                if (t.i0 + r == j) {
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) if (t.k0 + c <= j) row[t.k0 + c] = t.a[r][c];
+                }
+        }
+        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 > j) {   // column j of L: slots (i, j), i > j
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                if (t.k0 + c == j) {
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) if (t.i0 + r > j) col[t.i0 + r] = t.a[r][c];
+                }
         }
         __syncthreads();
-        for (int i = j + (int)threadIdx.x; i < n; i += blockDim.x)
-            s[i * LD + j] = (i == j) ? inv : tmp[i];
-        __syncthreads();
+        const T ljj = row[j];
+        if (!unit && !is_finite_nonzero(ljj) && fail == 0) fail = j + 1;
+        if (!t.active || t.i0 + 3 < j || t.k0 > j) continue;
+        const T inv = unit ? T(1) : T(1) / ljj;
+        T x[4], l[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) x[c] = (t.k0 + c == j) ? inv : row[t.k0 + c] * inv;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) l[r] = col[t.i0 + r];       // rows <= j: read, never used
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = t.i0 + r, k = t.k0 + c;
+                if (k > j) continue;
+                if (i == j) t.a[r][c] = x[c];
+                else if (i > j) t.a[r][c] = (k == j) ? -l[r] * x[c] : t.a[r][c] - l[r] * x[c];
+            }
     }
     return fail;
 }
 
 template <typename T>
-__device__ void chol_block_lauum(T* s, T* tmp, int n) {
-    constexpr int LD = CHOL_BLOCK_LD;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    for (int i = 0; i < n; ++i) {
-        const T xii = s[i * LD + i];
-        for (int c = warp; c <= i; c += warps) {  // S_ic = x_ii x_ic + sum_{k > i} x_ki x_kc
-            T acc = T(0);
-            for (int k = i + 1 + lane; k < n; k += 32) acc += s[k * LD + i] * s[k * LD + c];
-            acc = chol_warp_sum(acc);
-            if (lane == 0) tmp[c] = xii * s[i * LD + c] + acc;
+__device__ void chol_block_lauum(CholTile<T>& t, T* vec, int n) {
+    for (int k = 0; k < n; ++k) {
+        T* row = vec + (k & 1) * 2 * CHOL_BLOCK_MAX;
+        if (t.active && t.i0 == (k & ~3) && t.k0 <= k) {      // row k of X: slots (k, c), c <= k
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                if (t.i0 + r == k) {
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) if (t.k0 + c <= k) row[t.k0 + c] = t.a[r][c];
+                }
         }
         __syncthreads();
-        for (int c = threadIdx.x; c <= i; c += blockDim.x) s[i * LD + c] = tmp[c];
-        __syncthreads();
+        if (!t.active || t.i0 > k) continue;
+        T xi[4], xc[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) xi[r] = row[t.i0 + r];      // rows > k: read, never used
+#pragma unroll
+        for (int c = 0; c < 4; ++c) xc[c] = row[t.k0 + c];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = t.i0 + r, cc = t.k0 + c;
+                if (cc <= i && i <= k)
+                    t.a[r][c] = (i == k) ? xi[r] * xc[c] : t.a[r][c] + xi[r] * xc[c];
+            }
     }
 }
 
@@ -453,35 +492,55 @@ template <typename T>
 __global__ void __launch_bounds__(CHOL_BLOCK_THREADS, 1)
 chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int ops,
            int lower, int unit, int* __restrict__ info) {
-    constexpr int LD = CHOL_BLOCK_LD;
-    extern __shared__ __align__(16) unsigned char chol_block_smem[];
-    T* s = reinterpret_cast<T*>(chol_block_smem);
-    T* tmp = s + CHOL_BLOCK_MAX * LD;
+    __shared__ T vec[4 * CHOL_BLOCK_MAX];
+    CholTile<T> t;
+    {
+        const int tid = threadIdx.x;
+        int ti = (int)((sqrtf(8.0f * tid + 1.0f) - 1.0f) * 0.5f);
+        while ((ti + 1) * (ti + 2) / 2 <= tid) ++ti;          // float rounding
+        while (ti * (ti + 1) / 2 > tid) --ti;
+        t.i0 = 4 * ti, t.k0 = 4 * (tid - ti * (ti + 1) / 2);
+        t.active = t.i0 < n;
+    }
     const bool symmetric_out = (ops & CHOL_LAUUM) != 0;
-    for (index_t k = blockIdx.x; k < batch; k += gridDim.x) {
-        T* a = A + k * stride;
-        for (int e = threadIdx.x; e < n * n; e += blockDim.x) {   // lower form, upper zero
-            const int i = e / n, c = e - i * n;
-            const bool ref = lower ? c <= i : c >= i;
-            const T v = ref ? a[(index_t)i * lda + c] : T(0);
-            if (lower) s[i * LD + c] = v; else s[c * LD + i] = v;
-        }
-        __syncthreads();
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        // The tile's corner in the lower and in the upper form; offsets r * lda + c only (the
+        // compiler hoists what does not depend on m: 16 full offsets would spill).
+        T* low = a + (index_t)t.i0 * lda + t.k0;
+        T* up = a + (index_t)t.k0 * lda + t.i0;
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = t.i0 + r, k = t.k0 + c;
+                T v = T(0);
+                if (t.active && k <= i && i < n) v = lower ? low[r * lda + c] : up[c * lda + r];
+                t.a[r][c] = v;
+            }
         int fail = 0;
-        if (ops & CHOL_POTRF) fail = chol_block_potrf<T>(s, n);
+        if (ops & CHOL_POTRF) fail = chol_block_potrf<T>(t, vec, n);
+        __syncthreads();                          // each phase reuses the broadcast buffers
         if (ops & CHOL_TRTRI) {
-            const int tfail = chol_block_trtri<T>(s, tmp, n, (ops & CHOL_POTRF) ? false : unit != 0);
+            const int tfail = chol_block_trtri<T>(t, vec, n, (ops & CHOL_POTRF) ? false : unit != 0);
             if (!(ops & CHOL_POTRF)) fail = tfail;
         }
-        if (ops & CHOL_LAUUM) chol_block_lauum<T>(s, tmp, n);
-        for (int e = threadIdx.x; e < n * n; e += blockDim.x) {
-            const int i = e / n, c = e - i * n;
-            T v;
-            if (symmetric_out) v = c <= i ? s[i * LD + c] : s[c * LD + i];
-            else v = lower ? s[i * LD + c] : s[c * LD + i];
-            a[(index_t)i * lda + c] = v;
-        }
-        if (threadIdx.x == 0 && info != nullptr) info[k] = fail;
-        __syncthreads();                          // the tile is reused by the next matrix
+        __syncthreads();
+        if (ops & CHOL_LAUUM) chol_block_lauum<T>(t, vec, n);
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = t.i0 + r, k = t.k0 + c;
+                if (!t.active || k > i || i >= n) continue;
+                const T v = t.a[r][c];
+                const bool own_low = lower || symmetric_out;      // LAUUM's S is full
+                T* here = own_low ? low + r * lda + c : up + c * lda + r;
+                T* mirror = own_low ? up + c * lda + r : low + r * lda + c;
+                *here = v;
+                if (k < i) *mirror = symmetric_out ? v : T(0);
+            }
+        if (threadIdx.x == 0 && info != nullptr) info[m] = fail;
+        __syncthreads();                          // the broadcast buffers serve the next matrix
     }
 }

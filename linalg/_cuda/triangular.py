@@ -173,13 +173,12 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 # faster by one launch).
 ONE_LAUNCH_MAX = 64
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
-# one launch of kernels/potrf.cu chol_block (one matrix a block of CHOL_BLOCK_THREADS threads, the
-# matrix in shared memory, LAPACK's unblocked column steps) below BLOCK_LAUNCH_BELOW[(op, dtype)]
+# one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each
+# thread's registers, one rank-1 step a column) below BLOCK_LAUNCH_BELOW[(op, dtype)]
 # matrices. Against the panels / recursion / tile paths and the vendor calls the small-batch
 # rules send such batches to (2-12 launches, or cuSOLVER potrf(Batched) + fix-ups: H100 n = 128
 # float64 batch 1-100 0.10-0.20 ms for POTRF). Bounds: scripts/bench_one_launch.py --block.
 CHOL_BLOCK_MAX = 128
-CHOL_BLOCK_THREADS = 512
 BLOCK_LAUNCH_BELOW = {}
 ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
                     ("potri", "float64"): 512, ("poti", "float64"): 1448,
@@ -303,22 +302,23 @@ def _chol_config(device_id, dtype, n, batch):
 
 def chol_block(a, ops, lower, unit=False):
     """Run kernels/potrf.cu chol_block in place on the (batch, n, n) view ``a``, ONE_LAUNCH_MAX <
-    n <= CHOL_BLOCK_MAX: one matrix a block, the whole matrix in shared memory. Returns info."""
+    n <= CHOL_BLOCK_MAX: one matrix a block, a 4 x 4 tile of it a thread. Returns info."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
-    launcher, smem = _chol_block_config(current_device(), a.dtype)
+    launcher = kernel("potrf", f"chol_block<{ctype(a.dtype)}>", "pqqiqiiip")
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
-    launcher(grid_1d(batch, 1), CHOL_BLOCK_THREADS,
-             (a, lda, sa, n, batch, ops, int(lower), int(unit), info), smem)
+    launcher(grid_1d(batch, 1), chol_block_threads(n),
+             (a, lda, sa, n, batch, ops, int(lower), int(unit), info), 0)
     return info
 
 
-@functools.lru_cache(maxsize=64)
-def _chol_block_config(device_id, dtype):
-    """(launcher, dynamic shared bytes) of chol_block (kernels/potrf.cu chol_block_smem_elems)."""
-    smem = (CHOL_BLOCK_MAX * (CHOL_BLOCK_MAX + 1) + CHOL_BLOCK_MAX) * dtype.itemsize
-    return kernel("potrf", f"chol_block<{ctype(dtype)}>", "pqqiqiiip"), smem
+def chol_block_threads(n):
+    """Threads of a chol_block launch at order n: one per 4 x 4 tile of the lower triangle, in
+    whole warps (kernels/potrf.cu CHOL_BLOCK_THREADS at n = CHOL_BLOCK_MAX)."""
+    tiles = -(-n // 4)
+    pairs = tiles * (tiles + 1) // 2
+    return -(-pairs // 32) * 32
 
 
 def _launch_on_rhs(config, a, b, nvec, flags, alpha):

@@ -370,6 +370,19 @@ constexpr int CHOL_BLOCK_MAX = 128;
 constexpr int CHOL_BLOCK_TILES = CHOL_BLOCK_MAX / 4;
 constexpr int CHOL_BLOCK_THREADS = (CHOL_BLOCK_TILES * (CHOL_BLOCK_TILES + 1) / 2 + 31) / 32 * 32;
 
+// Four consecutive broadcast entries (16- or 32-byte aligned: tile corners are multiples of 4)
+// in 128-bit loads: lanes of a warp read different 4-aligned slices, which as scalar loads
+// conflict 8 ways in the banks and made shared memory the bottleneck of a step.
+__device__ __forceinline__ void load4(const float* p, float (&x)[4]) {
+    const float4 q = *reinterpret_cast<const float4*>(p);
+    x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
+}
+__device__ __forceinline__ void load4(const double* p, double (&x)[4]) {
+    const double2 q0 = reinterpret_cast<const double2*>(p)[0];
+    const double2 q1 = reinterpret_cast<const double2*>(p)[1];
+    x[0] = q0.x, x[1] = q0.y, x[2] = q1.x, x[3] = q1.y;
+}
+
 // The registers of one thread: its 4 x 4 tile of the lower form, rows i0.., columns k0...
 template <typename T>
 struct CholTile {
@@ -397,10 +410,17 @@ __device__ int chol_block_potrf(CholTile<T>& t, T* vec, int n) {
         if (!t.active || t.i0 + 3 < j || t.k0 + 3 < j) continue;
         const T ri = rsqrt(d);
         T li[4], lk[4];
+        load4(v + t.i0, li);                      // rows < j: read, never used
+        load4(v + t.k0, lk);
 #pragma unroll
-        for (int r = 0; r < 4; ++r) li[r] = v[t.i0 + r] * ri;   // rows < j: read, never used
+        for (int r = 0; r < 4; ++r) li[r] *= ri, lk[r] *= ri;
+        if (t.k0 > j && t.k0 < t.i0) {            // the whole tile in the trailing update
 #pragma unroll
-        for (int c = 0; c < 4; ++c) lk[c] = v[t.k0 + c] * ri;
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int c = 0; c < 4; ++c) t.a[r][c] -= li[r] * lk[c];
+            continue;
+        }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -441,10 +461,17 @@ __device__ int chol_block_trtri(CholTile<T>& t, T* vec, int n, bool unit) {
         if (!t.active || t.i0 + 3 < j || t.k0 > j) continue;
         const T inv = unit ? T(1) : T(1) / ljj;
         T x[4], l[4];
+        load4(row + t.k0, x);
+        load4(col + t.i0, l);                     // rows <= j: read, never used
 #pragma unroll
-        for (int c = 0; c < 4; ++c) x[c] = (t.k0 + c == j) ? inv : row[t.k0 + c] * inv;
+        for (int c = 0; c < 4; ++c) x[c] = (t.k0 + c == j) ? inv : x[c] * inv;
+        if (t.i0 > j && t.k0 + 3 < j) {           // the whole tile in the update
 #pragma unroll
-        for (int r = 0; r < 4; ++r) l[r] = col[t.i0 + r];       // rows <= j: read, never used
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int c = 0; c < 4; ++c) t.a[r][c] -= l[r] * x[c];
+            continue;
+        }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -473,10 +500,15 @@ __device__ void chol_block_lauum(CholTile<T>& t, T* vec, int n) {
         __syncthreads();
         if (!t.active || t.i0 > k) continue;
         T xi[4], xc[4];
+        load4(row + t.i0, xi);                    // rows > k: read, never used
+        load4(row + t.k0, xc);
+        if (t.i0 + 3 < k && t.k0 < t.i0) {        // the whole tile in the update
 #pragma unroll
-        for (int r = 0; r < 4; ++r) xi[r] = row[t.i0 + r];      // rows > k: read, never used
+            for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int c = 0; c < 4; ++c) xc[c] = row[t.k0 + c];
+                for (int c = 0; c < 4; ++c) t.a[r][c] += xi[r] * xc[c];
+            continue;
+        }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -492,7 +524,7 @@ template <typename T>
 __global__ void __launch_bounds__(CHOL_BLOCK_THREADS, 1)
 chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int ops,
            int lower, int unit, int* __restrict__ info) {
-    __shared__ T vec[4 * CHOL_BLOCK_MAX];
+    __shared__ __align__(16) T vec[4 * CHOL_BLOCK_MAX];
     CholTile<T> t;
     {
         const int tid = threadIdx.x;

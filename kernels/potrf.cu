@@ -391,12 +391,16 @@ struct CholTile {
     bool active;
 };
 
+// Every step below updates all 16 entries of an active tile with one FMA each: the multipliers
+// of entries outside the step's update region are zeroed instead (a select a row or column, not a
+// branch an entry: divergent per-entry branches cost ~240 instructions a warp a step). Entries
+// of the strict upper part of a diagonal tile may take any finite value; nothing reads them.
 template <typename T>
 __device__ int chol_block_potrf(CholTile<T>& t, T* vec, int n) {
     int fail = 0;
     for (int j = 0; j < n; ++j) {
         T* v = vec + (j & 1) * 2 * CHOL_BLOCK_MAX;
-        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 >= j) {
+        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 >= j) {   // broadcast column j, rows >= j
 #pragma unroll
             for (int c = 0; c < 4; ++c)
                 if (t.k0 + c == j) {
@@ -410,25 +414,25 @@ __device__ int chol_block_potrf(CholTile<T>& t, T* vec, int n) {
         if (!t.active || t.i0 + 3 < j || t.k0 + 3 < j) continue;
         const T ri = rsqrt(d);
         T li[4], lk[4];
-        load4(v + t.i0, li);                      // rows < j: read, never used
+        load4(v + t.i0, li);
         load4(v + t.k0, lk);
 #pragma unroll
-        for (int r = 0; r < 4; ++r) li[r] *= ri, lk[r] *= ri;
-        if (t.k0 > j && t.k0 < t.i0) {            // the whole tile in the trailing update
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-#pragma unroll
-                for (int c = 0; c < 4; ++c) t.a[r][c] -= li[r] * lk[c];
-            continue;
+        for (int r = 0; r < 4; ++r) {
+            li[r] = (t.i0 + r >= j) ? li[r] * ri : T(0);       // l_ij; rows above j: stale
+            lk[r] = (t.k0 + r > j) ? lk[r] * ri : T(0);        // columns <= j are not updated
         }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                const int i = t.i0 + r, k = t.k0 + c;
-                if (k == j && i >= j) t.a[r][c] = (i == j) ? d * ri : li[r];
-                else if (k > j && k <= i) t.a[r][c] -= li[r] * lk[c];
-            }
+            for (int c = 0; c < 4; ++c) t.a[r][c] -= li[r] * lk[c];   // a_ik -= l_ij l_kj
+        if (t.k0 == (j & ~3)) {                   // column j := l(j:, j) (l_jj = d / sqrt(d))
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                if (t.k0 + c == j) {
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) if (t.i0 + r >= j) t.a[r][c] = li[r];
+                }
+        }
     }
     return fail;
 }
@@ -462,25 +466,33 @@ __device__ int chol_block_trtri(CholTile<T>& t, T* vec, int n, bool unit) {
         const T inv = unit ? T(1) : T(1) / ljj;
         T x[4], l[4];
         load4(row + t.k0, x);
-        load4(col + t.i0, l);                     // rows <= j: read, never used
+        load4(col + t.i0, l);
 #pragma unroll
-        for (int c = 0; c < 4; ++c) x[c] = (t.k0 + c == j) ? inv : x[c] * inv;
-        if (t.i0 > j && t.k0 + 3 < j) {           // the whole tile in the update
+        for (int r = 0; r < 4; ++r) {
+            const int c = t.k0 + r;               // x_jc = w_jc / l_jj, x_jj = 1 / l_jj
+            x[r] = (c < j) ? x[r] * inv : (c == j ? inv : T(0));
+            l[r] = (t.i0 + r > j) ? l[r] : T(0);  // rows <= j are not updated
+        }
+        if (t.k0 == (j & ~3)) {                   // slot (i, j) held l_ij: w_ij = 0 - l_ij x_jj
 #pragma unroll
-            for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c)
+                if (t.k0 + c == j) {
 #pragma unroll
-                for (int c = 0; c < 4; ++c) t.a[r][c] -= l[r] * x[c];
-            continue;
+                    for (int r = 0; r < 4; ++r) if (t.i0 + r > j) t.a[r][c] = T(0);
+                }
         }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                const int i = t.i0 + r, k = t.k0 + c;
-                if (k > j) continue;
-                if (i == j) t.a[r][c] = x[c];
-                else if (i > j) t.a[r][c] = (k == j) ? -l[r] * x[c] : t.a[r][c] - l[r] * x[c];
-            }
+            for (int c = 0; c < 4; ++c) t.a[r][c] -= l[r] * x[c];     // w_ic -= l_ij x_jc
+        if (t.i0 == (j & ~3)) {                   // row j := x_j
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                if (t.i0 + r == j) {
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) t.a[r][c] = x[c];
+                }
+        }
     }
     return fail;
 }
@@ -500,23 +512,25 @@ __device__ void chol_block_lauum(CholTile<T>& t, T* vec, int n) {
         __syncthreads();
         if (!t.active || t.i0 > k) continue;
         T xi[4], xc[4];
-        load4(row + t.i0, xi);                    // rows > k: read, never used
+        load4(row + t.i0, xi);
         load4(row + t.k0, xc);
-        if (t.i0 + 3 < k && t.k0 < t.i0) {        // the whole tile in the update
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            xi[r] = (t.i0 + r <= k) ? xi[r] : T(0);   // rows > k are not updated
+            xc[r] = (t.k0 + r <= k) ? xc[r] : T(0);   // stale: the diagonal tile's upper part
+        }
+        if (t.i0 == (k & ~3)) {                   // row k held x_k: s_kc = 0 + x_kk x_kc
 #pragma unroll
             for (int r = 0; r < 4; ++r)
+                if (t.i0 + r == k) {
 #pragma unroll
-                for (int c = 0; c < 4; ++c) t.a[r][c] += xi[r] * xc[c];
-            continue;
+                    for (int c = 0; c < 4; ++c) t.a[r][c] = T(0);
+                }
         }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                const int i = t.i0 + r, cc = t.k0 + c;
-                if (cc <= i && i <= k)
-                    t.a[r][c] = (i == k) ? xi[r] * xc[c] : t.a[r][c] + xi[r] * xc[c];
-            }
+            for (int c = 0; c < 4; ++c) t.a[r][c] += xi[r] * xc[c];   // s_ic += x_ki x_kc
     }
 }
 

@@ -347,32 +347,34 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
 }
 
 // chol_block<T>: the chol_small chains (ops = CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM, same order,
-// info and output conventions) for CHOL_BLOCK_MIN <= n <= CHOL_BLOCK_MAX (65..128) on small
+// info and output conventions) for ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX (65..128) on small
 // batches (launcher: linalg/_cuda/triangular.py chol_block, routed by one_launch): there the
 // panels' and the vendor's several launches cost more than the work. One matrix a block (a grid
-// stride over the batch); the lower form of the matrix lives in registers, a 4 x 4 tile a thread
-// (tile (ti, tk), tk <= ti, thread ti (ti + 1) / 2 + tk: ceil(n / 4) (ceil(n / 4) + 1) / 2
-// threads, 544 at n = 128), its strict upper part and the padding beyond n zero. Every phase is a
-// sequence of rank-1 steps, each a broadcast of one row or column through shared memory
-// (double-buffered by step parity: one barrier a step) and an update of the active tiles with
-// 16 independent FMAs a thread -- the unblocked forms with a thread a row (the first version of
-// this kernel) were latency-bound at ~1 us a step:
-//   potrf (right-looking potf2): step j broadcasts column j, a_ik -= l_ij l_kj for j < k <= i,
-//     column j scaled by 1 / sqrt(a_jj) in place;
-//   trtri (forward, X = L^-1 row by row): step j broadcasts row j of the partial inverse and
-//     column j of L; x_j = w_j / l_jj, w_i -= l_ij x_j for i > j (slot (i, j) holds l_ij until
-//     this step reads it, and w_ij afterwards);
-//   lauum (S = X^T X, lower): step k broadcasts row k of X; s_ic += x_ki x_kc for c <= i <= k
-//     (slot (k, c) still holds x_kc when step k reads it; steps before k never touch row k).
+// stride over the batch). The lower form of the matrix lives in registers, a 4 x 4 tile a
+// thread: tile (I, K), K <= I, in thread I (I + 1) / 2 + K (ceil(n / 4) (ceil(n / 4) + 1) / 2
+// threads, 544 at n = 128); the strict upper part of a diagonal tile is zero, the padding beyond
+// n the identity. Each phase is LAPACK's blocked right-looking order with 4 x 4 blocks: a step
+// a tile row or column, its pieces broadcast through shared memory (double-buffered by step
+// parity), the rest of the step a rank-4 update with 64 independent FMAs a thread:
+//   potrf: the diagonal tile's thread factors it (potf2) -> barrier -> the column's threads
+//     solve X L_JJ^T = A_IJ and broadcast X -> barrier -> A_IK -= L_IJ L_KJ^T, J < K <= I;
+//   trtri (X = L^-1, by tile rows): the diagonal thread inverts L_JJ (trti2), the column's
+//     threads broadcast L_IJ and start w_IJ at 0 -> barrier -> the row's threads finish
+//     X_JC = L_JJ^-1 W_JC and broadcast it -> barrier -> W_IC -= L_IJ X_JC, I > J >= C;
+//   lauum (S = X^T X, lower): the row's threads broadcast X_KC and start S_KC at 0 -> barrier
+//     -> S_IC += X_KI^T X_KC, C <= I <= K.
+// (Scalar steps -- a column a barrier -- ran ~1 us a column on the H100: latency, not work.)
 // A failing matrix (not positive definite, zero or non-finite diagonal) runs to the end like
 // its neighbours (its output is undefined, its info says where it failed).
 constexpr int CHOL_BLOCK_MAX = 128;
 constexpr int CHOL_BLOCK_TILES = CHOL_BLOCK_MAX / 4;
 constexpr int CHOL_BLOCK_THREADS = (CHOL_BLOCK_TILES * (CHOL_BLOCK_TILES + 1) / 2 + 31) / 32 * 32;
+// One parity of the broadcast buffers: a 4 x 4 diagonal tile (+ 4 reciprocals), a tile column
+// (n x 4, row-major) and a tile row (4 x n).
+constexpr int CHOL_DIAG = 0, CHOL_COLUMN = 32, CHOL_ROW = CHOL_COLUMN + 4 * CHOL_BLOCK_MAX;
+constexpr int CHOL_BUFFER = CHOL_ROW + 4 * CHOL_BLOCK_MAX;
 
-// Four consecutive broadcast entries (16- or 32-byte aligned: tile corners are multiples of 4)
-// in 128-bit loads: lanes of a warp read different 4-aligned slices, which as scalar loads
-// conflict 8 ways in the banks and made shared memory the bottleneck of a step.
+// Four consecutive shared entries (16- or 32-byte aligned) in 128-bit loads and stores.
 __device__ __forceinline__ void load4(const float* p, float (&x)[4]) {
     const float4 q = *reinterpret_cast<const float4*>(p);
     x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
@@ -382,155 +384,210 @@ __device__ __forceinline__ void load4(const double* p, double (&x)[4]) {
     const double2 q1 = reinterpret_cast<const double2*>(p)[1];
     x[0] = q0.x, x[1] = q0.y, x[2] = q1.x, x[3] = q1.y;
 }
+__device__ __forceinline__ void store4(float* p, const float (&x)[4]) {
+    *reinterpret_cast<float4*>(p) = make_float4(x[0], x[1], x[2], x[3]);
+}
+__device__ __forceinline__ void store4(double* p, const double (&x)[4]) {
+    reinterpret_cast<double2*>(p)[0] = make_double2(x[0], x[1]);
+    reinterpret_cast<double2*>(p)[1] = make_double2(x[2], x[3]);
+}
 
-// The registers of one thread: its 4 x 4 tile of the lower form, rows i0.., columns k0...
+// The registers of one thread: its tile (rows 4 I.., columns 4 K..) of the lower form.
 template <typename T>
 struct CholTile {
     T a[4][4];
-    int i0, k0;
+    int I, K;
     bool active;
 };
 
-// Every step below updates all 16 entries of an active tile with one FMA each: the multipliers
-// of entries outside the step's update region are zeroed instead (a select a row or column, not a
-// branch an entry: divergent per-entry branches cost ~240 instructions a warp a step). Entries
-// of the strict upper part of a diagonal tile may take any finite value; nothing reads them.
-template <typename T>
-__device__ int chol_block_potrf(CholTile<T>& t, T* vec, int n) {
-    int fail = 0;
-    for (int j = 0; j < n; ++j) {
-        T* v = vec + (j & 1) * 2 * CHOL_BLOCK_MAX;
-        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 >= j) {   // broadcast column j, rows >= j
-#pragma unroll
-            for (int c = 0; c < 4; ++c)
-                if (t.k0 + c == j) {
-#pragma unroll
-                    for (int r = 0; r < 4; ++r) if (t.i0 + r >= j) v[t.i0 + r] = t.a[r][c];
-                }
-        }
-        __syncthreads();
-        const T d = v[j];
-        if (!(d > T(0)) && fail == 0) fail = j + 1;
-        if (!t.active || t.i0 + 3 < j || t.k0 + 3 < j) continue;
-        const T ri = rsqrt(d);
-        T li[4], lk[4];
-        load4(v + t.i0, li);
-        load4(v + t.k0, lk);
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            li[r] = (t.i0 + r >= j) ? li[r] * ri : T(0);       // l_ij; rows above j: stale
-            lk[r] = (t.k0 + r > j) ? lk[r] * ri : T(0);        // columns <= j are not updated
-        }
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int c = 0; c < 4; ++c) t.a[r][c] -= li[r] * lk[c];   // a_ik -= l_ij l_kj
-        if (t.k0 == (j & ~3)) {                   // column j := l(j:, j) (l_jj = d / sqrt(d))
-#pragma unroll
-            for (int c = 0; c < 4; ++c)
-                if (t.k0 + c == j) {
-#pragma unroll
-                    for (int r = 0; r < 4; ++r) if (t.i0 + r >= j) t.a[r][c] = li[r];
-                }
-        }
-    }
-    return fail;
+// The first failing column (1-based) of a step, kept for the matrix in shared memory.
+__device__ __forceinline__ void chol_block_fail(int* fail, int column) {
+    if (*fail == 0) *fail = column;
 }
 
 template <typename T>
-__device__ int chol_block_trtri(CholTile<T>& t, T* vec, int n, bool unit) {
-    int fail = 0;
-    for (int j = 0; j < n; ++j) {
-        T* row = vec + (j & 1) * 2 * CHOL_BLOCK_MAX;
-        T* col = row + CHOL_BLOCK_MAX;
-        if (t.active && t.i0 == (j & ~3) && t.k0 <= j) {      // row j: slots (j, c), c <= j
+__device__ void chol_block_potrf(CholTile<T>& t, T* buffers, int* fail, int n, int tiles) {
+    for (int J = 0; J < tiles; ++J) {
+        T* buf = buffers + (J & 1) * CHOL_BUFFER;
+        if (t.active && t.I == J && t.K == J) {   // potf2 on the diagonal tile
+            int bad = 0;
 #pragma unroll
-            for (int r = 0; r < 4; ++r)
-                if (t.i0 + r == j) {
+            for (int c = 0; c < 4; ++c) {
+                const T d = t.a[c][c];
+                if (!(d > T(0)) && bad == 0 && 4 * J + c < n) bad = 4 * J + c + 1;
+                const T s = sqrt(d), inv = T(1) / s;
+                t.a[c][c] = s;
+                buf[CHOL_DIAG + 16 + c] = inv;
 #pragma unroll
-                    for (int c = 0; c < 4; ++c) if (t.k0 + c <= j) row[t.k0 + c] = t.a[r][c];
-                }
-        }
-        if (t.active && t.k0 == (j & ~3) && t.i0 + 3 > j) {   // column j of L: slots (i, j), i > j
+                for (int r = c + 1; r < 4; ++r) t.a[r][c] *= inv;
 #pragma unroll
-            for (int c = 0; c < 4; ++c)
-                if (t.k0 + c == j) {
+                for (int r = c + 1; r < 4; ++r)
 #pragma unroll
-                    for (int r = 0; r < 4; ++r) if (t.i0 + r > j) col[t.i0 + r] = t.a[r][c];
-                }
+                    for (int q = c + 1; q <= r; ++q) t.a[r][q] -= t.a[r][c] * t.a[q][c];
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+#pragma unroll
+                for (int c = r + 1; c < 4; ++c) t.a[r][c] = T(0);
+                store4(buf + CHOL_DIAG + 4 * r, t.a[r]);
+            }
+            if (bad && fail != nullptr) chol_block_fail(fail, bad);
         }
         __syncthreads();
-        const T ljj = row[j];
-        if (!unit && !is_finite_nonzero(ljj) && fail == 0) fail = j + 1;
-        if (!t.active || t.i0 + 3 < j || t.k0 > j) continue;
-        const T inv = unit ? T(1) : T(1) / ljj;
-        T x[4], l[4];
-        load4(row + t.k0, x);
-        load4(col + t.i0, l);
+        if (t.active && t.K == J && t.I > J) {    // X L_JJ^T = A_IJ, row by row
+            T l[4][4], inv[4];
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const int c = t.k0 + r;               // x_jc = w_jc / l_jj, x_jj = 1 / l_jj
-            x[r] = (c < j) ? x[r] * inv : (c == j ? inv : T(0));
-            l[r] = (t.i0 + r > j) ? l[r] : T(0);  // rows <= j are not updated
-        }
-        if (t.k0 == (j & ~3)) {                   // slot (i, j) held l_ij: w_ij = 0 - l_ij x_jj
+            for (int r = 0; r < 4; ++r) load4(buf + CHOL_DIAG + 4 * r, l[r]);
+            load4(buf + CHOL_DIAG + 16, inv);
 #pragma unroll
-            for (int c = 0; c < 4; ++c)
-                if (t.k0 + c == j) {
+            for (int r = 0; r < 4; ++r) {
 #pragma unroll
-                    for (int r = 0; r < 4; ++r) if (t.i0 + r > j) t.a[r][c] = T(0);
+                for (int c = 0; c < 4; ++c) {
+                    T x = t.a[r][c];
+#pragma unroll
+                    for (int q = 0; q < c; ++q) x -= t.a[r][q] * l[c][q];
+                    t.a[r][c] = x * inv[c];
                 }
+                store4(buf + CHOL_COLUMN + 4 * (4 * t.I + r), t.a[r]);
+            }
         }
+        __syncthreads();
+        if (t.active && t.K > J) {                // A_IK -= L_IJ L_KJ^T
+            T li[4][4], lk[4][4];
 #pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int c = 0; c < 4; ++c) t.a[r][c] -= l[r] * x[c];     // w_ic -= l_ij x_jc
-        if (t.i0 == (j & ~3)) {                   // row j := x_j
+            for (int r = 0; r < 4; ++r) {
+                load4(buf + CHOL_COLUMN + 4 * (4 * t.I + r), li[r]);
+                load4(buf + CHOL_COLUMN + 4 * (4 * t.K + r), lk[r]);
+            }
 #pragma unroll
             for (int r = 0; r < 4; ++r)
-                if (t.i0 + r == j) {
 #pragma unroll
-                    for (int c = 0; c < 4; ++c) t.a[r][c] = x[c];
+                for (int c = 0; c < 4; ++c) {
+                    T x = t.a[r][c];
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) x -= li[r][q] * lk[c][q];
+                    t.a[r][c] = x;
                 }
         }
     }
-    return fail;
 }
 
 template <typename T>
-__device__ void chol_block_lauum(CholTile<T>& t, T* vec, int n) {
-    for (int k = 0; k < n; ++k) {
-        T* row = vec + (k & 1) * 2 * CHOL_BLOCK_MAX;
-        if (t.active && t.i0 == (k & ~3) && t.k0 <= k) {      // row k of X: slots (k, c), c <= k
+__device__ void chol_block_trtri(CholTile<T>& t, T* buffers, int* fail, int n, int tiles,
+                                 bool unit) {
+    for (int J = 0; J < tiles; ++J) {
+        T* buf = buffers + (J & 1) * CHOL_BUFFER;
+        if (t.active && t.I == J && t.K == J) {   // trti2 on the diagonal tile
+            int bad = 0;
+            T inv[4], x[4][4];
 #pragma unroll
-            for (int r = 0; r < 4; ++r)
-                if (t.i0 + r == k) {
+            for (int c = 0; c < 4; ++c) {
+                if (!unit && !is_finite_nonzero(t.a[c][c]) && bad == 0 && 4 * J + c < n)
+                    bad = 4 * J + c + 1;
+                inv[c] = unit ? T(1) : T(1) / t.a[c][c];
+            }
 #pragma unroll
-                    for (int c = 0; c < 4; ++c) if (t.k0 + c <= k) row[t.k0 + c] = t.a[r][c];
+            for (int c = 0; c < 4; ++c) {
+#pragma unroll
+                for (int r = 0; r < c; ++r) x[r][c] = T(0);
+                x[c][c] = inv[c];
+#pragma unroll
+                for (int r = c + 1; r < 4; ++r) {
+                    T acc = T(0);
+#pragma unroll
+                    for (int q = c; q < r; ++q) acc += t.a[r][q] * x[q][c];
+                    x[r][c] = -inv[r] * acc;
                 }
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+#pragma unroll
+                for (int c = 0; c < 4; ++c) t.a[r][c] = x[r][c];
+                store4(buf + CHOL_DIAG + 4 * r, t.a[r]);
+                store4(buf + CHOL_ROW + r * CHOL_BLOCK_MAX + 4 * J, t.a[r]);
+            }
+            if (bad && fail != nullptr) chol_block_fail(fail, bad);
+        }
+        if (t.active && t.K == J && t.I > J) {    // broadcast L_IJ; W_IJ starts at 0
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                store4(buf + CHOL_COLUMN + 4 * (4 * t.I + r), t.a[r]);
+#pragma unroll
+                for (int c = 0; c < 4; ++c) t.a[r][c] = T(0);
+            }
         }
         __syncthreads();
-        if (!t.active || t.i0 > k) continue;
-        T xi[4], xc[4];
-        load4(row + t.i0, xi);
-        load4(row + t.k0, xc);
+        if (t.active && t.I == J && t.K < J) {    // X_JC = L_JJ^-1 W_JC
+            T d[4][4], x[4][4];
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            xi[r] = (t.i0 + r <= k) ? xi[r] : T(0);   // rows > k are not updated
-            xc[r] = (t.k0 + r <= k) ? xc[r] : T(0);   // stale: the diagonal tile's upper part
-        }
-        if (t.i0 == (k & ~3)) {                   // row k held x_k: s_kc = 0 + x_kk x_kc
+            for (int r = 0; r < 4; ++r) load4(buf + CHOL_DIAG + 4 * r, d[r]);
 #pragma unroll
             for (int r = 0; r < 4; ++r)
-                if (t.i0 + r == k) {
 #pragma unroll
-                    for (int c = 0; c < 4; ++c) t.a[r][c] = T(0);
+                for (int c = 0; c < 4; ++c) {
+                    T acc = T(0);
+#pragma unroll
+                    for (int q = 0; q <= r; ++q) acc += d[r][q] * t.a[q][c];
+                    x[r][c] = acc;
+                }
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+#pragma unroll
+                for (int c = 0; c < 4; ++c) t.a[r][c] = x[r][c];
+                store4(buf + CHOL_ROW + r * CHOL_BLOCK_MAX + 4 * t.K, t.a[r]);
+            }
+        }
+        __syncthreads();
+        if (t.active && t.I > J && t.K <= J) {    // W_IC -= L_IJ X_JC
+            T l[4][4], x[4][4];
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                load4(buf + CHOL_COLUMN + 4 * (4 * t.I + r), l[r]);
+                load4(buf + CHOL_ROW + r * CHOL_BLOCK_MAX + 4 * t.K, x[r]);
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    T acc = t.a[r][c];
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) acc -= l[r][q] * x[q][c];
+                    t.a[r][c] = acc;
                 }
         }
+    }
+}
+
+template <typename T>
+__device__ void chol_block_lauum(CholTile<T>& t, T* buffers, int tiles) {
+    for (int Kr = 0; Kr < tiles; ++Kr) {
+        T* buf = buffers + (Kr & 1) * CHOL_BUFFER;
+        if (t.active && t.I == Kr) {              // broadcast X_KC; S_KC starts at 0
 #pragma unroll
-        for (int r = 0; r < 4; ++r)
+            for (int r = 0; r < 4; ++r) {
+                store4(buf + CHOL_ROW + r * CHOL_BLOCK_MAX + 4 * t.K, t.a[r]);
 #pragma unroll
-            for (int c = 0; c < 4; ++c) t.a[r][c] += xi[r] * xc[c];   // s_ic += x_ki x_kc
+                for (int c = 0; c < 4; ++c) t.a[r][c] = T(0);
+            }
+        }
+        __syncthreads();
+        if (t.active && t.I <= Kr) {              // S_IC += X_KI^T X_KC
+            T xi[4][4], xc[4][4];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                load4(buf + CHOL_ROW + q * CHOL_BLOCK_MAX + 4 * t.I, xi[q]);
+                load4(buf + CHOL_ROW + q * CHOL_BLOCK_MAX + 4 * t.K, xc[q]);
+            }
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    T acc = t.a[r][c];
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) acc += xi[q][r] * xc[q][c];
+                    t.a[r][c] = acc;
+                }
+        }
     }
 }
 
@@ -538,46 +595,55 @@ template <typename T>
 __global__ void __launch_bounds__(CHOL_BLOCK_THREADS, 1)
 chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int ops,
            int lower, int unit, int* __restrict__ info) {
-    __shared__ __align__(16) T vec[4 * CHOL_BLOCK_MAX];
+    __shared__ __align__(16) T buffers[2 * CHOL_BUFFER];
+    __shared__ int fail;
+    const int tiles = (n + 3) / 4;
     CholTile<T> t;
     {
         const int tid = threadIdx.x;
         int ti = (int)((sqrtf(8.0f * tid + 1.0f) - 1.0f) * 0.5f);
         while ((ti + 1) * (ti + 2) / 2 <= tid) ++ti;          // float rounding
         while (ti * (ti + 1) / 2 > tid) --ti;
-        t.i0 = 4 * ti, t.k0 = 4 * (tid - ti * (ti + 1) / 2);
-        t.active = t.i0 < n;
+        t.I = ti, t.K = tid - ti * (ti + 1) / 2;
+        t.active = ti < tiles;
     }
     const bool symmetric_out = (ops & CHOL_LAUUM) != 0;
+    const int i0 = 4 * t.I, k0 = 4 * t.K;
     for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
         T* a = A + m * stride;
         // The tile's corner in the lower and in the upper form; offsets r * lda + c only (the
         // compiler hoists what does not depend on m: 16 full offsets would spill).
-        T* low = a + (index_t)t.i0 * lda + t.k0;
-        T* up = a + (index_t)t.k0 * lda + t.i0;
+        T* low = a + (index_t)i0 * lda + k0;
+        T* up = a + (index_t)k0 * lda + i0;
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
-                const int i = t.i0 + r, k = t.k0 + c;
-                T v = T(0);
+                const int i = i0 + r, k = k0 + c;
+                T v = (i == k && i >= n) ? T(1) : T(0);       // the padding: identity
                 if (t.active && k <= i && i < n) v = lower ? low[r * lda + c] : up[c * lda + r];
                 t.a[r][c] = v;
             }
-        int fail = 0;
-        if (ops & CHOL_POTRF) fail = chol_block_potrf<T>(t, vec, n);
-        __syncthreads();                          // each phase reuses the broadcast buffers
+        if (threadIdx.x == 0) fail = 0;
+        __syncthreads();                          // fail, and the last matrix's buffers
+        if (ops & CHOL_POTRF) chol_block_potrf<T>(t, buffers, &fail, n, tiles);
         if (ops & CHOL_TRTRI) {
-            const int tfail = chol_block_trtri<T>(t, vec, n, (ops & CHOL_POTRF) ? false : unit != 0);
-            if (!(ops & CHOL_POTRF)) fail = tfail;
+            __syncthreads();                      // each phase reuses the buffers
+            if (ops & CHOL_POTRF) {
+                chol_block_trtri<T>(t, buffers, nullptr, n, tiles, false);
+            } else {
+                chol_block_trtri<T>(t, buffers, &fail, n, tiles, unit != 0);
+            }
         }
-        __syncthreads();
-        if (ops & CHOL_LAUUM) chol_block_lauum<T>(t, vec, n);
+        if (ops & CHOL_LAUUM) {
+            __syncthreads();
+            chol_block_lauum<T>(t, buffers, tiles);
+        }
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
-                const int i = t.i0 + r, k = t.k0 + c;
+                const int i = i0 + r, k = k0 + c;
                 if (!t.active || k > i || i >= n) continue;
                 const T v = t.a[r][c];
                 const bool own_low = lower || symmetric_out;      // LAUUM's S is full
@@ -586,7 +652,7 @@ chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
                 *here = v;
                 if (k < i) *mirror = symmetric_out ? v : T(0);
             }
+        __syncthreads();                          // every failure of this matrix is in
         if (threadIdx.x == 0 && info != nullptr) info[m] = fail;
-        __syncthreads();                          // the broadcast buffers serve the next matrix
     }
 }

@@ -415,8 +415,8 @@ __device__ void chol_block_potrf(CholTile<T>& t, T* buffers, int* fail, int n, i
             for (int c = 0; c < 4; ++c) {
                 const T d = t.a[c][c];
                 if (!(d > T(0)) && bad == 0 && 4 * J + c < n) bad = 4 * J + c + 1;
-                const T s = sqrt(d), inv = T(1) / s;
-                t.a[c][c] = s;
+                const T inv = rsqrt(d);           // not sqrt and a division: this
+                t.a[c][c] = d * inv;              // chain is the step's critical path
                 buf[CHOL_DIAG + 16 + c] = inv;
 #pragma unroll
                 for (int r = c + 1; r < 4; ++r) t.a[r][c] *= inv;

@@ -174,12 +174,21 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 ONE_LAUNCH_MAX = 64
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
 # one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each
-# thread's registers, one rank-1 step a column) below BLOCK_LAUNCH_BELOW[(op, dtype)]
-# matrices. Against the panels / recursion / tile paths and the vendor calls the small-batch
-# rules send such batches to (2-12 launches, or cuSOLVER potrf(Batched) + fix-ups: H100 n = 128
-# float64 batch 1-100 0.10-0.20 ms for POTRF). Bounds: scripts/bench_one_launch.py --block.
+# thread's registers, LAPACK's blocked order by 4 x 4 blocks) below BLOCK_LAUNCH_BELOW[(op,
+# dtype)] matrices. Against the panels / recursion / tile paths and the vendor calls the
+# small-batch rules send such batches to (2-12 launches, or cuSOLVER potrf(Batched) + fix-ups):
+# H100, batch 1-100, n = 65 / 128 float64, backend ms: POTRF 0.042-0.047 / 0.094-0.103 against
+# 0.12-0.16 / 0.16-0.21, POTI 0.060 / 0.142-0.152 against 0.37-0.46 / 0.43-0.61. One block an
+# SM at n = 128, so the default path wins from a few hundred matrices. Bounds: the smallest
+# crossover over n = 65 / 96 / 128 (scripts/bench_one_launch.py --block,
+# reports/gpu_20261125/block_launch.md); LAUUM float64 loses at n = 128 (0.055 against 0.051
+# ms by the tri_block_lauum / tri_tile kernels) and stays off.
 CHOL_BLOCK_MAX = 128
-BLOCK_LAUNCH_BELOW = {}
+BLOCK_LAUNCH_BELOW = {("potrf", "float64"): 282, ("potrf", "float32"): 565,
+                      ("trtri", "float64"): 1131, ("trtri", "float32"): 1600,
+                      ("potri", "float64"): 1131, ("potri", "float32"): 1600,
+                      ("poti", "float64"): 1131, ("poti", "float32"): 1600,
+                      ("lauum", "float32"): 565}
 ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
                     ("potri", "float64"): 512, ("poti", "float64"): 1448,
                     ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,

@@ -177,18 +177,18 @@ ONE_LAUNCH_MAX = 64
 # thread's registers, LAPACK's blocked order by 4 x 4 blocks) below BLOCK_LAUNCH_BELOW[(op,
 # dtype)] matrices. Against the panels / recursion / tile paths and the vendor calls the
 # small-batch rules send such batches to (2-12 launches, or cuSOLVER potrf(Batched) + fix-ups):
-# H100, batch 1-100, n = 65 / 128 float64, backend ms: POTRF 0.042-0.047 / 0.094-0.103 against
-# 0.12-0.16 / 0.16-0.21, POTI 0.060 / 0.142-0.152 against 0.37-0.46 / 0.43-0.61. One block an
-# SM at n = 128, so the default path wins from a few hundred matrices. Bounds: the smallest
-# crossover over n = 65 / 96 / 128 (scripts/bench_one_launch.py --block,
-# reports/gpu_20261125/block_launch.md); LAUUM float64 loses at n = 128 (0.055 against 0.051
-# ms by the tri_block_lauum / tri_tile kernels) and stays off.
+# H100, batch 1-100, n = 65 / 128 float64, backend ms: POTRF 0.035-0.038 / 0.080-0.089 against
+# 0.10-0.13 / 0.13-0.18, POTI 0.047-0.062 / 0.12-0.14 against 0.29-0.55 / 0.34-0.51. One block
+# an SM at n = 128, so the default path wins from a few hundred matrices. Bounds: the smallest
+# crossover over n = 65 / 96 / 128 and two runs (scripts/bench_one_launch.py --block,
+# reports/gpu_20261125/block_launch*.md); LAUUM float64 loses at n = 128 (0.047-0.062 against
+# 0.036-0.047 ms by the tri_block_lauum / tri_tile kernels) and stays off.
 CHOL_BLOCK_MAX = 128
 BLOCK_LAUNCH_BELOW = {("potrf", "float64"): 282, ("potrf", "float32"): 565,
-                      ("trtri", "float64"): 1131, ("trtri", "float32"): 1600,
-                      ("potri", "float64"): 1131, ("potri", "float32"): 1600,
-                      ("poti", "float64"): 1131, ("poti", "float32"): 1600,
-                      ("lauum", "float32"): 565}
+                      ("trtri", "float64"): 565, ("trtri", "float32"): 1600,
+                      ("potri", "float64"): 565, ("potri", "float32"): 1131,
+                      ("poti", "float64"): 565, ("poti", "float32"): 1131,
+                      ("lauum", "float32"): 141}
 ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
                     ("potri", "float64"): 512, ("poti", "float64"): 1448,
                     ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,

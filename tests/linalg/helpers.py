@@ -198,17 +198,19 @@ def build_host_program(tmp_path_factory, name, source):
     return folder / "main"
 
 
-def force_small_batch_paths(request, monkeypatch, tri, vendor, one_launch):
+def one_launch_serves(n):
+    """Whether the one-launch paths (chol_small, chol_block) serve size ``n`` at all."""
+    from linalg._cuda.triangular import CHOL_BLOCK_MAX, LEAF
+    return LEAF < n <= CHOL_BLOCK_MAX
+
+
+def force_small_batch_paths(monkeypatch, tri, vendor, one_launch):
     """Route the GPU triangular/Cholesky launchers (``tri`` = linalg._cuda.triangular) to the
     small-batch vendor path and/or the one-launch paths (33 <= n <= 128) whatever the batch, or
-    neither. A test parametrized by ``n`` that the one-launch path does not serve is skipped for
-    it: the other path parameters run those sizes through the same kernels."""
-    import pytest
+    neither. Tests parametrized by ``n`` with sizes the one-launch paths do not serve are
+    deselected for it (tests/linalg/conftest.py)."""
     below = 10**12 if vendor else 0
     monkeypatch.setattr(tri, "vendor_below", lambda op, dtype, n: below)
     one = 10**12 if one_launch else 0
     monkeypatch.setattr(tri, "one_launch_below", lambda op, dtype: one)
     monkeypatch.setattr(tri, "block_launch_below", lambda op, dtype: one)
-    n = getattr(request.node, "callspec", None) and request.node.callspec.params.get("n")
-    if one_launch and n is not None and not tri.LEAF < n <= tri.CHOL_BLOCK_MAX:
-        pytest.skip("the one-launch paths serve LEAF < n <= CHOL_BLOCK_MAX only")

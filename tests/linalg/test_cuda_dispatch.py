@@ -163,17 +163,15 @@ def test_block_launch_bounds_cover_each_op_and_dtype():
 
 
 @pytest.mark.parametrize("n", [40, 70, 129])
-def test_forced_small_batch_paths_for_the_gpu_tests(request, monkeypatch, n):
-    """tests/linalg/helpers.force_small_batch_paths, which the GPU tests' path fixtures use."""
-    from .helpers import force_small_batch_paths
+def test_forced_small_batch_paths_for_the_gpu_tests(monkeypatch, n):
+    """tests/linalg/helpers.force_small_batch_paths, which the GPU tests' path fixtures use, and
+    one_launch_serves, by which tests/linalg/conftest.py deselects the sizes it does not serve."""
+    from .helpers import force_small_batch_paths, one_launch_serves
     big = types.SimpleNamespace(shape=(10**6, n, n), dtype=numpy.dtype("float64"))
-    if n > tri_mod.CHOL_BLOCK_MAX:
-        with pytest.raises(pytest.skip.Exception):
-            force_small_batch_paths(request, monkeypatch, tri_mod, vendor=False, one_launch=True)
-        return
-    force_small_batch_paths(request, monkeypatch, tri_mod, vendor=True, one_launch=True)
-    assert tri_mod.one_launch("potri", big) and tri_mod.small_batch("trsm", big)
-    force_small_batch_paths(request, monkeypatch, tri_mod, vendor=False, one_launch=False)
+    force_small_batch_paths(monkeypatch, tri_mod, vendor=True, one_launch=True)
+    assert tri_mod.one_launch("potri", big) == one_launch_serves(n)
+    assert tri_mod.small_batch("trsm", big)
+    force_small_batch_paths(monkeypatch, tri_mod, vendor=False, one_launch=False)
     assert not tri_mod.one_launch("potri", big) and not tri_mod.small_batch("trsm", big)
 
 

@@ -39,7 +39,7 @@ def potrf_path(request, gpu, monkeypatch):
     where it measured faster) with its own POTRS mode; "pair_block": the same with the float64
     POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": POTRF, POTRI and POTI with
     33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch path), whatever the batch."""
-    force_small_batch_paths(request, monkeypatch, gpu.tri, vendor=request.param == "vendor",
+    force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())

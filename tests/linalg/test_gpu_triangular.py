@@ -44,7 +44,7 @@ def trsm_path(request, gpu, monkeypatch):
     every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster);
     "one_launch": TRTRI with 33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch
     path), whatever the batch."""
-    force_small_batch_paths(request, monkeypatch, gpu, vendor=request.param == "cublas",
+    force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch")
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)

@@ -8,13 +8,18 @@
 // strict triangle is overwritten, for every matrix, with the kept one mirrored (the result is
 // exactly symmetric). 32 x 32 tiles through shared memory so that reads and writes are
 // coalesced: a (32, 8) block handles the tile pairs (bi, bj), bi >= bj, one at a time (grid
-// stride over batch x tile pairs, so any batch count works). Zeroing a triangle: triangle_zero.
+// stride over batch x tile pairs, so any batch count works). With move, the kept strict triangle
+// is zeroed after it is read: the matrix becomes the transpose of its kept triangle (a factor
+// that cuSOLVER left in the other triangle, linalg/_cuda/cholesky.py); with info (not null),
+// the block of each matrix's first tile also writes diag_info's result where info is 0 (the
+// diagonal does not move, so any block may read it). Zeroing a triangle: triangle_zero.
 #include "common.cuh"
 
 template <typename T>
 __global__ void triangle_fix(index_t batch, int n, T* __restrict__ A, index_t lda,
-                             index_t stride_a, int keep_lower) {
+                             index_t stride_a, int keep_lower, int move, int* info) {
     __shared__ T tile[32][33];
+    __shared__ int first_bad;
     const int tiles = (n + 31) / 32;
     const index_t pairs = (index_t)tiles * (tiles + 1) / 2;
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -35,6 +40,21 @@ __global__ void triangle_fix(index_t batch, int n, T* __restrict__ A, index_t ld
             const bool other = keep_lower ? col > row : row > col;
             if (row < n && col < n && other)
                 Ak[(index_t)row * lda + col] = tile[tx][r];
+        }
+        if (move) {                                 // the entries this thread read, kept strict
+            for (int r = ty; r < 32; r += 8) {
+                const int i = sr + r, j = sc + tx;
+                const bool kept = keep_lower ? i > j : j > i;
+                if (i < n && j < n && kept) Ak[(index_t)i * lda + j] = T(0);
+            }
+        }
+        if (info != nullptr && bi == 0) {           // the same for every thread of the block
+            if (tx == 0 && ty == 0) first_bad = n + 1;
+            __syncthreads();
+            for (int i = ty * 32 + tx; i < n; i += 256)
+                if (!is_finite_nonzero(Ak[(index_t)i * lda + i])) atomicMin(&first_bad, i + 1);
+            __syncthreads();
+            if (tx == 0 && ty == 0 && info[k] == 0 && first_bad <= n) info[k] = first_bad;
         }
         __syncthreads();
     }

@@ -1,12 +1,12 @@
 """Small batch counts: ours (the public API, crossovers included) against the best vendor.
 
-    python3 scripts/bench_small_batch.py [--quick] [--output DIR]
+    python3 scripts/bench_small_batch.py [--quick] [--output DIR] [--ops potrf,poti] [--sizes 256,512]
 
 Every Cholesky-family / triangular operation of scripts/bench_cholesky.py at n = 8..512 and batch
 1, 8, 100, float64, then TRSV and GEMV-N with the default dispatch; rows where the vendor is
 faster are marked. The issue's rule is "never slower than the vendor at any size up to 512, for
 any batch count": this script is how we check it. Writes small_batch.md under --output (and
-prints it); --quick keeps n = 8, 64, 512.
+prints it); --quick keeps n = 8, 64, 512; --ops and --sizes pick a subset.
 """
 import argparse
 import sys
@@ -26,12 +26,12 @@ def _mark(ours, vendor):
     return f"{vendor / ours:.2f}" + (" (vendor faster)" if vendor < ours else "")
 
 
-def cholesky_rows(sizes):
+def cholesky_rows(sizes, ops):
     import bench_cholesky as bc
     # "backend ms": our backend alone (linalg/_cuda), what the public layer adds is the difference.
     yield "| op | n | batch | ours ms | backend ms | vendor ms | vendor | ratio |"
     yield "|---|---|---|---|---|---|---|---|"
-    for op in bc.OPS:
+    for op in [op for op in bc.OPS if op in ops]:
         for n in sizes:
             for batch in BATCHES:
                 try:
@@ -42,7 +42,7 @@ def cholesky_rows(sizes):
                     yield f"| {op} | {n} | {batch} | failed: {type(exc).__name__} | | | | |"
 
 
-def blas_rows(sizes):
+def blas_rows(sizes, ops):
     import cupy
     import torch
     import bench_cholesky as bc
@@ -57,11 +57,15 @@ def blas_rows(sizes):
             a[:, idx, idx] = 1 + cupy.random.random((batch, n))
             x0 = cupy.random.standard_normal((batch, n))
             x = x0.copy()
-            ours = bc.timeit(lambda: linalg.trsv(a, x, lower=True, overwrite_x=True, return_info=True),
-                             lambda: cupy.copyto(x, x0))
-            ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x0, device="cuda")[..., None]
-            vend = bc.timeit(lambda: torch.linalg.solve_triangular(ta, tb, upper=False))
-            yield f"| trsv | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
+            if "trsv" in ops:
+                ours = bc.timeit(lambda: linalg.trsv(a, x, lower=True, overwrite_x=True,
+                                                     return_info=True), lambda: cupy.copyto(x, x0))
+                ta = torch.as_tensor(a, device="cuda")
+                tb = torch.as_tensor(x0, device="cuda")[..., None]
+                vend = bc.timeit(lambda: torch.linalg.solve_triangular(ta, tb, upper=False))
+                yield f"| trsv | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
+            if "gemv_n" not in ops:
+                continue
             y = cupy.empty((batch, n))
             ours = bc.timeit(lambda: linalg.gemv(a, x0, y, overwrite_y=True))
             vend = bc.timeit(lambda: cupy.matmul(a, x0[:, :, None]))
@@ -72,10 +76,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--ops", default=None,
+                        help="comma-separated subset of bench_cholesky.OPS, trsv, gemv_n (default all)")
+    parser.add_argument("--sizes", default=None, help="comma-separated n (default 8..512)")
     args = parser.parse_args(argv)
-    sizes = QUICK_SIZES if args.quick else SIZES
+    sizes = (tuple(int(n) for n in args.sizes.split(",")) if args.sizes else
+             QUICK_SIZES if args.quick else SIZES)
+    import bench_cholesky as bc
+    ops = set(args.ops.split(",")) if args.ops else set(bc.OPS) | {"trsv", "gemv_n"}
+    unknown = ops - set(bc.OPS) - {"trsv", "gemv_n"}
+    if unknown:
+        parser.error(f"--ops: unknown {sorted(unknown)}; expected from {list(bc.OPS) + ['trsv', 'gemv_n']}")
     lines = ["# small batches (scripts/bench_small_batch.py), float64", ""]
-    for line in list(cholesky_rows(sizes)) + list(blas_rows(sizes)):
+    rows = list(cholesky_rows(sizes, ops))
+    if ops & {"trsv", "gemv_n"}:
+        rows += list(blas_rows(sizes, ops))
+    for line in rows:
         print(line, flush=True)
         lines.append(line)
     if args.output is not None:

@@ -4,8 +4,8 @@
 
 Sizes cover the kernel size classes (tiny register kernels, shared-memory, blocked) with odd
 shapes, where out-of-bounds accesses hide (33 and 64 through the one-launch small-batch path);
-a second pass turns the small-batch rules (vendor crossovers, one launch) off so that the
-recursive paths run too.
+further passes force the one-launch paths, turn the small-batch rules (vendor crossovers, one
+launch) off so that the recursive paths run too, and force the vendor paths.
 """
 import cupy
 import numpy
@@ -67,9 +67,12 @@ if __name__ == "__main__":
     from linalg._cuda import triangular as _gtri
     # Again with the one-launch paths forced (chol_small<T, 64> for 33..64, chol_block for
     # 65..128) whatever their measured bounds, then with every small-batch rule off, so that
-    # our recursive kernels run on these small batches too.
+    # our recursive kernels run on these small batches too, then with the vendor paths (and
+    # their fix-up kernels) for every n > LEAF.
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 10**12
     main()
     _gtri.vendor_below = lambda op, dtype, n: 0
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 0
+    main()
+    _gtri.vendor_below = lambda op, dtype, n: 10**12
     main()

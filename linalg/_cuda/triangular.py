@@ -834,12 +834,31 @@ def triangle_fix(a, keep_lower, zero):
         launcher = kernel("triangle", f"triangle_zero<{ctype(a.dtype)}>", "qipqqi")
         launcher(grid_1d(batch * n, 8), 256, (batch, n, a, lda, sa, int(keep_lower)))
         return a
+    _triangle_tiles(a, keep_lower, move=False)
+    return a
+
+
+def triangle_transpose(a, to_lower, info=None):
+    """In place on the (batch, n, n) view ``a`` (unit column stride, real dtype): the strict
+    triangle opposite to ``to_lower``'s transposed onto it, then zeroed (the matrix becomes the
+    transpose of that triangle with the diagonal; kernels/triangle.cu triangle_fix with move).
+    ``info`` (int32, batch): where it is 0, the first zero or non-finite diagonal entry
+    (1-based) is written, as ``_diag_info(a, False, prior=info)`` would in a launch of its own.
+    Returns ``a``."""
+    if a.shape[0] and (a.shape[1] > 1 or info is not None):
+        _triangle_tiles(a, not to_lower, move=True, info=info)
+    return a
+
+
+def _triangle_tiles(a, keep_lower, move, info=None):
+    batch, n = a.shape[0], a.shape[1]
     tiles = -(-n // 32)
     pairs = batch * tiles * (tiles + 1) // 2
     _, lda, sa = view_args(a)
-    launcher = kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>", "qipqqi")
-    launcher(min(pairs, 2**20), (32, 8, 1), (batch, n, a, lda, sa, int(keep_lower)))
-    return a
+    # info travels as an address ("q"): 0 is the kernel's null pointer.
+    launcher = kernel("triangle", f"triangle_fix<{ctype(a.dtype)}>", "qipqqiiq")
+    launcher(min(pairs, 2**20), (32, 8, 1), (batch, n, a, lda, sa, int(keep_lower), int(move),
+                                             0 if info is None else info.data.ptr))
 
 
 def triangle_copy(a, lower, unit):

@@ -164,8 +164,7 @@ def potrf(a, lower):
     double = a.dtype == numpy.float64
     lda = _ld(a)
     if batch == 1:
-        size = (cusolver.dpotrf_bufferSize if double else cusolver.spotrf_bufferSize)(
-            handle, uplo, n, a.data.ptr, lda)
+        size = _potrf_work_size(current_device(), double, uplo, n, lda, a.data.ptr)
         work = cupy.empty(max(1, size), dtype=a.dtype)
         (cusolver.dpotrf if double else cusolver.spotrf)(
             handle, uplo, n, a.data.ptr, lda, work.data.ptr, size, info.data.ptr)
@@ -173,6 +172,21 @@ def potrf(a, lower):
         (cusolver.dpotrfBatched if double else cusolver.spotrfBatched)(
             handle, uplo, n, pointers(a).data.ptr, lda, info.data.ptr, batch)
     return info
+
+
+_WORK_SIZES = {}
+
+
+def _potrf_work_size(device_id, double, uplo, n, lda, address):
+    """cuSOLVER potrf's workspace (elements) for one matrix; it depends on the shape only, so it
+    is asked once per (device, dtype, fill, n, lda) (the query costs host time on every call)."""
+    key = (device_id, double, uplo, n, lda)
+    size = _WORK_SIZES.get(key)
+    if size is None:
+        cusolver, handle = _solver()
+        size = _WORK_SIZES[key] = (cusolver.dpotrf_bufferSize if double else
+                                   cusolver.spotrf_bufferSize)(handle, uplo, n, address, lda)
+    return size
 
 
 def potrs(l, b, lower):

@@ -10,7 +10,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         n = params.get("n")
-        one_launch = "one_launch" in params.values()
+        one_launch = any(isinstance(v, str) and v == "one_launch" for v in params.values())
         (drop if one_launch and n is not None and not one_launch_serves(n) else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)

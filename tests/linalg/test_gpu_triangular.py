@@ -334,6 +334,40 @@ def test_triangle_fix_mirror_and_zero(cp, gpu, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", (1, 2, 31, 32, 33, 64, 100))
+def test_triangle_transpose_moves_the_other_triangle(cp, gpu, n, dtype):
+    """kernels/triangle.cu with move: the requested triangle becomes the transpose of the other
+    one (diagonal kept), the other one zero, the padding untouched."""
+    g = rng(n + 1)
+    for batch in (1, 7):
+        big = g.standard_normal((batch, n + 3, n + 2)).astype(dtype)
+        for to_lower in (True, False):
+            dev = cp.asarray(big)
+            gpu.triangle_transpose(dev[:, :n, :n], to_lower)
+            got = dev.get()
+            a = big[:, :n, :n]
+            source = numpy.triu(a) if to_lower else numpy.tril(a)
+            assert numpy.array_equal(got[:, :n, :n], numpy.swapaxes(source, 1, 2)), (n, to_lower)
+            assert numpy.array_equal(got[:, n:, :], big[:, n:, :])
+            assert numpy.array_equal(got[:, :, n:], big[:, :, n:])
+
+@pytest.mark.parametrize("n", (1, 3, 40, 100))
+def test_triangle_transpose_writes_the_diagonal_info_where_none(cp, gpu, n):
+    """With info: the first zero or non-finite diagonal entry where info is 0, a prior nonzero
+    info kept, a good matrix 0; the move itself unchanged."""
+    g = rng(n + 2)
+    a = g.standard_normal((5, n, n)) + 3 * n * numpy.eye(n)
+    a[1, n - 1, n - 1] = numpy.nan          # matrix 1: its last diagonal entry
+    a[2, n // 2, n // 2] = 0.0              # matrix 2: a zero
+    a[3, 0, 0] = numpy.inf                  # matrix 3: bad, but a prior info 7 stays
+    prior = numpy.array([0, 0, 0, 7, 0], dtype=numpy.int32)
+    dev, info = cp.asarray(a), cp.asarray(prior)
+    gpu.triangle_transpose(dev, True, info=info)
+    assert info.get().tolist() == [0, n, n // 2 + 1, 7, 0]
+    assert numpy.array_equal(dev.get(), numpy.swapaxes(numpy.triu(a), 1, 2), equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", (1, 5, 33, 70))
 def test_diag_info_first_bad_entry_and_prior(cp, gpu, n, dtype):
     """kernels/triangle.cu diag_info: the first zero or non-finite diagonal entry per matrix, on a

@@ -108,6 +108,8 @@ def main(argv=None):
     replaced = install_stub_backends()
     try:
         table = cases()
+        if args.profile is not None and args.profile not in table:
+            parser.error(f"--profile: unknown case {args.profile!r}; expected one of {list(table)}")
         print(f"public layer, stand-in backend, batch {BATCH}, best of {args.repeat} x "
               f"{args.calls} calls")
         for name, fn in table.items():

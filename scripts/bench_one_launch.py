@@ -6,7 +6,8 @@ sends the batch), both through our backend, over batch counts.
     python3 scripts/bench_one_launch.py [--quick] [--output DIR] [--block]
 
 --block does the same for chol_block (65 <= n <= 128, n = 65, 96, 128, LAUUM too, batch 1..1600)
-and its BLOCK_LAUNCH_BELOW bounds.
+and its BLOCK_LAUNCH_BELOW bounds; --pair for TRSM and POTRS (n right-hand sides) as one
+tri_pair launch (n = 33, 48, 64) and its PAIR_LAUNCH_BELOW bounds.
 
 For n = 33, 48, 64, float64 and float32, batch 1, 4, 16, ... 16384: the median time of each path
 (CUDA events, scripts/bench_cholesky.timeit), the batch where the default path starts to win
@@ -34,6 +35,8 @@ BATCHES = (1, 4, 16, 64, 256, 1024, 2048, 4096, 16384)
 BLOCK_OPS = OPS + ("lauum",)
 BLOCK_SIZES = (65, 96, 128)
 BLOCK_BATCHES = (1, 8, 32, 100, 200, 400, 800, 1600)
+# --pair: tri_pair as one launch (LEAF < n <= PAIR_MAX) for TRSM and POTRS.
+PAIR_OPS = ("trsm", "potrs")
 
 
 def measure(op, n, batch, dtype, one_launch, rule="one_launch_below"):
@@ -57,9 +60,13 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="n = 64 and four batch counts only")
     parser.add_argument("--output", type=Path, default=Path("out/one_launch"))
-    parser.add_argument("--block", action="store_true",
-                        help="chol_block for 65 <= n <= 128 (BLOCK_LAUNCH_BELOW; writes "
-                             "block_launch.md/.csv) instead of chol_small<T, 64>")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--block", action="store_true",
+                      help="chol_block for 65 <= n <= 128 (BLOCK_LAUNCH_BELOW; writes "
+                           "block_launch.md/.csv) instead of chol_small<T, 64>")
+    mode.add_argument("--pair", action="store_true",
+                      help="TRSM / POTRS by one tri_pair launch for 33 <= n <= 64 "
+                           "(PAIR_LAUNCH_BELOW; writes pair_launch.md/.csv)")
     args = parser.parse_args(argv)
     args.output.mkdir(parents=True, exist_ok=True)
     ops, rule, stem = OPS, "one_launch_below", "one_launch"
@@ -69,6 +76,8 @@ def main(argv=None):
         ops, rule, stem = BLOCK_OPS, "block_launch_below", "block_launch"
         sizes = (128,) if args.quick else BLOCK_SIZES
         batches = BLOCK_BATCHES[::2] if args.quick else BLOCK_BATCHES
+    if args.pair:
+        ops, rule, stem = PAIR_OPS, "pair_launch_below", "pair_launch"
     rows, bounds = [], {}
     lines = ["| op | dtype | n | batch | one launch ms | default ms | ratio |", "|---|---|---|---|---|---|---|"]
     for op in ops:
@@ -87,7 +96,8 @@ def main(argv=None):
                 below = bound(points)
                 bounds[f"{op} {name}"] = min(bounds.get(f"{op} {name}", math.inf), below)
                 lines.append(f"| {op} | {name} | {n} | one launch below batch {below} | | | |")
-    table = "BLOCK_LAUNCH_BELOW" if args.block else "ONE_LAUNCH_BELOW"
+    table = {"block_launch": "BLOCK_LAUNCH_BELOW", "pair_launch": "PAIR_LAUNCH_BELOW"}.get(
+        stem, "ONE_LAUNCH_BELOW")
     lines += ["", f"{table} (smallest crossover batch per op and dtype): " + json.dumps(bounds)]
     (args.output / f"{stem}.md").write_text("\n".join(lines) + "\n")
     with open(args.output / f"{stem}.csv", "w", newline="") as f:

@@ -145,6 +145,8 @@ def potrs(l, b, lower=True):
     be ``b``; info: the first zero or non-finite diagonal entry of the factor."""
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)
+    if b.shape[2] > 1 and tri.pair_launch("potrs", l):
+        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     if tri.small_batch("potrs_vector" if b.shape[2] == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, b, lower), info

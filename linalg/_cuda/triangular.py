@@ -184,6 +184,13 @@ ONE_LAUNCH_MAX = 64
 # reports/gpu_20261125/block_launch*.md); LAUUM float64 loses at n = 128 (0.047-0.062 against
 # 0.036-0.047 ms by the tri_block_lauum / tri_tile kernels) and stays off.
 CHOL_BLOCK_MAX = 128
+# Small batches with LEAF < n <= PAIR_MAX: TRSM, and POTRS with more than one right-hand side,
+# as one tri_pair launch (its info included) below PAIR_LAUNCH_BELOW[(op, dtype)] matrices,
+# where the vendor path takes a library call and a diagonal check (TRSM float64 n = 64, batch
+# 1: 0.050 ms backend against 0.031 for torch.solve_triangular, reports/gpu_20261125/
+# small_batch.md) and the recursion several launches. Empty -- the other rules decide -- until
+# `scripts/bench_one_launch.py --pair` has measured the crossovers on the device.
+PAIR_LAUNCH_BELOW = {}
 BLOCK_LAUNCH_BELOW = {("potrf", "float64"): 282, ("potrf", "float32"): 565,
                       ("trtri", "float64"): 565, ("trtri", "float32"): 1600,
                       ("potri", "float64"): 565, ("potri", "float32"): 1131,
@@ -246,6 +253,19 @@ def one_launch(op, a):
 def one_launch_below(op, dtype):
     """The batch below which ``op`` on ``dtype`` takes the chol_small<T, 64> path (0: never)."""
     return ONE_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
+
+
+def pair_launch(op, a):
+    """True where ``op`` ("trsm"; "potrs" with more than one right-hand side) on the (batch, n,
+    n) batch ``a`` runs as one tri_pair launch on a small batch: LEAF < n <= PAIR_MAX (and
+    PAIR_UPTO), batch below pair_launch_below, checked before the vendor rule."""
+    return LEAF < a.shape[1] <= min(PAIR_UPTO, PAIR_MAX) and \
+        a.shape[0] < pair_launch_below(op, a.dtype)
+
+
+def pair_launch_below(op, dtype):
+    """The batch below which ``op`` on ``dtype`` takes the one tri_pair launch (0: never)."""
+    return PAIR_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
 
 
 def block_launch_below(op, dtype):
@@ -743,7 +763,7 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
         return b, info
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    if use_pair("trsm", a.dtype, n) and not small_batch("trsm", a):
+    if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n) and not small_batch("trsm", a)):
         return b, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):

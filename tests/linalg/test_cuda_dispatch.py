@@ -170,6 +170,7 @@ def test_forced_small_batch_paths_for_the_gpu_tests(monkeypatch, n):
     big = types.SimpleNamespace(shape=(10**6, n, n), dtype=numpy.dtype("float64"))
     force_small_batch_paths(monkeypatch, tri_mod, vendor=True, one_launch=True)
     assert tri_mod.one_launch("potri", big) == one_launch_serves(n)
+    assert tri_mod.pair_launch("trsm", big) == (n <= tri_mod.PAIR_MAX)
     assert tri_mod.small_batch("trsm", big)
     force_small_batch_paths(monkeypatch, tri_mod, vendor=False, one_launch=False)
     assert not tri_mod.one_launch("potri", big) and not tri_mod.small_batch("trsm", big)
@@ -404,3 +405,40 @@ def test_gemm_views_accepts_what_one_cublas_call_takes():
     assert blas.gemm_views(x[:, :, :4], vectors, vectors)
     assert blas._stacks_rows(x) and not blas._stacks_rows(padded)
     assert not blas._stacks_rows(transposed)
+
+
+@pytest.mark.parametrize("batch,n,nrhs,trsm_path,potrs_path", [
+    (1, 33, 5, "pair", "pair"), (99, 64, 64, "pair", "pair"), (100, 64, 64, "vendor", "vendor"),
+    (1, 65, 5, "vendor", "vendor"), (1, 40, 1, "pair", "vendor")])
+def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypatch, batch, n,
+                                                                      nrhs, trsm_path, potrs_path):
+    """One tri_pair launch below PAIR_LAUNCH_BELOW for 33..64 (POTRS: more than one right-hand
+    side; one vector keeps its own rules), checked before the small-batch vendor rule (forced
+    on here)."""
+    from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(tri_mod, "PAIR_LAUNCH_BELOW", {("trsm", "float64"): 100,
+                                                       ("potrs", "float64"): 100})
+    monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 10**12)
+    calls = []
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_pair(a, b, flags, mode, alpha=1.0):
+        calls.append(("pair", mode))
+        return info
+    monkeypatch.setattr(tri_mod, "tri_pair", fake_pair)
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda a, unit, prior=None: info)
+    monkeypatch.setattr(vendor, "trsm", lambda *args, **kwargs: calls.append(("vendor",)))
+    monkeypatch.setattr(vendor, "potrs", lambda *args, **kwargs: calls.append(("vendor",)))
+    a, b = numpy.empty((batch, n, n)), numpy.empty((batch, n, nrhs))
+    tri_mod.trsm(a, b)
+    chol_mod.potrs(a, b)
+    assert calls == [("pair", tri_mod.TRI_WARP_SOLVE) if trsm_path == "pair" else ("vendor",),
+                     ("pair", tri_mod.TRI_WARP_POTRS) if potrs_path == "pair" else ("vendor",)]
+
+
+def test_pair_launch_is_off_until_measured():
+    """PAIR_LAUNCH_BELOW holds only bounds measured on the device (scripts/bench_one_launch.py
+    --pair); none yet."""
+    for op in ("trsm", "potrs"):
+        for dtype in ("float32", "float64"):
+            assert tri_mod.pair_launch_below(op, dtype) == 0

@@ -1,6 +1,7 @@
 """Small batch counts: ours (the public API, crossovers included) against the best vendor.
 
-    python3 scripts/bench_small_batch.py [--quick] [--output DIR] [--ops potrf,poti] [--sizes 256,512]
+    python3 scripts/bench_small_batch.py [--quick] [--output DIR] [--ops potrf,poti]
+                                         [--sizes 256,512]
 
 Every Cholesky-family / triangular operation of scripts/bench_cholesky.py at n = 8..512 and batch
 1, 8, 100, float64, then TRSV and GEMV-N with the default dispatch; rows where the vendor is
@@ -20,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 SIZES = (8, 32, 64, 128, 256, 512)
 QUICK_SIZES = (8, 64, 512)
 BATCHES = (1, 8, 100)
+BLAS_OPS = ("trsv", "gemv_n")      # blas_rows' operations; the others are bench_cholesky.OPS
 
 
 def _mark(ours, vendor):
@@ -77,19 +79,20 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--ops", default=None,
-                        help="comma-separated subset of bench_cholesky.OPS, trsv, gemv_n (default all)")
+                        help="comma-separated subset of bench_cholesky.OPS and BLAS_OPS "
+                             "(default all)")
     parser.add_argument("--sizes", default=None, help="comma-separated n (default 8..512)")
     args = parser.parse_args(argv)
     sizes = (tuple(int(n) for n in args.sizes.split(",")) if args.sizes else
              QUICK_SIZES if args.quick else SIZES)
     import bench_cholesky as bc
-    ops = set(args.ops.split(",")) if args.ops else set(bc.OPS) | {"trsv", "gemv_n"}
-    unknown = ops - set(bc.OPS) - {"trsv", "gemv_n"}
-    if unknown:
-        parser.error(f"--ops: unknown {sorted(unknown)}; expected from {list(bc.OPS) + ['trsv', 'gemv_n']}")
+    known = list(bc.OPS) + list(BLAS_OPS)
+    ops = set(args.ops.split(",")) if args.ops else set(known)
+    if ops - set(known):
+        parser.error(f"--ops: unknown {sorted(ops - set(known))}; expected from {known}")
     lines = ["# small batches (scripts/bench_small_batch.py), float64", ""]
     rows = list(cholesky_rows(sizes, ops))
-    if ops & {"trsv", "gemv_n"}:
+    if ops & set(BLAS_OPS):
         rows += list(blas_rows(sizes, ops))
     for line in rows:
         print(line, flush=True)

@@ -66,9 +66,9 @@ if __name__ == "__main__":
     main()
     from linalg._cuda import triangular as _gtri
     # Again with the one-launch paths forced (chol_small<T, 64> for 33..64, chol_block for
-    # 65..128, tri_pair for TRSM / POTRS 33..64) whatever their measured bounds, then with every small-batch rule off, so that
-    # our recursive kernels run on these small batches too, then with the vendor paths (and
-    # their fix-up kernels) for every n > LEAF.
+    # 65..128, tri_pair for TRSM / POTRS 33..64) whatever their measured bounds, then with
+    # every small-batch rule off, so that our recursive kernels run on these small batches too,
+    # then with the vendor paths (and their fix-up kernels) for every n > LEAF.
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 10**12
     _gtri.pair_launch_below = lambda op, dtype: 10**12
     main()

@@ -207,8 +207,9 @@ def one_launch_serves(n):
 def force_small_batch_paths(monkeypatch, tri, vendor, one_launch):
     """Route the GPU triangular/Cholesky launchers (``tri`` = linalg._cuda.triangular) to the
     small-batch vendor path and/or the one-launch paths (33 <= n <= 128: chol_small, chol_block,
-    and tri_pair for TRSM / POTRS up to 64) whatever the batch, or neither. Tests parametrized by ``n`` with sizes the one-launch paths do not serve are
-    deselected for it (tests/linalg/conftest.py)."""
+    and tri_pair for TRSM / POTRS up to 64) whatever the batch, or neither. Tests parametrized by
+    ``n`` with sizes the one-launch paths do not serve are deselected for it
+    (tests/linalg/conftest.py)."""
     below = 10**12 if vendor else 0
     monkeypatch.setattr(tri, "vendor_below", lambda op, dtype, n: below)
     one = 10**12 if one_launch else 0

@@ -37,8 +37,9 @@ def potrf_path(request, gpu, monkeypatch):
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
     with kernels/tri_pair.cu for every dtype and 33 <= n <= 64 (the tuned rules use it only
     where it measured faster) with its own POTRS mode; "pair_block": the same with the float64
-    POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": POTRF, POTRI and POTI with
-    33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch path), whatever the batch."""
+    POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": the small-batch one-launch paths
+    whatever the batch (POTRF, POTRI, POTI by chol_small<T, 64> for 33..64 and chol_block for
+    65..128, POTRS with n right-hand sides by tri_pair up to 64)."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype

@@ -42,8 +42,8 @@ def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
     small-batch path), whatever the batch count; "pair": our path with kernels/tri_pair.cu for
     every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster);
-    "one_launch": TRTRI with 33 <= n <= 64 as one chol_small<T, 64> launch (the small-batch
-    path), whatever the batch."""
+    "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
+    chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch")
     if request.param == "pair":

@@ -186,11 +186,13 @@ ONE_LAUNCH_MAX = 64
 CHOL_BLOCK_MAX = 128
 # Small batches with LEAF < n <= PAIR_MAX: TRSM, and POTRS with more than one right-hand side,
 # as one tri_pair launch (its info included) below PAIR_LAUNCH_BELOW[(op, dtype)] matrices,
-# where the vendor path takes a library call and a diagonal check (TRSM float64 n = 64, batch
-# 1: 0.050 ms backend against 0.031 for torch.solve_triangular, reports/gpu_20261125/
-# small_batch.md) and the recursion several launches. Empty -- the other rules decide -- until
-# `scripts/bench_one_launch.py --pair` has measured the crossovers on the device.
-PAIR_LAUNCH_BELOW = {}
+# where the vendor path takes a library call and a diagonal check and the recursion several
+# launches. H100, n = 33 / 48 / 64, n right-hand sides, backend ms, batch 1-256: TRSM float64
+# 0.029-0.040 against 0.045-0.089, POTRS float64 n = 64 0.025-0.034 against 0.057-0.125; about
+# 2x, up to batch 1024. Bounds: the smallest crossover over n (scripts/bench_one_launch.py --pair,
+# reports/gpu_20261125b/pair_launch.md); POTRS float32 never lost up to batch 16384.
+PAIR_LAUNCH_BELOW = {("trsm", "float64"): 2896, ("trsm", "float32"): 2896,
+                     ("potrs", "float64"): 2896, ("potrs", "float32"): 16384}
 BLOCK_LAUNCH_BELOW = {("potrf", "float64"): 282, ("potrf", "float32"): 565,
                       ("trtri", "float64"): 565, ("trtri", "float32"): 1600,
                       ("potri", "float64"): 565, ("potri", "float32"): 1131,

@@ -436,9 +436,12 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
                      ("pair", tri_mod.TRI_WARP_POTRS) if potrs_path == "pair" else ("vendor",)]
 
 
-def test_pair_launch_is_off_until_measured():
-    """PAIR_LAUNCH_BELOW holds only bounds measured on the device (scripts/bench_one_launch.py
-    --pair); none yet."""
+def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
+    """tri_pair serves TRSM and POTRS (n right-hand sides) with 33 <= n <= 64 on small batches
+    in both dtypes (bounds measured by scripts/bench_one_launch.py --pair), not large ones."""
     for op in ("trsm", "potrs"):
         for dtype in ("float32", "float64"):
-            assert tri_mod.pair_launch_below(op, dtype) == 0
+            assert tri_mod.pair_launch_below(op, dtype) > 0
+            assert tri_mod.pair_launch(op, numpy.empty((1, 48, 48), dtype))
+            assert not tri_mod.pair_launch(op, numpy.empty((20000, 48, 48), dtype))
+            assert not tri_mod.pair_launch(op, numpy.empty((1, 65, 65), dtype))

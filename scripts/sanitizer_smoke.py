@@ -54,7 +54,7 @@ def main():
             linalg.gebrd(rect); linalg.gebrd(cupy.ascontiguousarray(rect.transpose(0, 2, 1)))
             calls += 12
             del l
-    for rows, cols in ((18, 4), (32, 9), (81, 8), (192, 27)):
+    for rows, cols in ((18, 4), (32, 9), (81, 8), (192, 27), (200, 131)):
         a = cupy.ones((BATCH, rows, cols)); linalg.gemv(a, cupy.ones((BATCH, cols)))
         linalg.gemv(a, cupy.ones((BATCH, rows)), trans="T")
         linalg.gemm(a, cupy.ones((BATCH, 5, cols)), transb="T")

@@ -195,10 +195,27 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
     return y
 
 
+# Small batches of big matrices: y = A x by the flat kernel (every row of the batch its own
+# lane group, so one matrix spreads over the whole GPU) while batch * m < GEMV_N_FLAT_ROWS and
+# both dimensions are >= GEMV_N_FLAT_MIN_DIM, whatever the table says for the class (it was tuned
+# at batch 10240: one warp a matrix, or cuBLAS). H100 float64 backend ms, batch 1 / 100, flat
+# against the table's path: n = 128 0.018 / 0.024 vs 0.038 / 0.038 (warp), n = 256 0.019 /
+# 0.042 vs 0.028 / 0.046 (cuBLAS), n = 512 0.023 / 0.107 vs 0.032 / 0.120; about even at n = 128
+# batch 3000, n = 256 batch 300, n = 512 batch 1000; behind at n <= 64 (warp 0.022 vs 0.025) and
+# at batch 10240 (scripts/probe_gemv_syrk.py, reports/gpu_20261125b/probe_gemv_syrk.md; float32
+# alike, probe_gemv_syrk_float32.md).
+GEMV_N_FLAT_ROWS = 65536
+GEMV_N_FLAT_MIN_DIM = 128
+FLAT_PARAMS = {"kernel": "flat", "block": 256, "unroll": 4}
+
+
 @functools.lru_cache(maxsize=4096)
 def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
     """('vendor',) or (name expression, grid, block, shared bytes, trailing int arguments,
     compile options: the register cap "maxreg" of the class, if any)."""
+    if not t and override is None and path is None and min(m, n) >= GEMV_N_FLAT_MIN_DIM \
+            and batch * m < GEMV_N_FLAT_ROWS:
+        return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, FLAT_PARAMS) + ((),)
     op = "gemv_t" if t else "gemv_n"
     if choose_vendor(op, dtype, (m, n), override, path):
         return ("vendor",)

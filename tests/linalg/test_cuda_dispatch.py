@@ -287,6 +287,21 @@ def test_gemv_dispatch(fake_gpu, path, dtype, trans, m, n):
         numpy.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("batch,m,n,flat", [(1, 128, 128, True), (511, 128, 128, True),
+                                             (512, 128, 128, False), (1, 512, 512, True),
+                                             (200, 512, 512, False), (1, 64, 64, False),
+                                             (1, 1000, 100, False)])
+def test_gemv_n_small_batch_of_big_matrices_takes_the_flat_kernel(fake_gpu, batch, m, n, flat):
+    """batch * m < GEMV_N_FLAT_ROWS with m, n >= 128: the flat kernel (rows spread over the
+    GPU), before the table's choice (one warp a matrix, or cuBLAS); transposes keep theirs."""
+    gpu, launches = fake_gpu
+    a, x = numpy.ones((batch, m, n)), numpy.ones((batch, n))
+    blas.gemv(a, x)
+    blas.gemv(a, numpy.ones((batch, m)), trans="T")
+    flat_launches = [launch for launch in launches if launch[1].startswith("gemv_n_flat")]
+    assert len(flat_launches) == (1 if flat else 0)
+
+
 @pytest.mark.parametrize("path", [None, "kernel", "vendor"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("m,n,k,shared", [(81, 8, 64, True), (32, 9, 36, True), (16, 16, 16, False),

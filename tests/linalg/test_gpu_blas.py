@@ -272,6 +272,16 @@ def test_gemv_unaligned_base(dtype, trans):
             _gemv_case(m, n, 37, trans, 1.0, 0.5, dtype, params, offset=3)
 
 
+@pytest.mark.parametrize("dtype", REAL)
+def test_gemv_n_small_batches_of_big_matrices(dtype):
+    """The flat kernel's small-batch rule (blas.GEMV_N_FLAT_ROWS) on both sides of its bound,
+    odd row lengths and an unaligned base."""
+    for m, n, batch in ((128, 128, 511), (128, 128, 512), (129, 300, 2), (300, 129, 1),
+                        (512, 512, 3)):
+        _gemv_case(m, n, batch, "N", -0.5, 2.0, dtype)
+    _gemv_case(200, 131, 3, "N", 1.0, 0.0, dtype, offset=1)
+
+
 def test_gemv_huge_batch_grid_stride():
     for trans in ("N", "T"):
         _gemv_case(2, 3, 1_000_000, trans, 1.0, 0.0, numpy.float32)

@@ -37,14 +37,26 @@ import linalg  # noqa: E402
 HYDRO = ((18, 4, 16), (32, 9, 36), (81, 8, 64), (192, 27, 216), (375, 64, 512))  # (m, n, q)
 
 
+def warm_up(fn, calls, seconds=0.03):
+    """``calls`` calls of fn() and at least ``seconds`` of them, then a synchronize: a handful
+    of sub-ms calls leave the first case timed after a pause slow (scripts/bench_cholesky.timeit)."""
+    import cupy
+    until = time.perf_counter() + seconds
+    i = 0
+    while i < calls or time.perf_counter() < until:
+        fn()
+        i += 1
+        if i % 16 == 0:                    # keep the queue short while warming by time
+            cupy.cuda.get_current_stream().synchronize()
+    cupy.cuda.get_current_stream().synchronize()
+
+
 def timeit(fn, reps=20, warmup=3, inner=5):
     """Median milliseconds per call of fn(): CUDA events around `inner` back-to-back calls
     (so the host's launch cost overlaps the previous call, as in a loop of calls), after
-    warm-up; the median over `reps` such groups."""
+    warm-up (:func:`warm_up`); the median over `reps` such groups."""
     import cupy
-    for _ in range(warmup):
-        fn()
-    cupy.cuda.get_current_stream().synchronize()
+    warm_up(fn, warmup)
     times = []
     for _ in range(reps):
         start, stop = cupy.cuda.Event(), cupy.cuda.Event()
@@ -63,8 +75,7 @@ def timeit_gpu(fn, reps=20, warmup=3, inner=10):
     Python and launch time is larger than its kernel). fn must allocate nothing it does not free
     and synchronize nothing; falls back to :func:`timeit` where the capture fails."""
     import cupy
-    for _ in range(warmup):
-        fn()
+    warm_up(fn, warmup)
     stream = cupy.cuda.Stream(non_blocking=True)
     try:
         with stream:

@@ -36,25 +36,34 @@ except ImportError:  # vendor rows through torch are skipped
     torch = None
 
 
-def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50):
+def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50, warm_s=0.03):
     """Median milliseconds of fn() between CUDA events; reset() (untimed) runs before each call.
-    Calls shorter than ``short_ms`` after warm-up get ``short_reps`` repetitions (their host-side
-    time moves by up to 2x between calls)."""
+    Warm-up: ``warmup`` calls and at least ``warm_s`` seconds of them (a handful of sub-ms calls
+    left the first operation timed after a pause up to 1.4x slow -- SYRK n = 32 batch 10 240,
+    0.237 against 0.165 ms timed again after other calls, scripts/probe_gemv_syrk.py -- which
+    favoured whichever side was timed second). Calls shorter than ``short_ms`` after warm-up get
+    ``short_reps`` repetitions (their host-side time moves by up to 2x between calls)."""
     times = []
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    i = 0
-    while i < warmup + reps:
+    i, warm_until = 0, time.perf_counter() + warm_s
+    while i < warmup or time.perf_counter() < warm_until:
         if reset is not None:
             reset()
         start.record()
         fn()
         end.record()
         end.synchronize()
-        if i >= warmup:
-            times.append(cupy.cuda.get_elapsed_time(start, end))
-        elif i == warmup - 1 and cupy.cuda.get_elapsed_time(start, end) < short_ms:
-            reps = max(reps, short_reps)
         i += 1
+    if cupy.cuda.get_elapsed_time(start, end) < short_ms:
+        reps = max(reps, short_reps)
+    for _ in range(reps):
+        if reset is not None:
+            reset()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
     return statistics.median(times)
 
 

@@ -3,7 +3,7 @@
 float32/float64 with op(A) and C small enough for shared memory: kernels/syrk.cu ``syrk_small``
 (several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-from ._compile import ctype, grid_1d, kernel
+from ._compile import ctype, grid_1d, kernel, register_cap
 from . import triangular as tri
 
 __all__ = ["syrk"]
@@ -11,7 +11,8 @@ __all__ = ["syrk"]
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"syrk": ("a",)}
 
-COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
+COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>", "syrk_tile<float>",
+                             "syrk_tile<double>"]}
 
 # Tuned parameters (data): the kernel is used while one matrix's tiles fit SMEM_PER_MATRIX bytes
 # and n <= MAX_N; a block holds about THREADS_PER_BLOCK output entries' worth of matrices.
@@ -23,6 +24,18 @@ SMEM_PER_MATRIX = 48 * 1024
 THREADS_PER_BLOCK = 256
 
 
+# kernels/syrk.cu syrk_tile (4 x 4 register blocks of C, op(A) staged 32 columns at a time) for
+# TILE_RANGE[0] <= n <= TILE_RANGE[1] (at most TILE_MAX), with TILE_THREADS threads a block and
+# NVRTC's register cap TILE_MAXREG (0: none; ptxas gives it 142 / 179 registers in float32 /
+# float64 uncapped, 128 with 40 / 100 bytes of spills under a cap of 128). Off -- (0, 0) -- until
+# `python3 scripts/probe_syrk.py` has measured it against syrk_small and the GEMM + mirror path
+# on the device; the GPU tests force it on (test_syrk_tile_kernel).
+TILE_MAX = 64
+TILE_RANGE = (0, 0)
+TILE_THREADS = 256
+TILE_MAXREG = 0
+
+
 def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
     """SYRK: op(A) = A (trans 'N', A is (batch, n, k)) or A^T (A is (batch, k, n)); plain transpose
     (symmetric, as BLAS), also for complex. Returns C (batch, n, n), full."""
@@ -30,10 +43,44 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
     n = a.shape[2] if tr else a.shape[1]
     kd = a.shape[1] if tr else a.shape[2]
     use_c = c is not None and beta != 0
+    if not tri.is_real(a.dtype) or kd == 0:
+        return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
+    if TILE_RANGE[0] <= n <= min(TILE_RANGE[1], TILE_MAX):
+        return _tile_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd)
     tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
-    if not tri.is_real(a.dtype) or n > MAX_N or tile * a.itemsize > SMEM_PER_MATRIX or kd == 0:
+    if n > MAX_N or tile * a.itemsize > SMEM_PER_MATRIX:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
     return _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile)
+
+
+def tile_blocks(n):
+    """The 4 x 4 blocks of C on and below the diagonal (threads a matrix) of syrk_tile."""
+    nt = -(-n // 4)
+    return nt * (nt + 1) // 2
+
+
+def tile_launch(n, itemsize, threads=None):
+    """(matrices a block, threads a block, shared bytes) of syrk_tile for order ``n``."""
+    blocks = tile_blocks(n)
+    per_block = max(1, (threads or TILE_THREADS) // blocks)
+    block_threads = -(-per_block * blocks // 32) * 32
+    lds = -(-n // 4) * 4 + 1
+    return per_block, block_threads, per_block * 32 * lds * itemsize
+
+
+def _tile_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd):
+    import cupy
+    batch = a.shape[0]
+    out = c if c is not None else cupy.empty((batch, n, n), dtype=a.dtype)
+    per_block, threads, smem = tile_launch(n, a.itemsize)
+    pa, lda, sa = tri.view_args(a)
+    pc, ldc, sc = tri.view_args(out)
+    launcher = kernel("syrk", f"syrk_tile<{ctype(a.dtype)}>", "pqqpqqiiqiiiiTT", a.dtype,
+                      options=register_cap(TILE_MAXREG))
+    launcher(grid_1d(batch, per_block), threads,
+             (pa, lda, sa, pc, ldc, sc, n, kd, batch, per_block, int(tr), int(lower), int(use_c),
+              alpha, beta), smem)
+    return out
 
 
 def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):

@@ -460,3 +460,24 @@ def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
             assert tri_mod.pair_launch(op, numpy.empty((1, 48, 48), dtype))
             assert not tri_mod.pair_launch(op, numpy.empty((20000, 48, 48), dtype))
             assert not tri_mod.pair_launch(op, numpy.empty((1, 65, 65), dtype))
+
+
+def test_syrk_tile_is_off_until_measured_and_takes_its_range_when_set(monkeypatch):
+    """syrk_tile serves TILE_RANGE (off: (0, 0), until scripts/probe_syrk.py has measured it);
+    below it syrk_small, above it (or for complex) cuBLAS GEMM + mirror."""
+    from linalg._cuda import syrk as gsyrk
+    assert gsyrk.TILE_RANGE == (0, 0)
+    calls = []
+    monkeypatch.setattr(gsyrk, "_tile_syrk", lambda *args: calls.append("tile"))
+    monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
+    monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
+    sizes = (16, 32, 64, 65)
+    for n in sizes:
+        gsyrk.syrk(numpy.empty((2, n, n)))
+    assert calls == ["small", "gemm", "gemm", "gemm"]
+    monkeypatch.setattr(gsyrk, "TILE_RANGE", (25, 64))
+    calls.clear()
+    for n in sizes:
+        gsyrk.syrk(numpy.empty((2, n, n)))
+    gsyrk.syrk(numpy.empty((2, 32, 32), numpy.complex128))
+    assert calls == ["small", "tile", "tile", "gemm", "gemm"]

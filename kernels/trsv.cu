@@ -157,3 +157,81 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
         g.sync();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged; off until measured:
+// STAGED_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
+// inside the solve, one dependent block of rows at a time (H100 float64 n = 32, batch 10240:
+// 35 % of the copy bandwidth). Here the warp first copies the lower-triangular view M of op(A)
+// (as group_trsv defines it, reversed for the backward cases) into a shared tile, 8 rows of M
+// (or columns: rows of A) a step with every load issued before any store, so the copy runs at
+// memory rate; then it solves from the tile by columns: lane i holds x_i, step j scales x_j by
+// 1 / M(j, j) in lane j (the reciprocals are taken before the solve, off its dependency chain)
+// and broadcasts it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's.
+// Shared: warps per block * TRSV_STAGED_MAX * TRSV_STAGED_LD elements of T.
+constexpr int TRSV_STAGED_MAX = 32;
+constexpr int TRSV_STAGED_LD = TRSV_STAGED_MAX + 1;    // tile row stride: column reads conflict-free
+constexpr int TRSV_STAGED_BATCH = 8;                     // rows of M a lane loads before storing
+
+// Lane `lane`'s part of the copy of M (n x n, M(i, j) = p[i rs + j cs], j <= i read) into tile
+// (row stride TRSV_STAGED_LD): lane j of each row of M where its rows are contiguous, else lane i
+// of each column. Entries above the diagonal are neither read nor written.
+template <typename T>
+__host__ __device__ inline void trsv_staged_copy(const T* p, index_t rs, index_t cs, int n,
+                                                 bool rows_contiguous, T* tile, int lane) {
+    for (int r0 = 0; r0 < n; r0 += TRSV_STAGED_BATCH) {
+        T v[TRSV_STAGED_BATCH];
+#pragma unroll
+        for (int u = 0; u < TRSV_STAGED_BATCH; ++u) {
+            const int r = r0 + u, i = rows_contiguous ? r : lane, j = rows_contiguous ? lane : r;
+            v[u] = (r < n && i < n && j <= i) ? p[(index_t)i * rs + (index_t)j * cs] : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < TRSV_STAGED_BATCH; ++u) {
+            const int r = r0 + u, i = rows_contiguous ? r : lane, j = rows_contiguous ? lane : r;
+            if (r < n && i < n && j <= i) tile[i * TRSV_STAGED_LD + j] = v[u];
+        }
+    }
+}
+
+// Lane `lane`'s x after step j of the column solve (xj: the solved x_j of lane j).
+template <typename T>
+__host__ __device__ inline T trsv_staged_step(T x, const T* tile, int n, int lane, int j, T xj) {
+    return (lane > j && lane < n) ? x - tile[lane * TRSV_STAGED_LD + j] * xj : x;
+}
+
+template <typename T>
+__global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                            index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
+                            int* __restrict__ info, int lower, int trans, int unit) {
+    extern __shared__ __align__(16) unsigned char trsv_staged_smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    T* tile = reinterpret_cast<T*>(trsv_staged_smem) + warp * TRSV_STAGED_MAX * TRSV_STAGED_LD;
+    const bool reversed = (lower != 0) == (trans != 0);     // op(A) upper: backward substitution
+    const index_t s = reversed ? -1 : 1;
+    const index_t rs = trans ? s : s * lda, cs = trans ? s * lda : s;
+    const index_t last = (index_t)(n - 1) * lda + (n - 1);
+    const int orig = reversed ? n - 1 - lane : lane;        // this lane's row in A's order
+    for (index_t k = (index_t)blockIdx.x * warps + warp; k < batch;
+         k += (index_t)gridDim.x * warps) {
+        const T* Ak = A + k * stride_a;
+        T* xk = X + k * stride_x;
+        T x = lane < n ? xk[(index_t)orig * incx] : T(0);
+        trsv_staged_copy(reversed ? Ak + last : Ak, rs, cs, n, trans == 0, tile, lane);
+        __syncwarp();
+        const T d = lane < n ? tile[lane * TRSV_STAGED_LD + lane] : T(1);
+        const bool bad = !unit && lane < n && !is_finite_nonzero(d);
+        const T rinv = unit ? T(1) : T(1) / d;
+        for (int j = 0; j < n; ++j) {
+            if (lane == j) x *= rinv;
+            const T xj = __shfl_sync(0xffffffffu, x, j);
+            x = trsv_staged_step(x, tile, n, lane, j, xj);
+        }
+        if (lane < n) xk[(index_t)orig * incx] = x;
+        int first = bad ? orig : n;
+#pragma unroll
+        for (int off = 16; off >= 1; off >>= 1) first = min(first, __shfl_xor_sync(0xffffffffu, first, off));
+        if (lane == 0) info[k] = first < n ? first + 1 : 0;
+        __syncwarp();                                        // the tile is reused
+    }
+}

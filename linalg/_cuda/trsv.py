@@ -52,7 +52,45 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
+    if _params is None and STAGED_RANGE[0] <= n <= min(STAGED_RANGE[1], STAGED_MAX):
+        return x, launch_staged(a, x, lower, t, unit_diagonal)
     return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
+
+
+# kernels/trsv.cu trsv_staged (one warp a matrix: op(A)'s triangle copied to shared memory at
+# memory rate, then solved from there) for STAGED_RANGE[0] <= n <= STAGED_RANGE[1] (at most
+# STAGED_MAX), STAGED_WARPS warps a block. Off -- (0, 0) -- until `python3
+# scripts/probe_trsv_staged.py` has measured it against trsv_warp on the device; the GPU tests
+# force it (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
+STAGED_MAX = 32
+STAGED_RANGE = (0, 0)
+STAGED_WARPS = 8
+
+
+def launch_staged(a, x, lower, trans, unit, warps=None):
+    """kernels/trsv.cu ``trsv_staged`` in place on x (batch, n) (any strides), n <= STAGED_MAX,
+    ``warps`` warps a block (default STAGED_WARPS), one matrix a warp. Returns info (no sync)."""
+    import cupy
+    batch, n = a.shape[0], a.shape[1]
+    item = a.itemsize
+    if a.strides[2] != item:
+        a = cupy.ascontiguousarray(a)
+    launcher, grid, block, smem = _staged_config(_compile.current_device(), a.dtype, batch,
+                                                 warps or STAGED_WARPS)
+    info = cupy.empty(batch, dtype=numpy.int32)
+    ax, xx = a.strides, x.strides
+    launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
+                           xx[0] // item, info, int(lower), int(trans), int(unit)), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=4096)
+def _staged_config(device_id, dtype, batch, warps):
+    """(launcher, grid, block, shared bytes) of one trsv_staged launch: a STAGED_MAX x
+    (STAGED_MAX + 1) tile a warp (kernels/trsv.cu TRSV_STAGED_LD)."""
+    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype)), "qipqqpqqpiii")
+    smem = warps * STAGED_MAX * (STAGED_MAX + 1) * dtype.itemsize
+    return launcher, grid_for(batch, warps), 32 * warps, smem
 
 
 def group_width(n):
@@ -110,4 +148,5 @@ def _plan(gpu, dtype, n, override=None, path=None):
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w) for T in ("float", "double")
-                             for w in (4, 8, 16, 32)]}
+                             for w in (4, 8, 16, 32)]
+                 + [name_expr("trsv_staged", T) for T in ("float", "double")]}

@@ -481,3 +481,25 @@ def test_syrk_tile_is_off_until_measured_and_takes_its_range_when_set(monkeypatc
         gsyrk.syrk(numpy.empty((2, n, n)))
     gsyrk.syrk(numpy.empty((2, 32, 32), numpy.complex128))
     assert calls == ["small", "tile", "tile", "gemm", "gemm"]
+
+
+def test_trsv_staged_is_off_until_measured_and_takes_its_range_when_set(monkeypatch):
+    """trsv_staged serves STAGED_RANGE (off: (0, 0), until scripts/probe_trsv_staged.py has
+    measured it), never above STAGED_MAX or with forced kernel parameters; else trsv_warp."""
+    assert trsv_mod.STAGED_RANGE == (0, 0)
+    monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
+    calls = []
+    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append("staged"))
+    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args: calls.append("warp"))
+    monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None))
+    monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
+    sizes = (8, 32, 33)
+    for n in sizes:
+        trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
+    assert calls == ["warp"] * 3
+    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 64))
+    calls.clear()
+    for n in sizes:
+        trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
+    trsv_mod.trsv(numpy.empty((2, 8, 8)), numpy.empty((2, 8)), _params={"kernel": "warp"})
+    assert calls == ["staged", "staged", "warp", "warp"]

@@ -140,3 +140,44 @@ def test_trsv_strided_operands(dtype):
         r = numpy.einsum("kij,kj->ki", op.astype(numpy.float64), xs) - xbig[:, :, 1]
         assert scaled_residual(r, fro(t) * fro(xs), n, dtype) < THRESHOLD
         assert numpy.array_equal(to_numpy(xg)[:, :, 0], xbig[:, :, 0])   # untouched
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_staged_kernel(monkeypatch, dtype):
+    """kernels/trsv.cu trsv_staged forced for n <= 32 (STAGED_RANGE is off until measured):
+    every variant and awkward size, 1 and 3 warps a block over odd batches, info of zero and
+    non-finite diagonals in original order, strided operands, a huge batch (grid stride)."""
+    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 32))
+    for n in (1, 2, 3, 7, 15, 16, 17, 31, 32):
+        for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
+            _case(n, 1, lower, trans, unit, dtype)
+            _case(n, 37, lower, trans, unit, dtype)
+    monkeypatch.setattr(trsv_mod, "STAGED_WARPS", 3)
+    _case(32, 1000, False, "T", False, dtype)
+    _case(3, 1_000_000, True, "N", False, dtype)
+    g = rng(5)
+    n = 30
+    for lower in (True, False):
+        a = random_triangular(g, 4, n, dtype, lower=lower)
+        a[1, 5, 5] = 0
+        a[1, 20, 20] = 0
+        a[2, 29, 29] = numpy.inf
+        a[3, 0, 0] = numpy.nan
+        b = random_matrix(g, (4, n), dtype)
+        for trans in "NT":
+            _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
+            assert to_numpy(info).tolist() == [0, 6, 30, 1], (lower, trans)
+    big = random_matrix(g, (6, n + 5, n + 3), dtype)
+    big[:, numpy.arange(n), numpy.arange(n)] += 4 * n
+    xbig = random_matrix(g, (6, n, 2), dtype)
+    for lower, trans in itertools.product((True, False), "NT"):
+        xg = cupy.asarray(xbig)
+        x, info = trsv_mod.trsv(cupy.asarray(big)[:, :n, :n], xg[:, :, 1], lower=lower,
+                                trans=trans)
+        t = numpy.tril(big[:, :n, :n]) if lower else numpy.triu(big[:, :n, :n])
+        op = t if trans == "N" else numpy.swapaxes(t, 1, 2)
+        xs = to_numpy(x).astype(numpy.float64)
+        r = numpy.einsum("kij,kj->ki", op.astype(numpy.float64), xs) - xbig[:, :, 1]
+        assert not to_numpy(info).any()
+        assert scaled_residual(r, fro(t) * fro(xs), n, dtype) < THRESHOLD
+        assert numpy.array_equal(to_numpy(xg)[:, :, 0], xbig[:, :, 0])

@@ -1,0 +1,95 @@
+"""Where trsv_staged (kernels/trsv.cu: one warp a matrix, the triangle copied to shared memory
+first) beats trsv_warp (the tuned lane groups): backend medians (CUDA events,
+scripts/bench_cholesky.timeit) of linalg/_cuda/trsv.py's two kernels, lower N and upper T, and
+torch.linalg.solve_triangular for scale.
+
+    python3 scripts/probe_trsv_staged.py [--output DIR]
+
+n = 4, 8, 16, 24, 32; batch 1000, 10240, 100000; float64 and float32; trsv_staged at 4 and 8
+warps a block. Writes probe_trsv_staged.md and prints the STAGED_RANGE / STAGED_WARPS that the
+batch-10240 rows suggest (the n where the faster staged variant beats trsv_warp in both dtypes
+and both variants).
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SIZES = (4, 8, 16, 24, 32)
+BATCHES = (1000, 10240, 100000)
+VARIANTS = ((True, "N"), (False, "T"))
+WARPS = (4, 8)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--output", type=Path, default=None)
+    args = parser.parse_args(argv)
+    import cupy
+    import torch
+    from bench_cholesky import timeit
+    from linalg._cuda import trsv as gtrsv
+    lines = ["# probe_trsv_staged (scripts/probe_trsv_staged.py), backend ms", "",
+             "| dtype | variant | n | batch | trsv_warp | " +
+             " | ".join(f"staged {w} warps" for w in WARPS) + " | torch |",
+             "|---|---|---|---|---|" + "---|" * (len(WARPS) + 1)]
+    wins = {}
+    for dtype in (numpy.float64, numpy.float32):
+        for lower, trans in VARIANTS:
+            for n in SIZES:
+                for batch in BATCHES:
+                    gen = cupy.random.default_rng(n)
+                    a = gen.standard_normal((batch, n, n), dtype=numpy.float64) / n
+                    a[:, numpy.arange(n), numpy.arange(n)] = 2.0
+                    a = a.astype(dtype)
+                    x0 = gen.standard_normal((batch, n), dtype=numpy.float64).astype(dtype)
+                    x = cupy.empty_like(x0)
+                    reset = lambda: cupy.copyto(x, x0)     # noqa: E731
+
+                    def solve(warps):                        # through trsv(): the tuned plan
+                        gtrsv.STAGED_RANGE = (1, gtrsv.STAGED_MAX) if warps else (0, 0)
+                        gtrsv.STAGED_WARPS = warps or gtrsv.STAGED_WARPS
+                        return lambda: gtrsv.trsv(a, x, lower, trans)
+                    reset()
+                    solve(0)()
+                    ref = x.copy()
+                    times = [timeit(solve(0), reset)]
+                    for w in WARPS:
+                        reset()
+                        solve(w)()
+                        err = float(cupy.abs(x - ref).max() / cupy.abs(ref).max())
+                        assert err < 1e3 * numpy.finfo(dtype).eps, (dtype, n, batch, w, err)
+                        times.append(timeit(solve(w), reset))
+                    gtrsv.STAGED_RANGE = (0, 0)
+                    ta = torch.as_tensor(a, device="cuda")
+                    tb = torch.as_tensor(x0, device="cuda")[..., None]
+                    op = ta if trans == "N" else ta.transpose(1, 2)
+                    times.append(timeit(lambda: torch.linalg.solve_triangular(
+                        op, tb, upper=(lower == (trans == "T")))))
+                    name = numpy.dtype(dtype).name
+                    lines.append(f"| {name} | {'L' if lower else 'U'}{trans} | {n} | {batch} | " +
+                                 " | ".join(f"{v:.4f}" for v in times) + " |")
+                    print(lines[-1], flush=True)
+                    if batch == 10240:
+                        best = min(range(len(WARPS)), key=lambda i: times[1 + i])
+                        wins.setdefault(n, []).append((times[1 + best] < times[0], WARPS[best]))
+    won = [n for n, r in wins.items() if all(w for w, _ in r)]
+    lines += ["", f"trsv_staged faster than trsv_warp at batch 10240 in every dtype and variant "
+                  f"for n = {won}"]
+    warps = {w for n in won for _, w in wins[n]}
+    lines.append(f"suggested: STAGED_RANGE = ({min(won)}, {max(won)}), STAGED_WARPS = "
+                 f"{max(warps) if len(warps) == 1 else 'mixed: ' + str(sorted(warps))}"
+                 if won else "suggested: STAGED_RANGE = (0, 0)")
+    print("\n".join(lines[-2:]))
+    if args.output is not None:
+        args.output.mkdir(parents=True, exist_ok=True)
+        (args.output / "probe_trsv_staged.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -167,7 +167,9 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
 // (or columns: rows of A) a step with every load issued before any store, so the copy runs at
 // memory rate; then it solves from the tile by columns: lane i holds x_i, step j scales x_j by
 // 1 / M(j, j) in lane j (the reciprocals are taken before the solve, off its dependency chain)
-// and broadcasts it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's.
+// and broadcasts it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's. potrs != 0 adds
+// POTRS's second solve, M^T x = y, from the same tile (lower, trans = 0: M = L; upper,
+// trans = 1: M = U^T), so the factor is read from memory once for both solves.
 // Shared: warps per block * TRSV_STAGED_MAX * TRSV_STAGED_LD elements of T.
 constexpr int TRSV_STAGED_MAX = 32;
 constexpr int TRSV_STAGED_LD = TRSV_STAGED_MAX + 1;    // tile row stride: column reads conflict-free
@@ -200,10 +202,17 @@ __host__ __device__ inline T trsv_staged_step(T x, const T* tile, int n, int lan
     return (lane > j && lane < n) ? x - tile[lane * TRSV_STAGED_LD + j] * xj : x;
 }
 
+// The same for the backward solve with M^T (POTRS's second solve, j from n - 1 down): lanes
+// i < j subtract M(j, i) x_j, a row of the tile (adjacent entries across the lanes).
+template <typename T>
+__host__ __device__ inline T trsv_staged_back_step(T x, const T* tile, int lane, int j, T xj) {
+    return lane < j ? x - tile[j * TRSV_STAGED_LD + lane] * xj : x;
+}
+
 template <typename T>
 __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index_t lda,
                             index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
-                            int* __restrict__ info, int lower, int trans, int unit) {
+                            int* __restrict__ info, int lower, int trans, int unit, int potrs) {
     extern __shared__ __align__(16) unsigned char trsv_staged_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T* tile = reinterpret_cast<T*>(trsv_staged_smem) + warp * TRSV_STAGED_MAX * TRSV_STAGED_LD;
@@ -226,6 +235,13 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
             if (lane == j) x *= rinv;
             const T xj = __shfl_sync(0xffffffffu, x, j);
             x = trsv_staged_step(x, tile, n, lane, j, xj);
+        }
+        if (potrs) {                                         // M^T x = y: backward
+            for (int j = n - 1; j >= 0; --j) {
+                if (lane == j) x *= rinv;
+                const T xj = __shfl_sync(0xffffffffu, x, j);
+                x = trsv_staged_back_step(x, tile, lane, j, xj);
+            }
         }
         if (lane < n) xk[(index_t)orig * incx] = x;
         int first = bad ? orig : n;

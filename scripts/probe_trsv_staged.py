@@ -6,9 +6,10 @@ torch.linalg.solve_triangular for scale.
     python3 scripts/probe_trsv_staged.py [--output DIR]
 
 n = 4, 8, 16, 24, 32; batch 1000, 10240, 100000; float64 and float32; trsv_staged at 4 and 8
-warps a block. Writes probe_trsv_staged.md and prints the STAGED_RANGE / STAGED_WARPS that the
-batch-10240 rows suggest (the n where the faster staged variant beats trsv_warp in both dtypes
-and both variants).
+warps a block; then the one-vector POTRS (fused trsv_warp against trsv_staged with both solves
+from one staged factor). Writes probe_trsv_staged.md and prints the STAGED_RANGE /
+STAGED_WARPS / STAGED_POTRS_RANGE that the batch-10240 rows suggest (the n where staged beats
+trsv_warp in both dtypes and every variant).
 """
 import argparse
 import sys
@@ -78,6 +79,8 @@ def main(argv=None):
                     if batch == 10240:
                         best = min(range(len(WARPS)), key=lambda i: times[1 + i])
                         wins.setdefault(n, []).append((times[1 + best] < times[0], WARPS[best]))
+    potrs_lines, potrs_won = potrs_rows(timeit)
+    lines += potrs_lines
     won = [n for n, r in wins.items() if all(w for w, _ in r)]
     lines += ["", f"trsv_staged faster than trsv_warp at batch 10240 in every dtype and variant "
                   f"for n = {won}"]
@@ -85,10 +88,45 @@ def main(argv=None):
     lines.append(f"suggested: STAGED_RANGE = ({min(won)}, {max(won)}), STAGED_WARPS = "
                  f"{max(warps) if len(warps) == 1 else 'mixed: ' + str(sorted(warps))}"
                  if won else "suggested: STAGED_RANGE = (0, 0)")
-    print("\n".join(lines[-2:]))
+    lines.append(f"suggested: STAGED_POTRS_RANGE = ({min(potrs_won)}, {max(potrs_won)})"
+                 if potrs_won else "suggested: STAGED_POTRS_RANGE = (0, 0)")
+    print("\n".join(lines[-3:]))
     if args.output is not None:
         args.output.mkdir(parents=True, exist_ok=True)
         (args.output / "probe_trsv_staged.md").write_text("\n".join(lines) + "\n")
+
+
+def potrs_rows(timeit):
+    """Markdown rows of the one-vector POTRS (backend cholesky.potrs) by its default path
+    launch and with trsv_staged, lower and upper, both dtypes, batch 10240 and 100000; and the
+    n where staged won in all of them at batch 10240."""
+    import cupy
+    from linalg._cuda import cholesky as gchol, trsv as gtrsv
+    lines = ["", "| dtype | lower | n | batch | default path (tri_vec to 8, fused trsv_warp) | "
+             "trsv_staged |", "|---|---|---|---|---|---|"]
+    wins = {}
+    for dtype in (numpy.float64, numpy.float32):
+        for lower in (True, False):
+            for n in SIZES:
+                for batch in (10240, 100000):
+                    gen = cupy.random.default_rng(n + 1)
+                    x = gen.standard_normal((batch, n, n), dtype=numpy.float64)
+                    spd = (x @ x.swapaxes(1, 2) / n + 2 * cupy.eye(n)).astype(dtype)
+                    f, _ = gchol.potrf(spd, lower)
+                    b0 = gen.standard_normal((batch, n, 1), dtype=numpy.float64).astype(dtype)
+                    b = cupy.empty_like(b0)
+                    reset = lambda: cupy.copyto(b, b0)          # noqa: E731
+                    times = []
+                    for bounds in ((0, 0), (1, gtrsv.STAGED_MAX)):
+                        gtrsv.STAGED_POTRS_RANGE = bounds
+                        times.append(timeit(lambda: gchol.potrs(f, b, lower), reset))
+                    gtrsv.STAGED_POTRS_RANGE = (0, 0)
+                    lines.append(f"| {numpy.dtype(dtype).name} | {lower} | {n} | {batch} | "
+                                 f"{times[0]:.4f} | {times[1]:.4f} |")
+                    print(lines[-1], flush=True)
+                    if batch == 10240:
+                        wins.setdefault(n, []).append(times[1] < times[0])
+    return lines, [n for n, r in wins.items() if all(r)]
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, x, lower, trans, unit_diagonal)
-    if _params is None and STAGED_RANGE[0] <= n <= min(STAGED_RANGE[1], STAGED_MAX):
+    if _params is None and staged_serves(STAGED_RANGE, n):
         return x, launch_staged(a, x, lower, t, unit_diagonal)
     return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
 
@@ -61,15 +61,25 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 # memory rate, then solved from there) for STAGED_RANGE[0] <= n <= STAGED_RANGE[1] (at most
 # STAGED_MAX), STAGED_WARPS warps a block. Off -- (0, 0) -- until `python3
 # scripts/probe_trsv_staged.py` has measured it against trsv_warp on the device; the GPU tests
-# force it (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
+# force it (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel). STAGED_POTRS_RANGE: the same
+# for the one-vector POTRS of linalg/_cuda/cholesky.py (both solves from one staged factor).
 STAGED_MAX = 32
 STAGED_RANGE = (0, 0)
+STAGED_POTRS_RANGE = (0, 0)
 STAGED_WARPS = 8
 
 
-def launch_staged(a, x, lower, trans, unit, warps=None):
+def staged_serves(bounds, n):
+    """Whether trsv_staged takes order ``n`` under ``bounds`` (STAGED_RANGE or
+    STAGED_POTRS_RANGE: first, last n)."""
+    return bounds[0] <= n <= min(bounds[1], STAGED_MAX)
+
+
+def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None):
     """kernels/trsv.cu ``trsv_staged`` in place on x (batch, n) (any strides), n <= STAGED_MAX,
-    ``warps`` warps a block (default STAGED_WARPS), one matrix a warp. Returns info (no sync)."""
+    ``warps`` warps a block (default STAGED_WARPS), one matrix a warp; potrs=True adds POTRS's
+    second (transposed) solve from the same staged factor (trans must then be 0 for lower, 1
+    for upper). Returns info (no sync)."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
     item = a.itemsize
@@ -80,7 +90,8 @@ def launch_staged(a, x, lower, trans, unit, warps=None):
     info = cupy.empty(batch, dtype=numpy.int32)
     ax, xx = a.strides, x.strides
     launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
-                           xx[0] // item, info, int(lower), int(trans), int(unit)), smem)
+                           xx[0] // item, info, int(lower), int(trans), int(unit), int(potrs)),
+             smem)
     return info
 
 
@@ -88,7 +99,7 @@ def launch_staged(a, x, lower, trans, unit, warps=None):
 def _staged_config(device_id, dtype, batch, warps):
     """(launcher, grid, block, shared bytes) of one trsv_staged launch: a STAGED_MAX x
     (STAGED_MAX + 1) tile a warp (kernels/trsv.cu TRSV_STAGED_LD)."""
-    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype)), "qipqqpqqpiii")
+    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype)), "qipqqpqqpiiii")
     smem = warps * STAGED_MAX * (STAGED_MAX + 1) * dtype.itemsize
     return launcher, grid_for(batch, warps), 32 * warps, smem
 

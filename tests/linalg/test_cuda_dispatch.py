@@ -503,3 +503,19 @@ def test_trsv_staged_is_off_until_measured_and_takes_its_range_when_set(monkeypa
         trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
     trsv_mod.trsv(numpy.empty((2, 8, 8)), numpy.empty((2, 8)), _params={"kernel": "warp"})
     assert calls == ["staged", "staged", "warp", "warp"]
+
+
+def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
+    """One right-hand side with n in STAGED_POTRS_RANGE: both solves by one trsv_staged launch
+    (potrs=True, trans 0 for lower, 1 for upper); more right-hand sides never."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    monkeypatch.setattr(trsv_mod, "STAGED_POTRS_RANGE", (1, 32))
+    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append(args[2:]))
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
+    monkeypatch.setattr(chol_mod, "chol_solve", lambda *args, **kwargs: calls.append("solve"))
+    for lower in (True, False):
+        chol_mod.potrs(numpy.empty((3, 20, 20)), numpy.empty((3, 20, 1)), lower)
+    chol_mod.potrs(numpy.empty((3, 20, 20)), numpy.empty((3, 20, 2)), True)
+    assert calls == [(True, 0, False, True), (False, 1, False, True), "solve"]

@@ -235,3 +235,34 @@ def test_potrs_vector_zero_diagonal_mid_batch(cp, gpu, potrf_path, n):
         x = x.get()
         for k in (0, 2):
             assert _solve_residual(a[k:k + 1], x[k:k + 1], b[k:k + 1], numpy.float64) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
+    """One right-hand side by kernels/trsv.cu trsv_staged with both solves from one staged
+    factor, forced for n <= 32 (STAGED_POTRS_RANGE is off until measured): awkward sizes, the
+    other triangle poisoned, odd batches; info of a zero and a NaN diagonal entry mid batch."""
+    trsv = pytest.importorskip("linalg._cuda.trsv")
+    monkeypatch.setattr(trsv, "STAGED_POTRS_RANGE", (1, 32))
+    gen = rng(17)
+    for n in (1, 2, 7, 16, 17, 31, 32):
+        for batch in (1, 37, 1000):
+            a = spd(n, batch, dtype, seed=n)
+            b = gen.standard_normal((batch, n, 1)).astype(dtype)
+            f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+            x, info = gpu.potrs(poison(cp, f, lower), cp.asarray(b), lower=lower)
+            assert not info.get().any()
+            assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD, (n, batch)
+    n = 30
+    a = spd(n, 4, dtype)
+    b = gen.standard_normal((4, n, 1)).astype(dtype)
+    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+    f = f.get()
+    f[1, n // 2, n // 2] = 0
+    f[1, n - 1, n - 1] = 0
+    f[3, 0, 0] = numpy.nan
+    x, info = gpu.potrs(cp.asarray(f), cp.asarray(b), lower=lower)
+    assert info.get().tolist() == [0, n // 2 + 1, 0, 1]
+    for k in (0, 2):
+        assert _solve_residual(a[k:k + 1], x.get()[k:k + 1], b[k:k + 1], dtype) < THRESHOLD

@@ -1,7 +1,8 @@
 """kernels/trsv.cu's trsv_staged pieces (trsv_staged_copy, trsv_staged_step), compiled for the
 host with nvcc and run for the 32 lanes of a warp one after the other (the shuffle done by
 hand), with the view and reversal the kernel sets up, against NumPy: every lower/upper x N/T x
-unit variant, n = 1..32, a strided A, the other triangle (and a unit diagonal) NaN. The tile
+unit variant (and POTRS's second solve after the forward ones), n = 1..32, a strided A, the
+other triangle (and a unit diagonal) NaN. The tile
 starts as NaN, so a step that read outside the copied triangle would show. Skips without nvcc
 (the device tests run the kernel itself)."""
 import itertools
@@ -41,6 +42,14 @@ int main() {
         for (int lane = 0; lane < 32; ++lane) x[lane] = trsv_staged_step(x[lane], tile.data(), n, lane, j, xj);
     }
     for (int i = 0; i < n; ++i) printf("%.17g\n", x[reversed ? n - 1 - i : i]);
+    if (!reversed) {            // POTRS's second solve, M^T x = y, from the same tile
+        for (int j = n - 1; j >= 0; --j) {
+            x[j] *= rinv[j];
+            const double xj = x[j];
+            for (int lane = 0; lane < 32; ++lane) x[lane] = trsv_staged_back_step(x[lane], tile.data(), lane, j, xj);
+        }
+        for (int i = 0; i < n; ++i) printf("%.17g\n", x[i]);
+    }
     return 0;
 }
 """
@@ -75,7 +84,17 @@ def test_staged_copy_and_column_solve_match_numpy(program, lower, trans, unit):
             "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.ravel(), b]))
         out = subprocess.run([str(program)], input=text, capture_output=True, text=True,
                              check=True)
-        x = numpy.array(out.stdout.split(), dtype=float)
-        assert numpy.isfinite(x).all(), n
-        assert numpy.abs(op @ x - b).max() <= 64 * n * numpy.finfo(float).eps * \
-            numpy.abs(op).sum(1).max() * numpy.abs(x).max(), n
+        values = numpy.array(out.stdout.split(), dtype=float)
+        x = values[:n]
+        eps = numpy.finfo(float).eps
+        assert numpy.isfinite(values).all(), n
+        assert numpy.abs(op @ x - b).max() <= 64 * n * eps * numpy.abs(op).sum(1).max() * \
+            numpy.abs(x).max(), n
+        if lower != bool(trans):      # the forward cases: POTRS with A = op op^T follows
+            assert len(values) == 2 * n
+            z = values[n:]
+            full = op @ op.T
+            assert numpy.abs(full @ z - b).max() <= 64 * n * eps * numpy.abs(full).sum(1).max() * \
+                numpy.abs(z).max(), n
+        else:
+            assert len(values) == n

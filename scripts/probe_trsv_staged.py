@@ -97,9 +97,9 @@ def main(argv=None):
 
 
 def potrs_rows(timeit):
-    """Markdown rows of the one-vector POTRS (backend cholesky.potrs) by its default path
-    launch and with trsv_staged, lower and upper, both dtypes, batch 10240 and 100000; and the
-    n where staged won in all of them at batch 10240."""
+    """Markdown rows of the one-vector POTRS (backend cholesky.potrs) by its default path and by
+    trsv_staged, lower and upper, both dtypes, batch 10240 and 100000; and the n where staged
+    won in all of them at batch 10240."""
     import cupy
     from linalg._cuda import cholesky as gchol, trsv as gtrsv
     lines = ["", "| dtype | lower | n | batch | default path (tri_vec to 8, fused trsv_warp) | "

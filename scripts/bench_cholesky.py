@@ -43,28 +43,24 @@ def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50, warm_
     0.237 against 0.165 ms timed again after other calls, scripts/probe_gemv_syrk.py -- which
     favoured whichever side was timed second). Calls shorter than ``short_ms`` after warm-up get
     ``short_reps`` repetitions (their host-side time moves by up to 2x between calls)."""
-    times = []
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    i, warm_until = 0, time.perf_counter() + warm_s
+
+    def once():
+        if reset is not None:
+            reset()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        return cupy.cuda.get_elapsed_time(start, end)
+
+    i, last, warm_until = 0, float("inf"), time.perf_counter() + warm_s
     while i < warmup or time.perf_counter() < warm_until:
-        if reset is not None:
-            reset()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
+        last = once()
         i += 1
-    if cupy.cuda.get_elapsed_time(start, end) < short_ms:
+    if last < short_ms:
         reps = max(reps, short_reps)
-    for _ in range(reps):
-        if reset is not None:
-            reset()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
+    return statistics.median(once() for _ in range(reps))
 
 
 def copy_bandwidth():

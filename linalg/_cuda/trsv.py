@@ -80,19 +80,8 @@ def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None):
     ``warps`` warps a block (default STAGED_WARPS), one matrix a warp; potrs=True adds POTRS's
     second (transposed) solve from the same staged factor (trans must then be 0 for lower, 1
     for upper). Returns info (no sync)."""
-    import cupy
-    batch, n = a.shape[0], a.shape[1]
-    item = a.itemsize
-    if a.strides[2] != item:
-        a = cupy.ascontiguousarray(a)
-    launcher, grid, block, smem = _staged_config(_compile.current_device(), a.dtype, batch,
-                                                 warps or STAGED_WARPS)
-    info = cupy.empty(batch, dtype=numpy.int32)
-    ax, xx = a.strides, x.strides
-    launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
-                           xx[0] // item, info, int(lower), int(trans), int(unit), int(potrs)),
-             smem)
-    return info
+    config = _staged_config(_compile.current_device(), a.dtype, a.shape[0], warps or STAGED_WARPS)
+    return _launch(config, a, x, lower, trans, unit, potrs)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -117,18 +106,24 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=Non
     stride): one group of ``width`` lanes per matrix (default ``group_width(n)``), ``warps``
     warps a block, registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the
     second (transposed) solve of POTRS. Returns info (no sync)."""
+    config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,
+                          width, maxreg)
+    return _launch(config, a, x, lower, trans, unit, potrs)
+
+
+def _launch(config, a, x, lower, trans, unit, potrs):
+    """Launch a trsv_warp or trsv_staged configuration (the same parameter list) in place on x;
+    returns the new info array."""
     import cupy
-    batch, n = a.shape[0], a.shape[1]
+    launcher, grid, block, smem = config
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
-    launcher, grid, block, smem = _warp_config(_compile.current_device(), a.dtype, batch, n, warps,
-                                               width, maxreg)
-    info = cupy.empty(batch, dtype=numpy.int32)
+    info = cupy.empty(a.shape[0], dtype=numpy.int32)
     ax, xx = a.strides, x.strides
-    launcher(grid, block, (batch, n, a, ax[1] // item, ax[0] // item, x, xx[1] // item,
-                           xx[0] // item, info, int(lower), int(trans), int(unit), int(potrs)),
-             smem)
+    launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, x,
+                           xx[1] // item, xx[0] // item, info, int(lower), int(trans), int(unit),
+                           int(potrs)), smem)
     return info
 
 

@@ -222,19 +222,25 @@ def test_complex_vendor_path(cp, gpu, n, dtype):
 def test_potrs_vector_zero_diagonal_mid_batch(cp, gpu, potrf_path, n):
     """One right-hand side (the fused warp kernel): a zero and a NaN diagonal entry of the factor
     reported by index (1-based, first in original order); the neighbours are solved."""
-    a = spd(n, 4, numpy.float64)
-    b = rng(5).standard_normal((4, n, 1))
     for lower in (True, False):
-        f, _ = gpu.potrf(cp.asarray(a), lower=lower)
-        f = f.get()
-        f[1, n // 2, n // 2] = 0
-        f[1, n - 1, n - 1] = 0
-        f[3, 0, 0] = numpy.nan
-        x, info = gpu.potrs(cp.asarray(f), cp.asarray(b), lower=lower)
-        assert info.get().tolist() == [0, n // 2 + 1, 0, 1]
-        x = x.get()
-        for k in (0, 2):
-            assert _solve_residual(a[k:k + 1], x[k:k + 1], b[k:k + 1], numpy.float64) < THRESHOLD
+        check_vector_info(cp, gpu, n, lower, numpy.float64)
+
+
+def check_vector_info(cp, gpu, n, lower, dtype):
+    """One right-hand side, four matrices: a zero and a NaN diagonal entry of the factor reported
+    by index (1-based, first in original order); the neighbours are solved."""
+    a = spd(n, 4, dtype)
+    b = rng(5).standard_normal((4, n, 1)).astype(dtype)
+    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+    f = f.get()
+    f[1, n // 2, n // 2] = 0
+    f[1, n - 1, n - 1] = 0
+    f[3, 0, 0] = numpy.nan
+    x, info = gpu.potrs(cp.asarray(f), cp.asarray(b), lower=lower)
+    assert info.get().tolist() == [0, n // 2 + 1, 0, 1]
+    x = x.get()
+    for k in (0, 2):
+        assert _solve_residual(a[k:k + 1], x[k:k + 1], b[k:k + 1], dtype) < THRESHOLD
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -254,15 +260,4 @@ def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
             x, info = gpu.potrs(poison(cp, f, lower), cp.asarray(b), lower=lower)
             assert not info.get().any()
             assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD, (n, batch)
-    n = 30
-    a = spd(n, 4, dtype)
-    b = gen.standard_normal((4, n, 1)).astype(dtype)
-    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
-    f = f.get()
-    f[1, n // 2, n // 2] = 0
-    f[1, n - 1, n - 1] = 0
-    f[3, 0, 0] = numpy.nan
-    x, info = gpu.potrs(cp.asarray(f), cp.asarray(b), lower=lower)
-    assert info.get().tolist() == [0, n // 2 + 1, 0, 1]
-    for k in (0, 2):
-        assert _solve_residual(a[k:k + 1], x.get()[k:k + 1], b[k:k + 1], dtype) < THRESHOLD
+    check_vector_info(cp, gpu, 30, lower, dtype)

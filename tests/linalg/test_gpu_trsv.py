@@ -89,12 +89,7 @@ def test_trsv_empty_never_launches():
 def test_trsv_info_zero_and_nonfinite_diagonal(dtype, path):
     g = rng(3)
     n = 40
-    a = random_triangular(g, 4, n, dtype, lower=True)
-    a[1, 5, 5] = 0
-    a[1, 20, 20] = 0
-    a[2, 33, 33] = numpy.inf
-    a[3, 0, 0] = numpy.nan
-    b = random_matrix(g, (4, n), dtype)
+    a, b = bad_diagonal_batch(g, n, True, dtype, 33)
     x, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True, _path=path)
     assert to_numpy(info).tolist() == [0, 6, 34, 1]
     x0 = to_numpy(x)[0]
@@ -103,6 +98,17 @@ def test_trsv_info_zero_and_nonfinite_diagonal(dtype, path):
     _, info_unit = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=True,
                                  unit_diagonal=True, _path=path)
     assert to_numpy(info_unit).tolist() == [0, 0, 0, 0]
+
+
+def bad_diagonal_batch(g, n, lower, dtype, inf_at):
+    """Four triangles and right-hand sides: matrix 1 with zeros at diagonal entries 5 and 20,
+    2 with inf at ``inf_at``, 3 with NaN at 0 (info [0, 6, inf_at + 1, 1])."""
+    a = random_triangular(g, 4, n, dtype, lower=lower)
+    a[1, 5, 5] = 0
+    a[1, 20, 20] = 0
+    a[2, inf_at, inf_at] = numpy.inf
+    a[3, 0, 0] = numpy.nan
+    return a, random_matrix(g, (4, n), dtype)
 
 
 def test_trsv_complex_falls_back():
@@ -123,13 +129,19 @@ def test_trsv_huge_batch_grid_stride():
 def test_trsv_strided_operands(dtype):
     """Views with a leading dimension > n and a strided x: the warp kernel and the cuBLAS path
     take the strides."""
+    check_strided_operands(37, dtype, (None, "kernel", "vendor"))
+
+
+def check_strided_operands(n, dtype, paths):
+    """A view with a leading dimension > n and x every other element of a buffer, each variant
+    on each path: solved, and x's neighbours untouched."""
     g = rng(21)
-    n, batch = 37, 6
+    batch = 6
     big = random_matrix(g, (batch, n + 5, n + 3), dtype)
     a = big[:, :n, :n]
     a[:, numpy.arange(n), numpy.arange(n)] += 4 * n
     xbig = random_matrix(g, (batch, n, 2), dtype)
-    for lower, trans, path in itertools.product((True, False), "NT", (None, "kernel", "vendor")):
+    for lower, trans, path in itertools.product((True, False), "NT", paths):
         xg = cupy.asarray(xbig)
         x, info = trsv_mod.trsv(cupy.asarray(big)[:, :n, :n], xg[:, :, 1], lower=lower,
                                 trans=trans, _path=path)
@@ -158,26 +170,8 @@ def test_trsv_staged_kernel(monkeypatch, dtype):
     g = rng(5)
     n = 30
     for lower in (True, False):
-        a = random_triangular(g, 4, n, dtype, lower=lower)
-        a[1, 5, 5] = 0
-        a[1, 20, 20] = 0
-        a[2, 29, 29] = numpy.inf
-        a[3, 0, 0] = numpy.nan
-        b = random_matrix(g, (4, n), dtype)
+        a, b = bad_diagonal_batch(g, n, lower, dtype, 29)
         for trans in "NT":
             _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
             assert to_numpy(info).tolist() == [0, 6, 30, 1], (lower, trans)
-    big = random_matrix(g, (6, n + 5, n + 3), dtype)
-    big[:, numpy.arange(n), numpy.arange(n)] += 4 * n
-    xbig = random_matrix(g, (6, n, 2), dtype)
-    for lower, trans in itertools.product((True, False), "NT"):
-        xg = cupy.asarray(xbig)
-        x, info = trsv_mod.trsv(cupy.asarray(big)[:, :n, :n], xg[:, :, 1], lower=lower,
-                                trans=trans)
-        t = numpy.tril(big[:, :n, :n]) if lower else numpy.triu(big[:, :n, :n])
-        op = t if trans == "N" else numpy.swapaxes(t, 1, 2)
-        xs = to_numpy(x).astype(numpy.float64)
-        r = numpy.einsum("kij,kj->ki", op.astype(numpy.float64), xs) - xbig[:, :, 1]
-        assert not to_numpy(info).any()
-        assert scaled_residual(r, fro(t) * fro(xs), n, dtype) < THRESHOLD
-        assert numpy.array_equal(to_numpy(xg)[:, :, 0], xbig[:, :, 0])
+    check_strided_operands(n, dtype, (None,))

@@ -32,8 +32,17 @@ int main() {
     const int blocks = syrk_blocks(n);
     std::vector<double> s((size_t)per_block * tile);
     std::vector<double> acc((size_t)nthreads * SYRK_TB * SYRK_TB);
+    auto acc_of = [&](int tid) -> double (&)[SYRK_TB][SYRK_TB] {
+        return *reinterpret_cast<double (*)[SYRK_TB][SYRK_TB]>(&acc[(size_t)tid * 16]);
+    };
+    int count = 0;
+    auto thread_block = [&](int tid, int& m, int& bi, int& bj) {    // as the kernel maps threads
+        m = tid / blocks;
+        syrk_block_of(tid - m * blocks, bi, bj);
+        return m < count;
+    };
     for (int base = 0; base < batch; base += per_block) {
-        const int count = per_block < batch - base ? per_block : batch - base;
+        count = per_block < batch - base ? per_block : batch - base;
         for (double& v : s) v = NAN;
         for (double& v : acc) v = 0;
         for (int p0 = 0; p0 < kd; p0 += SYRK_KC) {
@@ -43,22 +52,16 @@ int main() {
                                 (index_t)rows * cols, s.data(), tile, lds, n, p0, kc, count, trans,
                                 tid, nthreads);
             for (int tid = 0; tid < nthreads; ++tid) {
-                const int m = tid / blocks, t = tid - m * blocks;
-                if (m >= count) continue;
-                int bi, bj;
-                syrk_block_of(t, bi, bj);
-                auto& a = *reinterpret_cast<double (*)[SYRK_TB][SYRK_TB]>(&acc[(size_t)tid * 16]);
-                syrk_tile_update(s.data() + (size_t)m * tile, lds, kc, bi, bj, a);
+                int m, bi, bj;
+                if (!thread_block(tid, m, bi, bj)) continue;
+                syrk_tile_update(s.data() + (size_t)m * tile, lds, kc, bi, bj, acc_of(tid));
             }
         }
         for (int tid = 0; tid < nthreads; ++tid) {
-            const int m = tid / blocks, t = tid - m * blocks;
-            if (m >= count) continue;
-            int bi, bj;
-            syrk_block_of(t, bi, bj);
-            auto& a = *reinterpret_cast<double (*)[SYRK_TB][SYRK_TB]>(&acc[(size_t)tid * 16]);
-            syrk_tile_store(C.data() + (size_t)(base + m) * n * n, (index_t)n, n, bi, bj, a, lower,
-                            use_c, alpha, beta);
+            int m, bi, bj;
+            if (!thread_block(tid, m, bi, bj)) continue;
+            syrk_tile_store(C.data() + (size_t)(base + m) * n * n, (index_t)n, n, bi, bj,
+                            acc_of(tid), lower, use_c, alpha, beta);
         }
     }
     for (double v : C) printf("%.17g\n", v);

@@ -60,12 +60,14 @@ def tile_blocks(n):
 
 
 def tile_launch(n, itemsize, threads=None):
-    """(matrices a block, threads a block, shared bytes) of syrk_tile for order ``n``."""
+    """(matrices a block, threads a block, shared bytes) of syrk_tile for order ``n``: about
+    ``threads`` (TILE_THREADS) threads, a staged chunk of 32 columns a matrix within the shared
+    budget of the triangular kernels (small n: many matrices a block)."""
     blocks = tile_blocks(n)
-    per_block = max(1, (threads or TILE_THREADS) // blocks)
+    chunk = 32 * (-(-n // 4) * 4 + 1) * itemsize           # kernels/syrk.cu SYRK_KC x lds
+    per_block = max(1, min((threads or TILE_THREADS) // blocks, tri.SMEM_BUDGET // chunk))
     block_threads = -(-per_block * blocks // 32) * 32
-    lds = -(-n // 4) * 4 + 1
-    return per_block, block_threads, per_block * 32 * lds * itemsize
+    return per_block, block_threads, per_block * chunk
 
 
 def _tile_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd):

@@ -86,10 +86,14 @@ def run_tile(program, a, c, trans, lower, use_c, alpha, beta):
     return numpy.array(out.stdout.split(), dtype=float).reshape(c.shape)
 
 
-def test_block_numbering_covers_the_lower_triangle_once():
-    for n in (25, 32, 33, 48, 64):
+def test_launch_shape_fits_whole_warps_and_the_shared_budget():
+    from linalg._cuda.triangular import SMEM_BUDGET
+    for n in range(1, 65):
         assert tile_blocks(n) == len([(i, j) for i in range(-(-n // 4)) for j in range(i + 1)])
-        assert tile_launch(n, 8)[1] % 32 == 0
+        for itemsize in (4, 8):
+            per_block, threads, smem = tile_launch(n, itemsize)
+            assert threads % 32 == 0 and per_block * tile_blocks(n) <= threads <= 256
+            assert smem <= SMEM_BUDGET, (n, itemsize)
 
 
 @pytest.mark.parametrize("n,kd,batch", [(25, 25, 11), (32, 32, 9), (33, 70, 5), (48, 7, 4),

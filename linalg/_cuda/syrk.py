@@ -3,7 +3,9 @@
 float32/float64 with op(A) and C small enough for shared memory: kernels/syrk.cu ``syrk_small``
 (several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-from ._compile import ctype, grid_1d, kernel, register_cap
+import functools
+
+from ._compile import ctype, current_device, grid_1d, kernel, register_cap
 from . import triangular as tri
 
 __all__ = ["syrk"]
@@ -74,15 +76,22 @@ def _tile_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd):
     import cupy
     batch = a.shape[0]
     out = c if c is not None else cupy.empty((batch, n, n), dtype=a.dtype)
-    per_block, threads, smem = tile_launch(n, a.itemsize)
+    launcher, per_block, threads, smem = _tile_config(current_device(), a.dtype, n, TILE_MAXREG)
     pa, lda, sa = tri.view_args(a)
     pc, ldc, sc = tri.view_args(out)
-    launcher = kernel("syrk", f"syrk_tile<{ctype(a.dtype)}>", "pqqpqqiiqiiiiTT", a.dtype,
-                      options=register_cap(TILE_MAXREG))
     launcher(grid_1d(batch, per_block), threads,
              (pa, lda, sa, pc, ldc, sc, n, kd, batch, per_block, int(tr), int(lower), int(use_c),
               alpha, beta), smem)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _tile_config(device_id, dtype, n, maxreg):
+    """(launcher, matrices a block, threads a block, shared bytes) of one syrk_tile launch
+    (cached: the host cost is most of a small call)."""
+    launcher = kernel("syrk", f"syrk_tile<{ctype(dtype)}>", "pqqpqqiiqiiiiTT", dtype,
+                      options=register_cap(maxreg))
+    return (launcher,) + tile_launch(n, dtype.itemsize)
 
 
 def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):

@@ -376,6 +376,7 @@ def test_triangle_transpose_moves_the_other_triangle(cp, gpu, n, dtype):
             assert numpy.array_equal(got[:, n:, :], big[:, n:, :])
             assert numpy.array_equal(got[:, :, n:], big[:, :, n:])
 
+
 @pytest.mark.parametrize("n", (1, 3, 40, 100))
 def test_triangle_transpose_writes_the_diagonal_info_where_none(cp, gpu, n):
     """With info: the first zero or non-finite diagonal entry where info is 0, a prior nonzero

@@ -159,8 +159,8 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
 }
 
 // ---------------------------------------------------------------------------------------------
-// trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged; off until measured:
-// STAGED_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
+// trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged, for the measured n of
+// STAGED_RANGE / STAGED_POTRS_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
 // inside the solve, one dependent block of rows at a time (H100 float64 n = 32, batch 10240:
 // 35 % of the copy bandwidth). Here the warp first copies the lower-triangular view M of op(A)
 // (as group_trsv defines it, reversed for the backward cases) into a shared tile, 8 rows of M
@@ -185,8 +185,14 @@ __host__ __device__ inline void trsv_staged_copy(const T* p, index_t rs, index_t
         T v[TRSV_STAGED_BATCH];
 #pragma unroll
         for (int u = 0; u < TRSV_STAGED_BATCH; ++u) {
+            // Lanes off the triangle load an entry of the same row / column that the warp reads
+            // anyway (clamped into the triangle), so no load sits behind a branch: with the
+            // guarded load, ptxas serialised the column copy (H100 float64 n = 32: 1.8x the row
+            // copy's time, long-scoreboard stalls 18 cycles an instruction against 4.6).
             const int r = r0 + u, i = rows_contiguous ? r : lane, j = rows_contiguous ? lane : r;
-            v[u] = (r < n && i < n && j <= i) ? p[(index_t)i * rs + (index_t)j * cs] : T(0);
+            int ic = min(i, n - 1), jc = min(j, n - 1);
+            if (rows_contiguous) jc = min(jc, ic); else ic = max(ic, jc);
+            v[u] = p[(index_t)ic * rs + (index_t)jc * cs];
         }
 #pragma unroll
         for (int u = 0; u < TRSV_STAGED_BATCH; ++u) {

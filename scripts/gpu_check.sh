@@ -2,9 +2,7 @@
 # Everything the GPU machine checks, in one call (the device tool's budget favours few, full calls):
 #   1. GPU tests (pytest -m gpu), 2. compute-sanitizer memcheck on a small run of every kernel,
 #   3. linalg benchmarks (ours vs vendor, same run), 4. hydro benchmark, 5. (not by default) the
-#   long Laghos verification runs on the GPU backend (part `laghos`, scripts/laghos_runs.py), and
-#   part `prepared`: the GPU tests and probes of kernels written but off until measured
-#   (syrk_tile: scripts/probe_syrk.py; trsv_staged: scripts/probe_trsv_staged.py).
+#   long Laghos verification runs on the GPU backend (part `laghos`, scripts/laghos_runs.py).
 # Results go to $OUT (or ./out/gpu_check when OUT is unset): gpu_check.tar.gz with every log,
 # table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
@@ -55,12 +53,9 @@ for part in $PARTS; do
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
         bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tee "$OUT/bench_log.txt" | tail -80 || status=1 ;;
         hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
-        prepared) timeout "$(limit prepared 400)" bash -c "python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests/linalg \
-                      -k 'syrk_tile or trsv_staged or potrs_vector_staged' && python3 scripts/probe_syrk.py --output '$OUT' \
-                      && python3 scripts/probe_trsv_staged.py --output '$OUT'" 2>&1 | tee "$OUT/prepared.txt" | tail -40 || status=1 ;;
         laghos) timeout "$(limit laghos 500)" python3 scripts/laghos_runs.py --runs ${GPU_CHECK_LAGHOS_RUNS:-2 4 6 7} \
                     --backend gpu --jobs 4 --output "$OUT/laghos_runs.md" 2>&1 | tail -20 | tee "$OUT/laghos_runs.txt" || status=1 ;;
-        *) echo "unknown part '$part' (expected tests, tests-cholesky, tests-other, sanitizer, bench, hydro, prepared, laghos)"; status=2 ;;
+        *) echo "unknown part '$part' (expected tests, tests-cholesky, tests-other, sanitizer, bench, hydro, laghos)"; status=2 ;;
     esac
 done
 tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check

@@ -3,9 +3,10 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-One kernel, ``trsv_warp``: a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
-tuning table's "width"), the triangle streamed once, coalesced. ``launch_warp`` also serves the
-fused one-vector POTRS of linalg/_cuda/cholesky.py. Small batches above n = 32
+Two kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
+tuning table's "width"), the triangle streamed once, coalesced; and, for the n of STAGED_RANGE,
+``trsv_staged``, a warp a matrix with the triangle copied to shared memory first. Both also
+serve the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``). Small batches above n = 32
 (triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
 cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
 cupyx path); info then comes from the diagonal check the triangular solves share
@@ -59,13 +60,18 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 
 # kernels/trsv.cu trsv_staged (one warp a matrix: op(A)'s triangle copied to shared memory at
 # memory rate, then solved from there) for STAGED_RANGE[0] <= n <= STAGED_RANGE[1] (at most
-# STAGED_MAX), STAGED_WARPS warps a block. Off -- (0, 0) -- until `python3
-# scripts/probe_trsv_staged.py` has measured it against trsv_warp on the device; the GPU tests
-# force it (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel). STAGED_POTRS_RANGE: the same
-# for the one-vector POTRS of linalg/_cuda/cholesky.py (both solves from one staged factor).
+# STAGED_MAX), STAGED_WARPS warps a block; STAGED_POTRS_RANGE: the same for the one-vector POTRS
+# of linalg/_cuda/cholesky.py (both solves from one staged factor). Measured by `python3
+# scripts/probe_trsv_staged.py` (H100, 2026-11-25, reports/gpu_20261125c/probe_trsv_staged.md),
+# backend ms at batch 10240, trsv_warp -> staged: TRSV n = 32 float64 LN 0.062 -> 0.048, UT
+# 0.052 -> 0.049; float32 LN 0.054 -> 0.042, UT 0.041 -> 0.039 (batch 1000: 1.4-1.8x; batch
+# 100 000: LN 1.2x, UT 0.97 / 0.94x). POTRS n = 32 float64 lower 0.104 -> 0.066, upper 0.072 ->
+# 0.070; float32 0.064 -> 0.049, 0.054 -> 0.051 (batch 100 000: 1.2-1.9x). At n = 24 and below
+# trsv_warp wins some of the variants (UT float64 n = 24: 0.037 against 0.046), so the range is
+# n = 32 alone; the GPU tests force every n (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
 STAGED_MAX = 32
-STAGED_RANGE = (0, 0)
-STAGED_POTRS_RANGE = (0, 0)
+STAGED_RANGE = (32, 32)
+STAGED_POTRS_RANGE = (32, 32)
 STAGED_WARPS = 8
 
 

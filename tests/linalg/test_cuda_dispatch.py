@@ -231,7 +231,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
-              tri_mod._vendor_below)
+              trsv_mod._staged_config, tri_mod._vendor_below)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
@@ -365,10 +365,13 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     if path is None and n > tri_mod.LEAF and 3 * n < _tuning.vendor_below("trsv", dtype, n, gpu):
         vendor = True       # a small batch: cuBLAS
     assert len(launches) == (0 if vendor else 1)
-    if not vendor:       # the lane-group kernel, group width by n (both tables)
+    ctype = "float" if dtype == "float32" else "double"
+    if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n):
+        assert launches[0][1] == f"trsv_staged<{ctype}>"
+    elif not vendor:     # the lane-group kernel, group width by n (both tables)
         width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \
             or trsv_mod.group_width(n)
-        assert launches[0][1] == f"trsv_warp<{'float' if dtype == 'float32' else 'double'}, {width}>"
+        assert launches[0][1] == f"trsv_warp<{ctype}, {width}>"
     if vendor:
         assert info.tolist() == [0, n // 2 + 1, 0]
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])
@@ -462,60 +465,42 @@ def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
             assert not tri_mod.pair_launch(op, numpy.empty((1, 65, 65), dtype))
 
 
-def test_syrk_tile_is_off_until_measured_and_takes_its_range_when_set(monkeypatch):
-    """syrk_tile serves TILE_RANGE (off: (0, 0), until scripts/probe_syrk.py has measured it);
-    below it syrk_small, above it (or for complex) cuBLAS GEMM + mirror."""
-    from linalg._cuda import syrk as gsyrk
-    assert gsyrk.TILE_RANGE == (0, 0)
-    calls = []
-    monkeypatch.setattr(gsyrk, "_tile_syrk", lambda *args: calls.append("tile"))
-    monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
-    monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
-    sizes = (16, 32, 64, 65)
-    for n in sizes:
-        gsyrk.syrk(numpy.empty((2, n, n)))
-    assert calls == ["small", "gemm", "gemm", "gemm"]
-    monkeypatch.setattr(gsyrk, "TILE_RANGE", (25, 64))
-    calls.clear()
-    for n in sizes:
-        gsyrk.syrk(numpy.empty((2, n, n)))
-    gsyrk.syrk(numpy.empty((2, 32, 32), numpy.complex128))
-    assert calls == ["small", "tile", "tile", "gemm", "gemm"]
-
-
-def test_trsv_staged_is_off_until_measured_and_takes_its_range_when_set(monkeypatch):
-    """trsv_staged serves STAGED_RANGE (off: (0, 0), until scripts/probe_trsv_staged.py has
-    measured it), never above STAGED_MAX or with forced kernel parameters; else trsv_warp."""
-    assert trsv_mod.STAGED_RANGE == (0, 0)
+def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
+    """trsv_staged serves STAGED_RANGE (n = 32, measured by scripts/probe_trsv_staged.py), never
+    above STAGED_MAX or with forced kernel parameters; other n go to trsv_warp."""
+    assert trsv_mod.STAGED_RANGE == (32, 32)
     monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append("staged"))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args: calls.append("warp"))
     monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None))
     monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
-    sizes = (8, 32, 33)
+    sizes = (8, 24, 31, 32, 33)
     for n in sizes:
         trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
-    assert calls == ["warp"] * 3
+    trsv_mod.trsv(numpy.empty((2, 32, 32)), numpy.empty((2, 32)), _params={"kernel": "warp"})
+    assert calls == ["warp", "warp", "warp", "staged", "warp", "warp"]
     monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 64))
     calls.clear()
     for n in sizes:
         trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
-    trsv_mod.trsv(numpy.empty((2, 8, 8)), numpy.empty((2, 8)), _params={"kernel": "warp"})
-    assert calls == ["staged", "staged", "warp", "warp"]
+    assert calls == ["staged"] * 4 + ["warp"]
 
 
 def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
-    """One right-hand side with n in STAGED_POTRS_RANGE: both solves by one trsv_staged launch
-    (potrs=True, trans 0 for lower, 1 for upper); more right-hand sides never."""
+    """One right-hand side with n in STAGED_POTRS_RANGE (n = 32, measured): both solves by one
+    trsv_staged launch (potrs=True, trans 0 for lower, 1 for upper); other n, or more
+    right-hand sides, never."""
     from linalg._cuda import cholesky as chol_mod
+    assert trsv_mod.STAGED_POTRS_RANGE == (32, 32)
     calls = []
-    monkeypatch.setattr(trsv_mod, "STAGED_POTRS_RANGE", (1, 32))
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append(args[2:]))
+    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
     monkeypatch.setattr(chol_mod, "chol_solve", lambda *args, **kwargs: calls.append("solve"))
     for lower in (True, False):
-        chol_mod.potrs(numpy.empty((3, 20, 20)), numpy.empty((3, 20, 1)), lower)
-    chol_mod.potrs(numpy.empty((3, 20, 20)), numpy.empty((3, 20, 2)), True)
-    assert calls == [(True, 0, False, True), (False, 1, False, True), "solve"]
+        chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 1)), lower)
+    chol_mod.potrs(numpy.empty((3, 24, 24)), numpy.empty((3, 24, 1)), True)
+    chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 2)), True)
+    assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "solve"]

@@ -247,7 +247,7 @@ def check_vector_info(cp, gpu, n, lower, dtype):
 @pytest.mark.parametrize("lower", [True, False])
 def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
     """One right-hand side by kernels/trsv.cu trsv_staged with both solves from one staged
-    factor, forced for n <= 32 (STAGED_POTRS_RANGE is off until measured): awkward sizes, the
+    factor, forced for every n <= 32 (STAGED_POTRS_RANGE serves n = 32 alone): awkward sizes, the
     other triangle poisoned, odd batches; info of a zero and a NaN diagonal entry mid batch."""
     trsv = pytest.importorskip("linalg._cuda.trsv")
     monkeypatch.setattr(trsv, "STAGED_POTRS_RANGE", (1, 32))

@@ -294,31 +294,6 @@ def test_syrk(cp, n, k, dtype):
         assert res < THRESHOLD, (lower, trans, beta, res)
 
 
-@pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n,k", [(1, 3), (7, 7), (25, 25), (32, 32), (33, 70), (48, 5), (64, 64),
-                                 (64, 100)])
-def test_syrk_tile_kernel(cp, monkeypatch, n, k, dtype):
-    """kernels/syrk.cu syrk_tile forced for every n (TILE_RANGE is off until measured): both
-    transposes, beta on either triangle (the other poisoned), k over several 32-column chunks;
-    then a grid of 3 blocks walking the batch (the grid stride, a partial last group)."""
-    gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
-    monkeypatch.setattr(gpu_syrk, "TILE_RANGE", (1, 64))
-    gen = rng(n * k + 3)
-    for batch in (50, 37):
-        if batch == 37:
-            monkeypatch.setattr(gpu_syrk, "grid_1d", lambda count, per_block: 3)
-        for lower, trans, beta in itertools.product((True, False), "NT", (0.0, 0.5)):
-            a = gen.standard_normal((batch, n, k) if trans == "N" else (batch, k, n)).astype(dtype)
-            c = random_spd(gen, batch, n, dtype)
-            m = a if trans == "N" else numpy.swapaxes(a, 1, 2)
-            ref = -1.5 * m @ numpy.swapaxes(m, 1, 2) + beta * c
-            dc = cp.asarray(poison_triangle(c, lower, False)) if beta else None
-            out = gpu_syrk.syrk(cp.asarray(a), dc, lower, trans, -1.5, beta).get()
-            assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
-            res = scaled_residual(out - ref, fro(m) ** 2 + fro(c), n, dtype)
-            assert res < THRESHOLD, (batch, lower, trans, beta, res)
-
-
 @pytest.mark.parametrize("dtype", [numpy.complex128])
 def test_complex_vendor_path(cp, gpu, dtype):
     gen = rng(5)

@@ -156,7 +156,7 @@ def check_strided_operands(n, dtype, paths):
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_trsv_staged_kernel(monkeypatch, dtype):
-    """kernels/trsv.cu trsv_staged forced for n <= 32 (STAGED_RANGE is off until measured):
+    """kernels/trsv.cu trsv_staged forced for every n <= 32 (STAGED_RANGE serves n = 32 alone):
     every variant and awkward size, 1 and 3 warps a block over odd batches, info of zero and
     non-finite diagonals in original order, strided operands, a huge batch (grid stride)."""
     monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 32))

@@ -170,13 +170,21 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
 // and broadcasts it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's. potrs != 0 adds
 // POTRS's second solve, M^T x = y, from the same tile (lower, trans = 0: M = L; upper,
 // trans = 1: M = U^T), so the factor is read from memory once for both solves.
-// Shared: warps per block * TRSV_STAGED_MAX * TRSV_STAGED_LD elements of T.
+// The tile holds M's triangle packed by rows, M(i, j) at i (i + 1) / 2 + j: half the shared
+// memory of a square tile, so more warps fit an SM (a square 32 x 33 float64 tile a warp held
+// the kernel to 24 warps an SM; packed, registers set the limit). Still conflict-free: i (i + 1) / 2 runs through every
+// residue mod 32 (and mod 16) as i runs over a warp (half-warp), so a column of M across the
+// lanes hits distinct banks, and a row is contiguous.
+// Shared: warps per block * TRSV_STAGED_TILE elements of T.
 constexpr int TRSV_STAGED_MAX = 32;
-constexpr int TRSV_STAGED_LD = TRSV_STAGED_MAX + 1;    // tile row stride: column reads conflict-free
+constexpr int TRSV_STAGED_TILE = TRSV_STAGED_MAX * (TRSV_STAGED_MAX + 1) / 2;
+
+// Offset of M(i, j), j <= i, in the packed tile.
+__host__ __device__ constexpr int trsv_staged_at(int i, int j) { return i * (i + 1) / 2 + j; }
 constexpr int TRSV_STAGED_BATCH = 8;                     // rows of M a lane loads before storing
 
 // Lane `lane`'s part of the copy of M (n x n, M(i, j) = p[i rs + j cs], j <= i read) into tile
-// (row stride TRSV_STAGED_LD): lane j of each row of M where its rows are contiguous, else lane i
+// (packed, trsv_staged_at): lane j of each row of M where its rows are contiguous, else lane i
 // of each column. Entries above the diagonal are neither read nor written.
 template <typename T>
 __host__ __device__ inline void trsv_staged_copy(const T* p, index_t rs, index_t cs, int n,
@@ -197,7 +205,7 @@ __host__ __device__ inline void trsv_staged_copy(const T* p, index_t rs, index_t
 #pragma unroll
         for (int u = 0; u < TRSV_STAGED_BATCH; ++u) {
             const int r = r0 + u, i = rows_contiguous ? r : lane, j = rows_contiguous ? lane : r;
-            if (r < n && i < n && j <= i) tile[i * TRSV_STAGED_LD + j] = v[u];
+            if (r < n && i < n && j <= i) tile[trsv_staged_at(i, j)] = v[u];
         }
     }
 }
@@ -205,14 +213,14 @@ __host__ __device__ inline void trsv_staged_copy(const T* p, index_t rs, index_t
 // Lane `lane`'s x after step j of the column solve (xj: the solved x_j of lane j).
 template <typename T>
 __host__ __device__ inline T trsv_staged_step(T x, const T* tile, int n, int lane, int j, T xj) {
-    return (lane > j && lane < n) ? x - tile[lane * TRSV_STAGED_LD + j] * xj : x;
+    return (lane > j && lane < n) ? x - tile[trsv_staged_at(lane, j)] * xj : x;
 }
 
 // The same for the backward solve with M^T (POTRS's second solve, j from n - 1 down): lanes
 // i < j subtract M(j, i) x_j, a row of the tile (adjacent entries across the lanes).
 template <typename T>
 __host__ __device__ inline T trsv_staged_back_step(T x, const T* tile, int lane, int j, T xj) {
-    return lane < j ? x - tile[j * TRSV_STAGED_LD + lane] * xj : x;
+    return lane < j ? x - tile[trsv_staged_at(j, lane)] * xj : x;
 }
 
 template <typename T>
@@ -221,7 +229,7 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
                             int* __restrict__ info, int lower, int trans, int unit, int potrs) {
     extern __shared__ __align__(16) unsigned char trsv_staged_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    T* tile = reinterpret_cast<T*>(trsv_staged_smem) + warp * TRSV_STAGED_MAX * TRSV_STAGED_LD;
+    T* tile = reinterpret_cast<T*>(trsv_staged_smem) + warp * TRSV_STAGED_TILE;
     const bool reversed = (lower != 0) == (trans != 0);     // op(A) upper: backward substitution
     const index_t s = reversed ? -1 : 1;
     const index_t rs = trans ? s : s * lda, cs = trans ? s * lda : s;
@@ -234,7 +242,7 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
         T x = lane < n ? xk[(index_t)orig * incx] : T(0);
         trsv_staged_copy(reversed ? Ak + last : Ak, rs, cs, n, trans == 0, tile, lane);
         __syncwarp();
-        const T d = lane < n ? tile[lane * TRSV_STAGED_LD + lane] : T(1);
+        const T d = lane < n ? tile[trsv_staged_at(lane, lane)] : T(1);
         const bool bad = !unit && lane < n && !is_finite_nonzero(d);
         const T rinv = unit ? T(1) : T(1) / d;
         for (int j = 0; j < n; ++j) {

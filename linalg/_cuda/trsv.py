@@ -62,17 +62,19 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 # memory rate, then solved from there) for STAGED_RANGE[0] <= n <= STAGED_RANGE[1] (at most
 # STAGED_MAX), STAGED_WARPS warps a block; STAGED_POTRS_RANGE: the same for the one-vector POTRS
 # of linalg/_cuda/cholesky.py (both solves from one staged factor). Measured by `python3
-# scripts/probe_trsv_staged.py` (H100, 2026-11-25, reports/gpu_20261125c/probe_trsv_staged.md),
-# backend ms at batch 10240, trsv_warp -> staged: TRSV n = 32 float64 LN 0.062 -> 0.048, UT
-# 0.052 -> 0.049; float32 LN 0.054 -> 0.042, UT 0.041 -> 0.039 (batch 1000: 1.4-1.8x; batch
-# 100 000: LN 1.2x, UT 0.97 / 0.94x). POTRS n = 32 float64 lower 0.104 -> 0.066, upper 0.072 ->
-# 0.070; float32 0.064 -> 0.049, 0.054 -> 0.051 (batch 100 000: 1.2-1.9x). At n = 24 and below
-# trsv_warp wins some of the variants (UT float64 n = 24: 0.037 against 0.046), so the range is
-# n = 32 alone; the GPU tests force every n (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
+# scripts/probe_trsv_staged.py` (H100, 2026-11-25, reports/gpu_20261125c/probe_trsv_staged.md,
+# the packed tile), backend ms at batch 10240, trsv_warp -> staged at 4 warps: TRSV n = 32
+# float64 LN 0.061 -> 0.045, UT 0.056 -> 0.044; float32 LN 0.081 -> 0.044, UT 0.044 -> 0.039
+# (batch 1000: 1.2-1.7x; batch 100 000: 1.2-1.4x but float32 UT 0.93x). POTRS n = 32 float64
+# lower 0.091 -> 0.058, upper 0.075 -> 0.059; float32 0.069 -> 0.045, 0.067 -> 0.063 (batch
+# 100 000: float64 2.0 / 1.7x). At n <= 24 trsv_warp wins some of the variants (float32 upper
+# POTRS n = 24: 0.044 against 0.053), so the range is n = 32 alone; 4 warps a block were as fast
+# as 8 or faster in 10 of the 12 n = 32 TRSV cells. The GPU tests force every n
+# (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
 STAGED_MAX = 32
 STAGED_RANGE = (32, 32)
 STAGED_POTRS_RANGE = (32, 32)
-STAGED_WARPS = 8
+STAGED_WARPS = 4
 
 
 def staged_serves(bounds, n):
@@ -92,10 +94,10 @@ def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None):
 
 @functools.lru_cache(maxsize=4096)
 def _staged_config(device_id, dtype, batch, warps):
-    """(launcher, grid, block, shared bytes) of one trsv_staged launch: a STAGED_MAX x
-    (STAGED_MAX + 1) tile a warp (kernels/trsv.cu TRSV_STAGED_LD)."""
+    """(launcher, grid, block, shared bytes) of one trsv_staged launch: a packed triangle of
+    order STAGED_MAX a warp (kernels/trsv.cu TRSV_STAGED_TILE)."""
     launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype)), "qipqqpqqpiiii")
-    smem = warps * STAGED_MAX * (STAGED_MAX + 1) * dtype.itemsize
+    smem = warps * (STAGED_MAX * (STAGED_MAX + 1) // 2) * dtype.itemsize
     return launcher, grid_for(batch, warps), 32 * warps, smem
 
 

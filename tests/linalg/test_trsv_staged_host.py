@@ -28,13 +28,13 @@ int main() {
     const bool reversed = (lower != 0) == (trans != 0);
     const index_t s = reversed ? -1 : 1, rs = trans ? s : s * lda, cs = trans ? s * lda : s;
     const double* p = reversed ? A.data() + (index_t)(n - 1) * lda + (n - 1) : A.data();
-    std::vector<double> tile(TRSV_STAGED_MAX * TRSV_STAGED_LD, NAN);
+    std::vector<double> tile(TRSV_STAGED_TILE, NAN);
     for (int lane = 0; lane < 32; ++lane) trsv_staged_copy(p, rs, cs, n, trans == 0, tile.data(), lane);
     double x[32], rinv[32];
     for (int lane = 0; lane < 32; ++lane) {
         const int orig = reversed ? n - 1 - lane : lane;
         x[lane] = lane < n ? b[orig] : 0.0;
-        rinv[lane] = unit || lane >= n ? 1.0 : 1.0 / tile[lane * TRSV_STAGED_LD + lane];
+        rinv[lane] = unit || lane >= n ? 1.0 : 1.0 / tile[trsv_staged_at(lane, lane)];
     }
     for (int j = 0; j < n; ++j) {
         x[j] *= rinv[j];

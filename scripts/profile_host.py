@@ -2,9 +2,11 @@
 launch, cupy.empty and the vendor calls (us a call, no synchronization inside the loop), then
 cProfile of four public calls.  python3 scripts/profile_host.py"""
 import cProfile, pstats, io, time, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy, cupy
 import linalg
-from linalg._cuda import cholesky as C, triangular as T, blas as B, trsv as TV
+from linalg._cuda import cholesky as C, triangular as T, blas as B, trsv as TV, syrk as S
 from linalg._cuda._compile import current_device
 
 def host_us(fn, n=3000):
@@ -25,6 +27,8 @@ a = spd(10240, 4); L = cupy.linalg.cholesky(a); b = cupy.asarray(rng.standard_no
 v = cupy.asarray(rng.standard_normal((10240, 4)))
 ga = cupy.asarray(rng.standard_normal((40960, 18, 4))); gx = cupy.asarray(rng.standard_normal((40960, 4))); gy = cupy.zeros((40960, 18))
 ma = cupy.asarray(rng.standard_normal((10240, 8, 8))); mc = cupy.zeros((10240, 8, 8))
+s32 = spd(1, 32); l8 = cupy.linalg.cholesky(spd(1, 8))
+b8 = cupy.asarray(rng.standard_normal((1, 8, 8)))
 import torch
 ta = torch.as_tensor(a, device="cuda")
 tl, tv = torch.as_tensor(L, device="cuda"), torch.as_tensor(v, device="cuda")[..., None]
@@ -49,6 +53,10 @@ cases = {
  "torch solve_triangular v": lambda: torch.linalg.solve_triangular(tl, tv, upper=False),
  "public syrk 8": lambda: linalg.syrk(ma, mc, overwrite_c=True),
  "public gemv 18x4 dflt": lambda: linalg.gemv(ga, gx),
+ "public syrk 32 batch 1": lambda: linalg.syrk(s32),
+ "backend syrk 32 batch 1": lambda: S.syrk(s32, None, True, "N", 1.0, 0.0),
+ "public trmm 8 batch 1": lambda: linalg.trmm(l8, b8, overwrite_b=True),
+ "backend trmm 8 batch 1": lambda: T.trmm(l8, b8, "left", True, "N", False, 1.0),
 }
 def _memcpy_copy(x):
     out = cupy.empty_like(x)
@@ -59,7 +67,7 @@ for name, fn in cases.items():
 launcher, grid, threads, smem = T._chol_config(current_device(), a.dtype, 4, 10240)
 info = cupy.empty(10240, dtype=numpy.int32)
 print(f"{'bare launcher':24s} {host_us(lambda: launcher(grid, threads, (a, 4, 16, 4, 10240, T.CHOL_POTRF, 1, 0, info), smem)):7.1f} us/call")
-for name in ["public potrf", "public trsm", "public trsv", "public gemm 8"]:
+for name in ["public potrf", "public trsm", "public syrk 32 batch 1", "public trmm 8 batch 1"]:
     pr = cProfile.Profile(); fn = cases[name]
     pr.enable()
     for _ in range(2000): fn()

@@ -64,18 +64,20 @@ def main():
 
 if __name__ == "__main__":
     main()
-    from linalg._cuda import triangular as _gtri, trsv as _gtrsv
+    from linalg._cuda import syrk as _gsyrk, triangular as _gtri, trsv as _gtrsv
     # Again with the one-launch paths forced (chol_small<T, 64> for 33..64, chol_block for
-    # 65..128, tri_pair for TRSM / POTRS 33..64) whatever their measured bounds, and TRSV /
-    # one-vector POTRS by trsv_staged for every n <= 32 (restored after this pass), then with every
-    # small-batch rule off, so that our recursive kernels run on these small batches too, then
-    # with the vendor paths (and their fix-up kernels) for every n > LEAF.
+    # 65..128, tri_pair for TRSM / POTRS 33..64, syrk_small up to 64) whatever their measured
+    # bounds, and TRSV / one-vector POTRS by trsv_staged for every n <= 32 (restored after this
+    # pass), then with every small-batch rule off, so that our recursive kernels run on these
+    # small batches too, then with the vendor paths (and their fix-up kernels) for every n > LEAF.
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 10**12
     _gtri.pair_launch_below = lambda op, dtype: 10**12
     _staged = _gtrsv.STAGED_RANGE, _gtrsv.STAGED_POTRS_RANGE
+    _syrk_below, _gsyrk.SMALL_BATCH_BELOW = _gsyrk.SMALL_BATCH_BELOW, {"float32": 10**12, "float64": 10**12}
     _gtrsv.STAGED_RANGE = _gtrsv.STAGED_POTRS_RANGE = (1, _gtrsv.STAGED_MAX)
     main()
     _gtrsv.STAGED_RANGE, _gtrsv.STAGED_POTRS_RANGE = _staged
+    _gsyrk.SMALL_BATCH_BELOW = _syrk_below
     _gtri.vendor_below = lambda op, dtype, n: 0
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 0
     _gtri.pair_launch_below = lambda op, dtype: 0

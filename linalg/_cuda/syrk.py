@@ -21,7 +21,21 @@ COMPILE_CHECK = {"syrk.cu": ["syrk_small<float>", "syrk_small<double>"]}
 MAX_N = 24
 SMEM_PER_MATRIX = 48 * 1024
 THREADS_PER_BLOCK = 256
+# Small batches: syrk_small also serves MAX_N < n <= SMALL_BATCH_MAX_N while batch <
+# SMALL_BATCH_BELOW[dtype] (one launch, against GEMM + mirror's two launches and cuBLAS's host
+# cost). Measured by `python3 scripts/probe_syrk_small.py` (H100, 2026-11-25,
+# reports/gpu_20261125c/probe_syrk_small.md), backend ms, GEMM + mirror -> syrk_small (dense
+# cupy.matmul): float64 batch 8, n = 32 / 48 / 64: 0.090 -> 0.027 / 0.041 -> 0.025 / 0.043 ->
+# 0.035 (0.040 / 0.036 / 0.041); batch 100: 0.039 -> 0.019, 0.046 -> 0.028, 0.054 -> 0.039. The
+# first batch where syrk_small lost at some n: float64 300 (n = 64: 0.060 against 0.047), float32
+# 1000 (n = 64: 0.104 against 0.094).
+SMALL_BATCH_MAX_N = 64
+SMALL_BATCH_BELOW = {"float32": 1000, "float64": 300}
 
+
+def small_kernel_serves(n, batch, dtype):
+    """Whether syrk_small takes order ``n`` (shared memory permitting) at this batch count."""
+    return n <= MAX_N or (n <= SMALL_BATCH_MAX_N and batch < SMALL_BATCH_BELOW.get(dtype.name, 0))
 
 
 def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
@@ -34,7 +48,7 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
     if not tri.is_real(a.dtype) or kd == 0:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
     tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
-    if n > MAX_N or tile * a.itemsize > SMEM_PER_MATRIX:
+    if not small_kernel_serves(n, a.shape[0], a.dtype) or tile * a.itemsize > SMEM_PER_MATRIX:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
     return _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile)
 

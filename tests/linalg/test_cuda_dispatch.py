@@ -465,6 +465,23 @@ def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
             assert not tri_mod.pair_launch(op, numpy.empty((1, 65, 65), dtype))
 
 
+def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
+    """syrk_small serves n <= MAX_N at every batch and n <= SMALL_BATCH_MAX_N below the measured
+    SMALL_BATCH_BELOW of the dtype; the rest (and complex) is GEMM + mirror."""
+    from linalg._cuda import syrk as gsyrk
+    calls = []
+    monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
+    monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
+    for dtype in ("float32", "float64"):
+        below = gsyrk.SMALL_BATCH_BELOW[dtype]
+        assert below > 1
+        calls.clear()
+        for n, batch in ((24, below), (32, 1), (64, below - 1), (32, below), (65, 1)):
+            gsyrk.syrk(numpy.empty((batch, n, n), dtype))
+        gsyrk.syrk(numpy.empty((1, 32, 32), numpy.complex128))
+        assert calls == ["small", "small", "small", "gemm", "gemm", "gemm"], dtype
+
+
 def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
     """trsv_staged serves STAGED_RANGE (n = 32, measured by scripts/probe_trsv_staged.py), never
     above STAGED_MAX or with forced kernel parameters; other n go to trsv_warp."""

@@ -294,6 +294,28 @@ def test_syrk(cp, n, k, dtype):
         assert res < THRESHOLD, (lower, trans, beta, res)
 
 
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n,k", [(25, 25), (32, 1), (33, 40), (48, 7), (64, 64), (64, 90)])
+def test_syrk_small_kernel_above_its_large_batch_bound(cp, monkeypatch, n, k, dtype):
+    """syrk_small for MAX_N < n <= SMALL_BATCH_MAX_N (its small-batch rule, forced here for every
+    batch): both transposes, beta on either triangle (the other poisoned; where op(A) and C
+    overflow a matrix's shared budget the GEMM path runs), batches 1, 3 and 50."""
+    gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
+    monkeypatch.setattr(gpu_syrk, "SMALL_BATCH_BELOW", {"float32": 10**9, "float64": 10**9})
+    gen = rng(n + 7 * k)
+    for batch in (1, 3, 50):
+        for lower, trans, beta in itertools.product((True, False), "NT", (0.0, 0.5)):
+            a = gen.standard_normal((batch, n, k) if trans == "N" else (batch, k, n)).astype(dtype)
+            c = random_spd(gen, batch, n, dtype)
+            m = a if trans == "N" else numpy.swapaxes(a, 1, 2)
+            ref = -1.5 * m @ numpy.swapaxes(m, 1, 2) + beta * c
+            dc = cp.asarray(poison_triangle(c, lower, False)) if beta else None
+            out = gpu_syrk.syrk(cp.asarray(a), dc, lower, trans, -1.5, beta).get()
+            assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2))
+            res = scaled_residual(out - ref, fro(m) ** 2 + fro(c), n, dtype)
+            assert res < THRESHOLD, (batch, lower, trans, beta, res)
+
+
 @pytest.mark.parametrize("dtype", [numpy.complex128])
 def test_complex_vendor_path(cp, gpu, dtype):
     gen = rng(5)

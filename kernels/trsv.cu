@@ -159,22 +159,22 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
 }
 
 // ---------------------------------------------------------------------------------------------
-// trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged, for the measured n of
-// STAGED_RANGE / STAGED_POTRS_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
-// inside the solve, one dependent block of rows at a time (H100 float64 n = 32, batch 10240:
-// 35 % of the copy bandwidth). Here the warp first copies the lower-triangular view M of op(A)
-// (as group_trsv defines it, reversed for the backward cases) into a shared tile, 8 rows of M
-// (or columns: rows of A) a step with every load issued before any store, so the copy runs at
-// memory rate; then it solves from the tile by columns: lane i holds x_i, step j scales x_j by
-// 1 / M(j, j) in lane j (the reciprocals are taken before the solve, off its dependency chain)
-// and broadcasts it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's. potrs != 0 adds
-// POTRS's second solve, M^T x = y, from the same tile (lower, trans = 0: M = L; upper,
-// trans = 1: M = U^T), so the factor is read from memory once for both solves.
+// trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged, for the measured n of STAGED_RANGE
+// / STAGED_POTRS_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
+// inside the solve, one dependent block of rows at a time (H100 float64 n = 32, batch 10240: 35 %
+// of the copy bandwidth). Here the warp first copies the lower-triangular view M of op(A) (as
+// group_trsv defines it, reversed for the backward cases) into a shared tile, 8 rows of M (or
+// columns: rows of A) a step with every load issued before any store, so the copy runs at memory
+// rate; then it solves from the tile by columns: lane i holds x_i, step j scales x_j by 1 / M(j, j)
+// in lane j (the reciprocals are taken before the solve, off its dependency chain) and broadcasts
+// it, lanes i > j subtract M(i, j) x_j. info as trsv_warp's. potrs != 0 adds POTRS's second solve,
+// M^T x = y, from the same tile (lower, trans = 0: M = L; upper, trans = 1: M = U^T), so the factor
+// is read from memory once for both solves.
 // The tile holds M's triangle packed by rows, M(i, j) at i (i + 1) / 2 + j: half the shared
 // memory of a square tile, so more warps fit an SM (a square 32 x 33 float64 tile a warp held
-// the kernel to 24 warps an SM; packed, registers set the limit). Still conflict-free: i (i + 1) / 2 runs through every
-// residue mod 32 (and mod 16) as i runs over a warp (half-warp), so a column of M across the
-// lanes hits distinct banks, and a row is contiguous.
+// the kernel to 24 warps an SM; packed, registers set the limit). Still conflict-free:
+// i (i + 1) / 2 runs through every residue mod 32 (and mod 16) as i runs over a warp
+// (half-warp), so a column of M across the lanes hits distinct banks, and a row is contiguous.
 // Shared: warps per block * TRSV_STAGED_TILE elements of T.
 constexpr int TRSV_STAGED_MAX = 32;
 constexpr int TRSV_STAGED_TILE = TRSV_STAGED_MAX * (TRSV_STAGED_MAX + 1) / 2;

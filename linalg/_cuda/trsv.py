@@ -5,12 +5,12 @@ x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero 
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
 Two kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced; and, for the n of STAGED_RANGE,
-``trsv_staged``, a warp a matrix with the triangle copied to shared memory first. Both also
-serve the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``). Small batches above n = 32
+``trsv_staged``, a warp a matrix with the triangle copied to shared memory first. Both also serve
+the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``). Small batches above n = 32
 (triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
-cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
-cupyx path); info then comes from the diagonal check the triangular solves share
-(triangular._diag_info, no sync). Empty problems never reach a kernel.
+cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves' cupyx
+path); info then comes from the diagonal check the triangular solves share (triangular._diag_info,
+no sync). Empty problems never reach a kernel.
 """
 import functools
 

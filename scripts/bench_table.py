@@ -2,10 +2,14 @@
 vendor path, float64 (or --dtype), batch 10 240, one row per operation, one column per n.
 
     python3 scripts/bench_table.py reports/<run>/bench_cholesky.csv reports/<run>/bench_blas.csv
+    python3 scripts/bench_table.py ... --targets     # the cells short of the issues' targets
 
 Cholesky-family rows come from bench_cholesky.csv (column n); GEMV-N, GEMM-NN and TRSV from the
 square rows of bench_blas.csv, GEBRD against torch svdvals. A cell is "vendor" where the public
 call dispatches to the vendor (bench_blas "dispatch"), "-" where the row was not measured.
+With --targets: every measured cell (n <= 256) that misses the speedup or bandwidth target of
+issues 3 and 4 (TARGETS; square shapes only: the hydro GEMV/GEMM shapes are bench_blas's own
+rows), one line each.
 """
 import argparse
 import csv
@@ -58,6 +62,58 @@ def table(cholesky_rows, blas_rows, dtype, batch):
     return "\n".join(lines)
 
 
+# (op, first n, last n) -> (minimum speedup over the vendor, minimum % of the copy bandwidth or
+# None); issue 3 (Cholesky family, triangular BLAS: batch 10 240) and issue 4 (TRSV, square
+# GEMV / GEMM, GEBRD against torch svdvals). TRMM and SYRK: faster than the dense product.
+TARGETS = {
+    ("potrf", 2, 15): (4, None), ("potrf", 16, 32): (4, 60), ("potrf", 64, 64): (2.5, 60),
+    ("potrf", 65, 255): (2.5, None), ("potrf", 256, 256): (2.5, 35),
+    **{(op, lo, hi): t for op in ("potrs1", "potrsn", "posvn")
+       for lo, hi, t in ((2, 15, (3, None)), (16, 32, (3, 60)), (64, 128, (2, 60)),
+                         (129, 256, (2, None)))},
+    ("trsm", 2, 32): (3, 50), ("trsm", 64, 256): (2, 50),
+    ("trmm", 2, 256): (1, None), ("syrk", 2, 256): (1, None),
+    **{(op, lo, hi): t for op in ("trtri", "lauum", "potri", "poti")
+       for lo, hi, t in ((2, 32, (4, 40)), (64, 256, (3, 40)))},
+    ("trsv_LN", 2, 31): (3, None), ("trsv_LN", 32, 256): (3, 60),
+    ("gemv_N", 2, 32): (1.5, None), ("gemv_N", 64, 256): (0.95, 85),
+    ("gemm_NN", 2, 16): (1.5, None), ("gemm_NN", 32, 256): (0.95, None),
+    ("gebrd", 2, 64): (10, None),
+}
+
+
+def target_of(op, n):
+    for (name, lo, hi), target in TARGETS.items():
+        if name == op and lo <= n <= hi:
+            return target
+    return None
+
+
+def misses(cholesky_rows, blas_rows, dtype, batch):
+    """Markdown list items 'op n = ..: what missed (target)', one per cell short of a target."""
+    lines = []
+    rows = [(r["op"], int(r["n"]), r, r.get("pct_bw")) for r in cholesky_rows]
+    rows += [(r["op"], square_n(r["shape"]), r, r.get("pct_copy")) for r in blas_rows]
+    for op, n, r, pct in rows:
+        if n is None or r["dtype"] != dtype or int(r["batch"]) != batch:
+            continue
+        target = target_of(op, n)
+        if target is None or r.get("dispatch") == "vendor" and op == "gemm_NN":
+            continue
+        try:
+            speedup = float(r["speedup"])
+        except ValueError:
+            continue
+        missed = []
+        if speedup < target[0]:
+            missed.append(f"{speedup:.2f}x the vendor (target {target[0]}x)")
+        if target[1] is not None and pct not in (None, "") and float(pct) < target[1]:
+            missed.append(f"{float(pct):.0f} % of the copy bandwidth (target {target[1]} %)")
+        if missed:
+            lines.append(f"- {op} n = {n}: " + "; ".join(missed))
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cholesky_csv")
@@ -65,9 +121,13 @@ def main(argv=None):
                     help="bench_blas CSVs; a row of a later file replaces the same cell of an earlier one")
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--batch", type=int, default=10240)
+    ap.add_argument("--targets", action="store_true", help="list the cells short of a target")
     args = ap.parse_args(argv)
     blas_rows = [row for path in args.blas_csv for row in read(path)]
-    print(table(read(args.cholesky_csv), blas_rows, args.dtype, args.batch))
+    if args.targets:
+        print("\n".join(misses(read(args.cholesky_csv), blas_rows, args.dtype, args.batch)))
+    else:
+        print(table(read(args.cholesky_csv), blas_rows, args.dtype, args.batch))
 
 
 if __name__ == "__main__":

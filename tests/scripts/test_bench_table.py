@@ -1,0 +1,42 @@
+"""scripts/bench_table.py: the headline table and the list of cells short of the issues' targets
+(CPU only, synthetic CSV rows)."""
+from . import load_script
+
+
+def _chol(op, n, speedup, pct, batch=10240, dtype="float64"):
+    return {"op": op, "dtype": dtype, "n": str(n), "batch": str(batch), "speedup": str(speedup),
+            "pct_bw": str(pct)}
+
+
+def _blas(op, shape, speedup, pct, dispatch="kernel"):
+    return {"op": op, "dtype": "float64", "shape": shape, "batch": "10240", "speedup": str(speedup),
+            "pct_copy": str(pct), "dispatch": dispatch}
+
+
+def test_targets_list_each_missed_criterion_and_nothing_met():
+    bench = load_script("bench_table")
+    chol = [_chol("potrf", 32, 3.5, 70),          # speedup short (4x), bandwidth met
+            _chol("potrf", 64, 2.6, 54),          # speedup met, bandwidth short (60 %)
+            _chol("potrf", 128, 2.6, 10),         # both met (no bandwidth target at 128)
+            _chol("trsm", 16, 2.0, 40),           # both short
+            _chol("trmm", 128, 0.9, 90),          # slower than the dense product
+            _chol("potrf", 32, 1.0, 1, batch=100000),   # another batch: ignored
+            _chol("potrf", 32, 1.0, 1, dtype="float32")]
+    blas = [_blas("trsv_LN", "32", 4.0, 61), _blas("gemm_NN", "64^3", 0.5, 90, "vendor"),
+            _blas("gemv_N", "18x4", 0.1, 1), _blas("gebrd", "32", 9.8, 1)]
+    assert bench.misses(chol, blas, "float64", 10240) == [
+        "- potrf n = 32: 3.50x the vendor (target 4x)",
+        "- potrf n = 64: 54 % of the copy bandwidth (target 60 %)",
+        "- trsm n = 16: 2.00x the vendor (target 3x); 40 % of the copy bandwidth (target 50 %)",
+        "- trmm n = 128: 0.90x the vendor (target 1x)",
+        "- gebrd n = 32: 9.80x the vendor (target 10x)"]
+
+
+def test_headline_cell_forms():
+    bench = load_script("bench_table")
+    out = bench.table([_chol("potrf", 4, 12.3, 1)], [_blas("gemm_NN", "32^3", 1.0, 1, "vendor")],
+                      "float64", 10240)
+    potrf = next(line for line in out.splitlines() if line.startswith("| potrf |"))
+    gemm = next(line for line in out.splitlines() if line.startswith("| gemm NN |"))
+    assert potrf.split(" | ")[1] == "12x" and potrf.split(" | ")[2] == "-"
+    assert gemm.split(" | ")[4] == "vendor"

@@ -74,7 +74,7 @@ if __name__ == "__main__":
     _gtri.pair_launch_below = lambda op, dtype: 10**12
     _staged = _gtrsv.STAGED_RANGE, _gtrsv.STAGED_POTRS_RANGE
     _syrk_below, _gsyrk.SMALL_BATCH_BELOW = _gsyrk.SMALL_BATCH_BELOW, {"float32": 10**12, "float64": 10**12}
-    _gtrsv.STAGED_RANGE = _gtrsv.STAGED_POTRS_RANGE = (1, _gtrsv.STAGED_MAX)
+    _gtrsv.STAGED_RANGE = _gtrsv.STAGED_POTRS_RANGE = _gtrsv.STAGED_EVERY_N
     main()
     _gtrsv.STAGED_RANGE, _gtrsv.STAGED_POTRS_RANGE = _staged
     _gsyrk.SMALL_BATCH_BELOW = _syrk_below

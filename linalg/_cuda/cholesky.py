@@ -150,7 +150,7 @@ def potrs(l, b, lower=True):
     if tri.small_batch("potrs_vector" if b.shape[2] == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, b, lower), info
-    if b.shape[2] == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1]):
+    if b.shape[2] == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1], l.dtype):
         return b, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True)
     if b.shape[2] == 1 and POTRS_WARP_FROM <= l.shape[1] <= trsv.MAX_N_KERNEL:
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed

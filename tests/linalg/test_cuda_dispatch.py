@@ -366,7 +366,7 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
         vendor = True       # a small batch: cuBLAS
     assert len(launches) == (0 if vendor else 1)
     ctype = "float" if dtype == "float32" else "double"
-    if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n):
+    if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n, dtype):
         assert launches[0][1] == f"trsv_staged<{ctype}>"
     elif not vendor:     # the lane-group kernel, group width by n (both tables)
         width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \
@@ -483,33 +483,43 @@ def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
 
 
 def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
-    """trsv_staged serves STAGED_RANGE (n = 32, measured by scripts/probe_trsv_staged.py), never
-    above STAGED_MAX or with forced kernel parameters; other n go to trsv_warp."""
-    assert trsv_mod.STAGED_RANGE == (32, 32)
+    """trsv_staged serves STAGED_RANGE (float64 n = 25-32, float32 n = 32, measured by
+    scripts/probe_trsv_staged.py), never above STAGED_MAX or with forced kernel parameters;
+    other n go to trsv_warp."""
+    assert trsv_mod.STAGED_RANGE == {"float32": (32, 32), "float64": (25, 32)}
     monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append("staged"))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args: calls.append("warp"))
     monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None))
     monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
-    sizes = (8, 24, 31, 32, 33)
-    for n in sizes:
-        trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
-    trsv_mod.trsv(numpy.empty((2, 32, 32)), numpy.empty((2, 32)), _params={"kernel": "warp"})
-    assert calls == ["warp", "warp", "warp", "staged", "warp", "warp"]
-    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 64))
+    sizes = (8, 24, 25, 31, 32, 33)
+    expected = {"float64": ["warp", "warp", "staged", "staged", "staged", "warp"],
+                "float32": ["warp", "warp", "warp", "warp", "staged", "warp"]}
+    for dtype, wanted in expected.items():
+        calls.clear()
+        for n in sizes:
+            trsv_mod.trsv(numpy.empty((2, n, n), dtype), numpy.empty((2, n), dtype))
+        trsv_mod.trsv(numpy.empty((2, 32, 32), dtype), numpy.empty((2, 32), dtype),
+                      _params={"kernel": "warp"})
+        assert calls == wanted + ["warp"], dtype
+    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", trsv_mod.STAGED_EVERY_N)
     calls.clear()
     for n in sizes:
-        trsv_mod.trsv(numpy.empty((2, n, n)), numpy.empty((2, n)))
-    assert calls == ["staged"] * 4 + ["warp"]
+        trsv_mod.trsv(numpy.empty((2, n, n), numpy.float32), numpy.empty((2, n), numpy.float32))
+    assert calls == ["staged"] * 5 + ["warp"]
+    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", {})
+    calls.clear()
+    trsv_mod.trsv(numpy.empty((2, 32, 32)), numpy.empty((2, 32)))
+    assert calls == ["warp"]
 
 
 def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
-    """One right-hand side with n in STAGED_POTRS_RANGE (n = 32, measured): both solves by one
-    trsv_staged launch (potrs=True, trans 0 for lower, 1 for upper); other n, or more
-    right-hand sides, never."""
+    """One right-hand side with n in STAGED_POTRS_RANGE (float64 n = 25-32, float32 n = 32,
+    measured): both solves by one trsv_staged launch (potrs=True, trans 0 for lower, 1 for
+    upper); other n, or more right-hand sides, never."""
     from linalg._cuda import cholesky as chol_mod
-    assert trsv_mod.STAGED_POTRS_RANGE == (32, 32)
+    assert trsv_mod.STAGED_POTRS_RANGE == {"float32": (32, 32), "float64": (25, 32)}
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append(args[2:]))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
@@ -517,7 +527,8 @@ def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
     monkeypatch.setattr(chol_mod, "chol_solve", lambda *args, **kwargs: calls.append("solve"))
     for lower in (True, False):
-        chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 1)), lower)
+        chol_mod.potrs(numpy.empty((3, 27, 27)), numpy.empty((3, 27, 1)), lower)
     chol_mod.potrs(numpy.empty((3, 24, 24)), numpy.empty((3, 24, 1)), True)
+    chol_mod.potrs(numpy.empty((3, 27, 27), numpy.float32), numpy.empty((3, 27, 1), numpy.float32))
     chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 2)), True)
-    assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "solve"]
+    assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "warp", "solve"]

@@ -247,10 +247,10 @@ def check_vector_info(cp, gpu, n, lower, dtype):
 @pytest.mark.parametrize("lower", [True, False])
 def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
     """One right-hand side by kernels/trsv.cu trsv_staged with both solves from one staged
-    factor, forced for every n <= 32 (STAGED_POTRS_RANGE serves n = 32 alone): awkward sizes, the
+    factor, forced for every n <= 32 (STAGED_POTRS_RANGE serves the measured n): awkward sizes, the
     other triangle poisoned, odd batches; info of a zero and a NaN diagonal entry mid batch."""
     trsv = pytest.importorskip("linalg._cuda.trsv")
-    monkeypatch.setattr(trsv, "STAGED_POTRS_RANGE", (1, 32))
+    monkeypatch.setattr(trsv, "STAGED_POTRS_RANGE", trsv.STAGED_EVERY_N)
     gen = rng(17)
     for n in (1, 2, 7, 16, 17, 31, 32):
         for batch in (1, 37, 1000):

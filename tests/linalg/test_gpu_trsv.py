@@ -156,10 +156,10 @@ def check_strided_operands(n, dtype, paths):
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_trsv_staged_kernel(monkeypatch, dtype):
-    """kernels/trsv.cu trsv_staged forced for every n <= 32 (STAGED_RANGE serves n = 32 alone):
+    """kernels/trsv.cu trsv_staged forced for every n <= 32 (STAGED_RANGE serves the measured n):
     every variant and awkward size, 1 and 3 warps a block over odd batches, info of zero and
     non-finite diagonals in original order, strided operands, a huge batch (grid stride)."""
-    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", (1, 32))
+    monkeypatch.setattr(trsv_mod, "STAGED_RANGE", trsv_mod.STAGED_EVERY_N)
     for n in (1, 2, 3, 7, 15, 16, 17, 31, 32):
         for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
             _case(n, 1, lower, trans, unit, dtype)

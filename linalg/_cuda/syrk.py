@@ -1,6 +1,7 @@
 """GPU SYRK on strided batches: C := alpha op(A) op(A)^T + beta C, returned full symmetric.
 
-float32/float64 with op(A) and C small enough for shared memory: kernels/syrk.cu ``syrk_small``
+float32/float64 with op(A) and C small enough for shared memory and n <= MAX_N (n <=
+SMALL_BATCH_MAX_N on small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small``
 (several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
 from ._compile import ctype, grid_1d, kernel

@@ -65,14 +65,14 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 # scripts/probe_trsv_staged.py` (H100, 2026-11-25, reports/gpu_20261125c/), backend ms at batch
 # 10240, trsv_warp -> staged at 4 warps. n = 32 (probe_trsv_staged.md): TRSV float64 LN 0.061 ->
 # 0.045, UT 0.056 -> 0.044; float32 LN 0.081 (0.054 the run before) -> 0.044, UT 0.044 -> 0.039
-# (batch 1000: 1.2-1.7x; batch 100 000: 1.2-1.4x but float32 UT 0.93x); POTRS float64 lower 0.091
-# -> 0.058, upper 0.075 -> 0.059; float32 0.069 -> 0.045, 0.067 -> 0.063. n = 25-31
+# (batch 1000: 1.2-1.7x; batch 100000: 1.2-1.4x but float32 UT 0.93x); POTRS float64 lower 0.091 ->
+# 0.058, upper 0.075 -> 0.059; float32 0.069 -> 0.045, 0.067 -> 0.063. n = 25-31
 # (probe_trsv_staged_25_31.md, `--sizes 25,27,28,30,31,32`): float64 wins every cell, TRSV 1.1-1.5x
-# (n = 27: LN 0.058 -> 0.045, UT 0.053 -> 0.046), POTRS 1.1-1.6x at batch 10240 and 1.5-2.0x at 100
-# 000 (n = 27 lower 0.508 -> 0.267); float32 does not (TRSV LN n = 25: 0.038 against 0.040, POTRS
-# upper n = 25 0.037 against 0.039). At n = 24 float64 UT loses (0.037 against 0.046 in one run). 4
-# warps a block were as fast as 8 or faster in 10 of the 12 n = 32 TRSV cells. The GPU tests force
-# every n <= 32 (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
+# (n = 27: LN 0.058 -> 0.045, UT 0.053 -> 0.046), POTRS 1.1-1.6x at batch 10240 and 1.5-2.0x at
+# 100000 (n = 27 lower 0.508 -> 0.267); float32 does not (TRSV LN n = 25: 0.038 against 0.040,
+# POTRS upper n = 25 0.037 against 0.039). At n = 24 float64 UT loses (0.037 against 0.046 in one
+# run). 4 warps a block were as fast as 8 or faster in 10 of the 12 n = 32 TRSV cells. The GPU
+# tests force every n <= 32 (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
 STAGED_MAX = 32
 STAGED_RANGE = {"float32": (32, 32), "float64": (25, 32)}
 STAGED_POTRS_RANGE = {"float32": (32, 32), "float64": (25, 32)}

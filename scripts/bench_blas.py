@@ -39,7 +39,8 @@ HYDRO = ((18, 4, 16), (32, 9, 36), (81, 8, 64), (192, 27, 216), (375, 64, 512)) 
 
 def warm_up(fn, calls, seconds=0.03):
     """``calls`` calls of fn() and at least ``seconds`` of them, then a synchronize: a handful
-    of sub-ms calls leave the first case timed after a pause slow (scripts/bench_cholesky.timeit)."""
+    of sub-ms calls leave the first case timed after a pause slow. The warm-up of every timer
+    here and of scripts/bench_cholesky.timeit."""
     import cupy
     until = time.perf_counter() + seconds
     i = 0

@@ -22,10 +22,12 @@ from pathlib import Path
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cupy  # noqa: E402
 
 import linalg  # noqa: E402
+from bench_blas import warm_up  # noqa: E402
 from linalg._cuda import cholesky as gchol  # noqa: E402
 from linalg._cuda import syrk as gsyrk  # noqa: E402
 from linalg._cuda import triangular as gtri  # noqa: E402
@@ -45,6 +47,11 @@ def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50, warm_
     ``short_reps`` repetitions (their host-side time moves by up to 2x between calls)."""
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
 
+    def call():
+        if reset is not None:
+            reset()
+        fn()
+
     def once():
         if reset is not None:
             reset()
@@ -54,11 +61,8 @@ def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50, warm_
         end.synchronize()
         return cupy.cuda.get_elapsed_time(start, end)
 
-    i, last, warm_until = 0, float("inf"), time.perf_counter() + warm_s
-    while i < warmup or time.perf_counter() < warm_until:
-        last = once()
-        i += 1
-    if last < short_ms:
+    warm_up(call, warmup, warm_s)
+    if once() < short_ms:
         reps = max(reps, short_reps)
     return statistics.median(once() for _ in range(reps))
 

@@ -131,7 +131,9 @@ __device__ void chol_lauum_phase(T* s, int n, int i) {
 
 // Load the referenced triangle of the matrix at `a` into the tile s in lower form (the other
 // triangle becomes zero): thread r reads column r of each row (coalesced), all loads in flight
-// before the first shared store. Ends with a group barrier.
+// before the first shared store. Ends with a group barrier. (Guarded loads here: common.cuh
+// clamped_offset measured 3-7 % slower at n = 32 on the H100 -- more spills under the register
+// cap --, reports/gpu_20261125d/ab_clamped_loads.md.)
 template <typename T, int NMAX>
 __device__ __forceinline__ void chol_load_lower(T* s, const T* a, index_t lda, int n, int r,
                                                 int lower, bool active) {
@@ -193,7 +195,13 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
 // diagonal block's rows in the other triangle: the whole factor is then done in n / 32 panel
 // launches and GEMMs, with no separate TRSM or zeroing pass. lower = 0 works on the upper form
 // U = L^T in place (the panel is the row block j0 .. j0 + w - 1; tiles are read transposed).
-// One warp a matrix, blockDim.x / 32 matrices a block, grid stride over the batch.
+// One warp a matrix, blockDim.x / 32 matrices a block, grid stride over the batch. Loads are
+// unguarded (common.cuh clamped_offset): H100, float64, batch 10240, the panels went from 66 to
+// 85-89 % of the copy bandwidth and POTRF n = 64 / 128 / 256 from 0.42 / 1.83 / 8.47 ms to 0.37
+// / 1.59 / 7.37 (reports/gpu_20261125d). Measured and not kept: partial sums in the solve's
+// FMA chain (within 1 %), the diagonal block packed in shared memory (12.9 instead of 17.2 KB
+// a matrix: within 1 %, the 168 registers bind the occupancy first; a 128-register cap spills
+// and loses 4-15 % in float64; scripts/probe_potrf_panels.py).
 // info: first != 0 writes it (j0 + j or 0); later panels keep an earlier failure.
 template <int NMAX>
 __host__ __device__ constexpr int chol_panel_smem() { return 2 * chol_tile<NMAX>() + NMAX; }
@@ -216,11 +224,16 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
         const bool active = k < batch;
         T* a = A + (active ? k : 0) * stride + (index_t)j0 * lda + j0;   // diagonal block
         // Diagonal block in lower form (lane r reads column r of row i: coalesced both ways).
+        {
+            T v[NMAX];
 #pragma unroll
-        for (int i = 0; i < NMAX; ++i) {
-            const bool ref = active && i < w && r < w && (lower ? r <= i : r >= i);
-            const T v = ref ? a[(index_t)i * lda + r] : T(0);
-            if (i < w && r < w) { if (lower) s[i * LD + r] = v; else s[r * LD + i] = v; }
+            for (int i = 0; i < NMAX; ++i) {
+                const T raw = a[clamped_offset(i, r, w, w, lower, lda)];
+                v[i] = (active && i < w && r < w && (lower ? r <= i : r >= i)) ? raw : T(0);
+            }
+#pragma unroll
+            for (int i = 0; i < NMAX; ++i)
+                if (i < w && r < w) { if (lower) s[i * LD + r] = v[i]; else s[r * LD + i] = v[i]; }
         }
         __syncwarp();
         const int fail = chol_potrf_phase<T, NMAX>(s, w, r);
@@ -230,10 +243,17 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
             const int rows = below - cb < NMAX ? below - cb : NMAX;
             T* p = lower ? a + (index_t)(w + cb) * lda : a + w + cb;      // chunk origin
             // c[row][col]: row = panel row (of L), col = panel column.
+            {
+                T v[NMAX];
 #pragma unroll
-            for (int i = 0; i < NMAX; ++i) {
-                if (lower) { if (active && i < rows && r < w) c[i * LD + r] = p[(index_t)i * lda + r]; }
-                else       { if (active && i < w && r < rows) c[r * LD + i] = p[(index_t)i * lda + r]; }
+                for (int i = 0; i < NMAX; ++i)
+                    v[i] = p[lower ? clamped_offset(i, r, rows, w, -1, lda)
+                                   : clamped_offset(i, r, w, rows, -1, lda)];
+#pragma unroll
+                for (int i = 0; i < NMAX; ++i) {
+                    if (lower) { if (i < rows && r < w) c[i * LD + r] = v[i]; }
+                    else       { if (i < w && r < rows) c[r * LD + i] = v[i]; }
+                }
             }
             __syncwarp();
             T x[NMAX];

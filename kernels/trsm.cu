@@ -31,6 +31,13 @@
 
 template <int NMAX>
 __host__ __device__ constexpr int tri_ld() { return NMAX + 1; }
+// Loads of A's triangle and of B's chunks unguarded, clamped into the matrix (common.cuh
+// clamped_offset), for NMAX >= 16; guarded (off-matrix lanes load nothing) for NMAX = 8. H100,
+// TRSM left lower, n right-hand sides, batch 100000, backend ms, guarded -> clamped: n = 16
+// float64 0.315 -> 0.204, float32 0.252 -> 0.142; n = 8 float32 0.065 -> 0.087, TRMM n = 8
+// float64 0.066 -> 0.075 (reports/gpu_20261125d/ab_clamped_loads.md).
+template <int NMAX>
+__host__ __device__ constexpr bool tri_clamped_loads() { return NMAX >= 16; }
 // Per matrix: the triangle tile (NMAX x LD), 2 * NMAX diagonal entries, the vector tile (NMAX
 // vectors of LD), one element of skew (consecutive matrices start on different banks).
 template <int NMAX>
@@ -129,19 +136,22 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
         const bool active = k < batch;
         const T* a = A + (active ? k : 0) * sa;
         T* b = B + (active ? k : 0) * sb;
+        bool bad = false;                        // this thread's diagonal entry (row r)
         {   // the referenced triangle: thread r reads column r of each row (coalesced, in flight);
             // A(p, r) goes to t[t0 + p * tstep] (T(i, j) = A(p, r), reversed for an upper T).
             const int t0 = tr ? (rev ? (n - 1 - r) * LD + n - 1 : r * LD) : (rev ? (n - 1) * LD + n - 1 - r : r);
             const int tstep = tr ? (rev ? -1 : 1) : (rev ? -LD : LD);
-            const T* ap = a + r;
 #pragma unroll
             for (int p0 = 0; p0 < NMAX; p0 += TRI_LOAD_ROWS) {   // TRI_LOAD_ROWS loads in flight
                 T v[TRI_LOAD_ROWS];
 #pragma unroll
                 for (int q = 0; q < TRI_LOAD_ROWS; ++q) {
                     const int p = p0 + q;
-                    const bool ref = active && p < n && r < n && (lower ? (r <= p) : (r >= p));
-                    v[q] = ref ? ap[p * lda] : T(0);
+                    if constexpr (tri_clamped_loads<NMAX>())
+                        v[q] = a[clamped_offset(p, r, n, n, lower, lda)];
+                    else
+                        v[q] = (active && p < n && r < n && (lower ? (r <= p) : (r >= p)))
+                                   ? a[p * lda + r] : T(0);
                 }
 #pragma unroll
                 for (int q = 0; q < TRI_LOAD_ROWS; ++q) {
@@ -150,6 +160,7 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
                         T val = v[q];
                         if (p == r) {
                             const T d = unit ? T(1) : v[q];
+                            bad = solve && !unit && !is_finite_nonzero(d);
                             dg[rev ? n - 1 - r : r] = solve ? T(1) / d : d;
                             dg[NMAX + n - 1 - r] = T(1) / d;
                             val = d;
@@ -160,12 +171,12 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             }
         }
         tri_sync<NMAX>();
-        if (active && r == 0 && info != nullptr) {
-            int fail = 0;
-            if (!unit && solve)
-                for (int i = 0; i < n; ++i)
-                    if (!is_finite_nonzero(a[i * lda + i])) { fail = i + 1; break; }
-            info[k] = fail;
+        {   // info: the group's first bad diagonal entry, from one warp vote
+            const unsigned votes = __ballot_sync(blockDim.x >= 32 ? 0xffffffffu
+                                                                  : (1u << blockDim.x) - 1u, bad);
+            const unsigned mine = NMAX == 32 ? votes
+                : (votes >> (threadIdx.x % 32 / NMAX * NMAX)) & ((1u << (NMAX % 32)) - 1u);
+            if (active && r == 0 && info != nullptr) info[k] = mine ? __ffs(mine) : 0;
         }
         for (int v0 = 0; v0 < nvec; v0 += NMAX) {
             const int vc = min(NMAX, nvec - v0);
@@ -176,13 +187,19 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             const bool rok = right ? r < n : r < vc;
             const int qmax = right ? vc : n;
             {   // stage the chunk: thread r reads element r of each row of B (coalesced)
-                const T* bp = b + boff;
+                const T* bc = b + (index_t)(right ? v0 * ldb : v0);
+                const int rows = right ? vc : n, cols = right ? n : vc;
 #pragma unroll
                 for (int q0 = 0; q0 < NMAX; q0 += TRI_LOAD_ROWS) {
                     T w[TRI_LOAD_ROWS];
 #pragma unroll
-                    for (int q = 0; q < TRI_LOAD_ROWS; ++q)
-                        w[q] = (active && rok && q0 + q < qmax) ? bp[(index_t)(q0 + q) * ldb] : T(0);
+                    for (int q = 0; q < TRI_LOAD_ROWS; ++q) {
+                        if constexpr (tri_clamped_loads<NMAX>())
+                            w[q] = bc[clamped_offset(q0 + q, r, rows, cols, -1, ldb)];
+                        else
+                            w[q] = (active && rok && q0 + q < qmax)
+                                       ? bc[(index_t)(q0 + q) * ldb + r] : T(0);
+                    }
 #pragma unroll
                     for (int q = 0; q < TRI_LOAD_ROWS; ++q)
                         if (rok && q0 + q < qmax) xv[xq * (q0 + q) + xr] = w[q];

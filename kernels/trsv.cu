@@ -243,7 +243,6 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
         trsv_staged_copy(reversed ? Ak + last : Ak, rs, cs, n, trans == 0, tile, lane);
         __syncwarp();
         const T d = lane < n ? tile[trsv_staged_at(lane, lane)] : T(1);
-        const bool bad = !unit && lane < n && !is_finite_nonzero(d);
         const T rinv = unit ? T(1) : T(1) / d;
         for (int j = 0; j < n; ++j) {
             if (lane == j) x *= rinv;
@@ -258,9 +257,8 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
             }
         }
         if (lane < n) xk[(index_t)orig * incx] = x;
-        int first = bad ? orig : n;
-#pragma unroll
-        for (int off = 16; off >= 1; off >>= 1) first = min(first, __shfl_xor_sync(0xffffffffu, first, off));
+        const int first = group_first_bad<32>(d, !unit && lane < n, lane, n, reversed,
+                                              LaneGroup<32>::make());
         if (lane == 0) info[k] = first < n ? first + 1 : 0;
         __syncwarp();                                        // the tile is reused
     }

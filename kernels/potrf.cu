@@ -201,7 +201,7 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
 // / 1.59 / 7.37 (reports/gpu_20261125d). Measured and not kept: partial sums in the solve's
 // FMA chain (within 1 %), the diagonal block packed in shared memory (12.9 instead of 17.2 KB
 // a matrix: within 1 %, the 168 registers bind the occupancy first; a 128-register cap spills
-// and loses 4-15 % in float64; scripts/probe_potrf_panels.py).
+// and loses 4-14 % in float64; scripts/probe_potrf_panels.py).
 // info: first != 0 writes it (j0 + j or 0); later panels keep an earlier failure.
 template <int NMAX>
 __host__ __device__ constexpr int chol_panel_smem() { return 2 * chol_tile<NMAX>() + NMAX; }

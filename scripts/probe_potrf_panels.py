@@ -32,19 +32,10 @@ def spd_batch(cupy, batch, n, dtype, seed=0):
     return a.astype(dtype)
 
 
-def panel_config_with(options, smem_elems):
-    """A replacement for cholesky._panel_config compiling chol_panel with NVRTC ``options`` and
-    ``smem_elems`` shared elements a matrix."""
-    from linalg._cuda._compile import DEFAULT_SMEM, ctype, grid_1d, kernel
-
-    def config(device_id, dtype, batch):
-        per_matrix = smem_elems * dtype.itemsize
-        per_block = 4
-        while per_block > 1 and per_block * per_matrix > DEFAULT_SMEM:
-            per_block //= 2
-        launcher = kernel("potrf", f"chol_panel<{ctype(dtype)}>", "pqqiiqiip", options=options)
-        return launcher, grid_1d(batch, per_block), 32 * per_block, per_block * per_matrix
-    return config
+def panel_config_with(original, options):
+    """A stand-in for cholesky._panel_config (``original``) compiling chol_panel with NVRTC
+    ``options``."""
+    return lambda device_id, dtype, batch: original(device_id, dtype, batch, options)
 
 
 def step_times(cupy, cholesky, a, a0, reps=7):
@@ -100,8 +91,6 @@ def main(argv=None):
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument("--sizes", default="64,128,256")
     parser.add_argument("--batch", type=int, default=10240)
-    parser.add_argument("--smem-elems", type=int, default=None,
-                        help="chol_panel's shared elements a matrix (default: the launcher's)")
     args = parser.parse_args(argv)
     sizes = tuple(int(v) for v in args.sizes.split(","))
     import cupy
@@ -115,7 +104,6 @@ def main(argv=None):
              " | max rel. diff | registers |", "|---|---|" + "---|" * (len(CAPS) + 2)]
     breakdown = []
     original = cholesky._panel_config
-    smem = args.smem_elems or cholesky.PANEL_SMEM_ELEMS
     for dtype in (numpy.float64, numpy.float32):
         for n in sizes:
             a0 = spd_batch(cupy, args.batch, n, dtype)
@@ -123,7 +111,7 @@ def main(argv=None):
             times, results, regs = [], [], []
             for cap in CAPS:
                 options = (f"--maxrregcount={cap}",) if cap else ()
-                cholesky._panel_config = panel_config_with(options, smem)
+                cholesky._panel_config = panel_config_with(original, options)
                 try:
                     fn = lambda: cholesky.potrf_panels(a, True)     # noqa: E731
                     times.append(timeit(fn, lambda: cupy.copyto(a, a0)))

@@ -57,6 +57,9 @@ def potrs_width(n, itemsize):
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
+# Shared elements a matrix of kernels/potrf.cu chol_panel (chol_panel_smem<32>()): two 32 x 33
+# tiles (+ 1 each) and the inverted diagonal.
+PANEL_SMEM_ELEMS = 2 * (32 * 33 + 1) + 32
 
 
 def chol_panel(a, j0, lower, info):
@@ -74,14 +77,15 @@ def chol_panel(a, j0, lower, info):
 
 
 @functools.lru_cache(maxsize=4096)
-def _panel_config(device_id, dtype, batch):
+def _panel_config(device_id, dtype, batch, options=()):
     """(launcher, grid, threads, shared bytes): one warp a matrix, as many a block (up to 4) as
-    fit the default shared memory."""
-    per_matrix = (2 * (32 * 33 + 1) + 32) * dtype.itemsize      # chol_panel_smem<32>()
+    fit the default shared memory; ``options``: extra NVRTC options (scripts/probe_potrf_panels.py
+    tries register caps)."""
+    per_matrix = PANEL_SMEM_ELEMS * dtype.itemsize
     per_block = 4
     while per_block > 1 and per_block * per_matrix > DEFAULT_SMEM:
         per_block //= 2
-    launcher = kernel("potrf", f"chol_panel<{ctype(dtype)}>", "pqqiiqiip")
+    launcher = kernel("potrf", f"chol_panel<{ctype(dtype)}>", "pqqiiqiip", options=options)
     return launcher, grid_1d(batch, per_block), 32 * per_block, per_block * per_matrix
 
 

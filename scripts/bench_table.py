@@ -9,7 +9,8 @@ square rows of bench_blas.csv, GEBRD against torch svdvals. A cell is "vendor" w
 call dispatches to the vendor (bench_blas "dispatch"), "-" where the row was not measured.
 With --targets: every measured cell (n <= 256) that misses the speedup or bandwidth target of
 issues 3 and 4 (TARGETS; square shapes only: the hydro GEMV/GEMM shapes are bench_blas's own
-rows), one line each.
+rows), one line each, with what the same run measured around it in brackets (the kernel's share
+of the call; the same op and n at the largest batch measured).
 """
 import argparse
 import csv
@@ -89,11 +90,44 @@ def target_of(op, n):
     return None
 
 
+def evidence(row, larger, larger_pct):
+    """What the same run measured around a missed cell, as text ('' if nothing): the kernel's
+    share of the call (bench_blas kernel_ms) where it is under half of it, and the cell at the
+    largest batch measured for it (its speedup, bandwidth and how the time grew with the batch):
+    where 10x the matrices take a few times the time, fixed per-call costs dominate the cell."""
+    notes = []
+    try:
+        kernel, ours = float(row.get("kernel_ms") or "nan"), float(row["ours_ms"])
+    except (KeyError, ValueError):
+        kernel = ours = float("nan")
+    if kernel < 0.5 * ours:
+        notes.append(f"the kernel is {kernel:.4g} of the call's {ours:.4g} ms")
+    if larger is not None:
+        growth = int(larger["batch"]) / int(row["batch"])
+        text = f"batch {int(larger['batch']):,}".replace(",", " ") + f": {float(larger['speedup']):.2f}x"
+        if larger_pct not in (None, ""):
+            text += f", {float(larger_pct):.0f} % of the copy bandwidth"
+        try:
+            scale = float(larger["ours_ms"]) / float(row["ours_ms"])
+            text += f" ({growth:.3g}x the matrices in {scale:.2g}x the time)"
+        except (KeyError, ValueError, ZeroDivisionError):
+            pass
+        notes.append(text)
+    return "; ".join(notes)
+
+
 def misses(cholesky_rows, blas_rows, dtype, batch):
-    """Markdown list items 'op n = ..: what missed (target)', one per cell short of a target."""
+    """Markdown list items 'op n = ..: what missed (target) [evidence]', one per cell short of a
+    target; the evidence (see :func:`evidence`) comes from the same CSVs."""
     lines = []
     rows = [(r["op"], int(r["n"]), r, r.get("pct_bw")) for r in cholesky_rows]
     rows += [(r["op"], square_n(r["shape"]), r, r.get("pct_copy")) for r in blas_rows]
+    largest = {}                     # (op, n, dtype) -> (row, pct) at the largest batch > batch
+    for op, n, r, pct in rows:
+        key = (op, n, r["dtype"])
+        if n is not None and int(r["batch"]) > batch and (
+                key not in largest or int(r["batch"]) > int(largest[key][0]["batch"])):
+            largest[key] = (r, pct)
     for op, n, r, pct in rows:
         if n is None or r["dtype"] != dtype or int(r["batch"]) != batch:
             continue
@@ -110,7 +144,9 @@ def misses(cholesky_rows, blas_rows, dtype, batch):
         if target[1] is not None and pct not in (None, "") and float(pct) < target[1]:
             missed.append(f"{float(pct):.0f} % of the copy bandwidth (target {target[1]} %)")
         if missed:
-            lines.append(f"- {op} n = {n}: " + "; ".join(missed))
+            larger, larger_pct = largest.get((op, n, dtype), (None, None))
+            note = evidence(r, larger, larger_pct)
+            lines.append(f"- {op} n = {n}: " + "; ".join(missed) + (f" [{note}]" if note else ""))
     return lines
 
 

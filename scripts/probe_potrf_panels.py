@@ -23,15 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 CAPS = (0, 128, 96)
 
 
-def spd_batch(cupy, batch, n, dtype, seed=0):
-    """Well-conditioned SPD matrices: G G^T / n + 2 I (row-major, C-contiguous)."""
-    gen = cupy.random.default_rng(seed)
-    g = gen.standard_normal((batch, n, n), dtype=numpy.float64)
-    a = cupy.matmul(g, g.swapaxes(1, 2)) / n
-    a += 2.0 * cupy.eye(n)
-    return a.astype(dtype)
-
-
 def panel_config_with(original, options):
     """A stand-in for cholesky._panel_config (``original``) compiling chol_panel with NVRTC
     ``options``."""
@@ -94,7 +85,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sizes = tuple(int(v) for v in args.sizes.split(","))
     import cupy
-    from bench_cholesky import copy_bandwidth, timeit
+    from bench_cholesky import copy_bandwidth, spd_batch, timeit
     from linalg._cuda import cholesky
     bw = copy_bandwidth()
     lines = ["# probe_potrf_panels (scripts/probe_potrf_panels.py)", "",
@@ -106,7 +97,7 @@ def main(argv=None):
     original = cholesky._panel_config
     for dtype in (numpy.float64, numpy.float32):
         for n in sizes:
-            a0 = spd_batch(cupy, args.batch, n, dtype)
+            a0 = spd_batch(args.batch, n, dtype)
             a = cupy.empty_like(a0)
             times, results, regs = [], [], []
             for cap in CAPS:

@@ -68,10 +68,20 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_X_LOWER 4
 #define TT_VEC_M 8                          // M's i stride is 1 and its rows 16-byte aligned
 #define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
+// (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
+// KM, tri_tile's template argument: the operands staged k-major (double only).
+#define TT_KM_M 1
+#define TT_KM_X 2
 
 // Row stride (elements) of a staged k row.
 template <typename T>
 __host__ __device__ constexpr int tt_ld() { return sizeof(T) == 8 ? TT_B + 8 : TT_B + 4; }
+
+// Row stride (elements) of an operand staged k-major, s[f][k] (KM below): TT_BK + 4 doubles,
+// 16-byte aligned rows; the DMMA fragment loads then meet two wavefronts a warp, the minimum for
+// 256 bytes. The tile takes TT_B x tt_ldk = the k-row tile's TT_BK x tt_ld elements.
+__host__ __device__ constexpr int tt_ldk() { return TT_BK + 4; }
+static_assert(TT_B * tt_ldk() <= TT_BK * (TT_B + 8), "a k-major tile fits the stage");
 
 // Elements of one stage (A and X tiles) and bytes of dynamic shared memory.
 template <typename T>
@@ -169,11 +179,37 @@ __device__ __forceinline__ void tt_put(T* s, const T* src, int what) {
 // (k0 + k) sk into s[k][f]; what(f, k0 + k) says zero / one / copy unless the tile is `full`.
 // vec (f runs along the unit stride, 16-byte aligned sources): 16-byte copies of 16 / sizeof(T)
 // consecutive f where the tile is full (a quarter or half of the copy instructions).
-template <typename T, typename What>
+// KMAJOR (the operand's k stride is 1; double only): into s[f][k] (row stride tt_ldk), and vec
+// means 16-byte copies of 2 consecutive k -- the source's unit stride -- where the tile is full.
+template <typename T, bool KMAJOR, typename What>
 __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index_t sk, int k0,
                                                  bool full, bool vec, T* s, What what) {
     const bool kc = sk == 1;
     const int t = threadIdx.x;
+    if constexpr (KMAJOR) {
+        static_assert(sizeof(T) == 8, "k-major staging is for the DMMA (double) product");
+        if (vec && full) {
+            constexpr int V = 2, ROW = TT_BK / V;                  // 16-byte chunks a row of k
+#pragma unroll
+            for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
+                const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
+                const unsigned d =
+                    static_cast<unsigned>(__cvta_generic_to_shared(s + f * tt_ldk() + k));
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
+                             "l"(src + (index_t)f * sf + (k0 + k))
+                             : "memory");
+            }
+            return;
+        }
+#pragma unroll
+        for (int r = 0; r < TT_PLACES; ++r) {
+            int f, k;
+            tt_place<T>(t, r, true, f, k);
+            const T* p = src + (index_t)f * sf + (k0 + k);
+            tt_put<T>(s + f * tt_ldk() + k, p, full ? TT_COPY : what(f, k0 + k));
+        }
+        return;
+    }
     if (vec && full) {
         constexpr int V = 16 / (int)sizeof(T), ROW = TT_B / V;      // chunks a k row
         const int f = V * (t % ROW);
@@ -199,7 +235,7 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
 
 // Issue the copies of k tile k0.. of M's rows i0.. (into sa) and X's columns j0.. (into sx) (the
 // caller commits them as one group). a and x point at the matrix's M(i0, 0) and X(0, j0).
-template <typename T>
+template <typename T, int KM>
 __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
                                          index_t xk, index_t xj, int n, int nvec, int flags,
                                          int i0, int j0, int k0, T* sa, T* sx) {
@@ -208,10 +244,10 @@ __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, con
     const bool full_a = inside_k && i0 + TT_B <= n &&
                         ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0);
     const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || k0 >= j0 + TT_B);
-    tt_stage_operand<T>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
-                        [&](int f, int k) { return tt_what_m(i0 + f, k, n, flags); });
-    tt_stage_operand<T>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
-                        [&](int f, int k) { return tt_what_x(k, j0 + f, n, nvec, flags); });
+    tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
+        [&](int f, int k) { return tt_what_m(i0 + f, k, n, flags); });
+    tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
+        [&](int f, int k) { return tt_what_x(k, j0 + f, n, nvec, flags); });
 }
 
 template <int N>
@@ -254,25 +290,31 @@ __device__ __forceinline__ void tt_warp_part(int warp, int& r0, int& h, int& c0,
 }
 
 // acc += (the staged tiles' product) over the k steps of 8 that meet [kb, ke) (tile-relative).
+// KM: which operands are staged k-major (TT_KM_M, TT_KM_X): entry (f, k) at s[f tt_ldk + k]
+// instead of s[k tt_ld + f].
+template <int KM>
 __device__ __forceinline__ void tt_multiply(const double* sa, const double* sx, int kb, int ke,
                                             tt_acc<double>& acc) {
-    constexpr int LD = tt_ld<double>();
+    // (f, k) offsets of a staged operand: a k step of one, an f step of one, per layout
+    constexpr int AK = (KM & TT_KM_M) ? 1 : tt_ld<double>(), AF = (KM & TT_KM_M) ? tt_ldk() : 1;
+    constexpr int XK = (KM & TT_KM_X) ? 1 : tt_ld<double>(), XF = (KM & TT_KM_X) ? tt_ldk() : 1;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, q = lane & 3;
-    const double* pa = sa + q * LD + 32 * (warp & 1) + g;
-    const double* px = sx + q * LD + 32 * (warp >> 1) + g;
+    const double* pa = sa + q * AK + (32 * (warp & 1) + g) * AF;
+    const double* px = sx + q * XK + (32 * (warp >> 1) + g) * XF;
 #pragma unroll
     for (int k = 0; k < TT_BK; k += 8) {
         if (k + 8 <= kb || k >= ke) continue;          // warp-uniform
         double a[2][4], b[4][2];
 #pragma unroll
         for (int m = 0; m < 2; ++m) {
-            a[m][0] = pa[k * LD + 16 * m], a[m][1] = pa[k * LD + 16 * m + 8];
-            a[m][2] = pa[(k + 4) * LD + 16 * m], a[m][3] = pa[(k + 4) * LD + 16 * m + 8];
+            a[m][0] = pa[k * AK + 16 * m * AF], a[m][1] = pa[k * AK + (16 * m + 8) * AF];
+            a[m][2] = pa[(k + 4) * AK + 16 * m * AF];
+            a[m][3] = pa[(k + 4) * AK + (16 * m + 8) * AF];
         }
 #pragma unroll
         for (int c = 0; c < 4; ++c)
-            b[c][0] = px[k * LD + 8 * c], b[c][1] = px[(k + 4) * LD + 8 * c];
+            b[c][0] = px[k * XK + 8 * c * XF], b[c][1] = px[(k + 4) * XK + 8 * c * XF];
 #pragma unroll
         for (int m = 0; m < 2; ++m)
 #pragma unroll
@@ -280,8 +322,10 @@ __device__ __forceinline__ void tt_multiply(const double* sa, const double* sx, 
     }
 }
 
+template <int KM>
 __device__ __forceinline__ void tt_multiply(const float* sa, const float* sx, int kb, int ke,
                                             tt_acc<float>& acc) {
+    static_assert(KM == 0, "float stages its operands by k rows only");
     constexpr int LD = tt_ld<float>();
     const int r = 8 * (threadIdx.x >> 4), c = 4 * (threadIdx.x & 15);
     const int lo = kb > 0 ? kb : 0, hi = ke < TT_BK ? ke : TT_BK;
@@ -363,7 +407,7 @@ __device__ __forceinline__ tt_work<T> tt_work_of(index_t t, const T* A, index_t 
     return w;
 }
 
-template <typename T, bool SYM>
+template <typename T, bool SYM, int KM = 0>
 __global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
 tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
          index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
@@ -386,7 +430,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
     auto stage_next = [&](int buf) {                  // stage (stg, sq), then advance
         if (stg.t < items) {
             T* const d = s0 + buf * 2 * HALF;
-            tt_stage<T>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, flags, stg.i0, stg.j0,
+            tt_stage<T, KM>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, flags, stg.i0, stg.j0,
                         stg.k0 + sq * TT_BK, d, d + HALF);
             if (++sq == stg.tiles) {
                 sq = 0;
@@ -411,7 +455,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         stage_next((step + TT_STAGES - 1) % TT_STAGES);
         const T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
         const int kb = cur.k0 + kt * TT_BK;
-        tt_multiply(st, st + HALF, wk0 - kb, wk1 - kb, acc);
+        tt_multiply<KM>(st, st + HALF, wk0 - kb, wk1 - kb, acc);
         if (++kt == cur.tiles) {              // item done: store from registers, next item
             tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha);
 #pragma unroll

@@ -133,6 +133,11 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 256), "left_t": (65, 256), "rig
               ("lauum", "float32"): {"lower": (65, 256), "upper": (129, 256)}}
 TILE_THREADS = 128
 TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X = 1, 2, 4, 8, 16   # kernels/trmm.cu flags
+TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
+# float64 operands whose k stride is 1 (TRMM left N: A; right side: B) staged k-major (s[f][k],
+# 16-byte copies along k) instead of an element a copy into k rows. LINALG_CUDA_TILE_KMAJOR=0
+# turns it off (the A/B: PREPARED, not yet timed on the device).
+TILE_KMAJOR = os.environ.get("LINALG_CUDA_TILE_KMAJOR", "1") != "0"
 # tri_tile's grid: a block an item; TILE_GRID > 0 caps it (tests: a few blocks walk many items,
 # their k tile streams crossing item boundaries).
 TILE_GRID = 0
@@ -228,7 +233,8 @@ COMPILE_CHECK = {
     "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
                      for p, q in ((1, 1), (1, 2), (2, 2))]
                     + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
-    "trmm.cu": [f"tri_tile<{t}, {s}>" for t in ("float", "double") for s in ("false", "true")],
+    "trmm.cu": [f"tri_tile<float, {s}, 0>" for s in ("false", "true")]
+               + [f"tri_tile<double, {s}, {km}>" for s in ("false", "true") for km in range(4)],
 }
 
 
@@ -605,23 +611,31 @@ def _vec_flag(x, fs, ks, bs, flag):
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha,
               items, sym):
-    """One launch of tri_tile<T, sym> over ``items`` output tiles (grid-stride loop)."""
-    flags |= _vec_flag(a, mi, mk, sa, TT_VEC_M) | _vec_flag(x, xj, xk, sx, TT_VEC_X)
+    """One launch of tri_tile<T, sym, km> over ``items`` output tiles (grid-stride loop); km:
+    the float64 operands with k stride 1 are staged k-major (TILE_KMAJOR)."""
+    km = 0
+    if TILE_KMAJOR and a.itemsize == 8:
+        km = (TT_KM_M if mk == 1 and mi != 1 else 0) | (TT_KM_X if xk == 1 and xj != 1 else 0)
+    # 16-byte copies run along each operand's unit stride: f for a k-row tile, k for a k-major one
+    flags |= (_vec_flag(a, mk, mi, sa, TT_VEC_M) if km & TT_KM_M
+              else _vec_flag(a, mi, mk, sa, TT_VEC_M))
+    flags |= (_vec_flag(x, xk, xj, sx, TT_VEC_X) if km & TT_KM_X
+              else _vec_flag(x, xj, xk, sx, TT_VEC_X))
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
-                                            TILE_SHAPE[a.dtype.name])
+                                            TILE_SHAPE[a.dtype.name], km)
     launcher(min(items, grid), TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha), smem)
 
 
 @functools.lru_cache(maxsize=64)
-def _tri_tile_config(device_id, dtype, sym, cap, shape):
+def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0):
     """(launcher, grid, shared bytes) of tri_tile: a block an item (a block streams the k tiles of
     its items, the next item's first copies during this one's product), at most ``cap`` blocks
     where cap > 0. A persistent grid (the blocks resident at once) measured slower: H100,
     float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the
     blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
     bk, stages, blocks = shape
-    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {'true' if sym else 'false'}>",
+    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {'true' if sym else 'false'}, {km}>",
                       "pqqqpqqqpqqqiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
                        f"-DTT_BLOCKS_OPT={blocks}"))

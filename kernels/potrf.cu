@@ -337,8 +337,13 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
             const int col = c0 + r;
             const bool mine = active && col < nrhs;
             T x[NMAX];
+            if (n == NMAX && c0 + NMAX <= nrhs) {         // a full chunk: unguarded loads
 #pragma unroll
-            for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b[(index_t)i * ldb + col] : T(0);
+                for (int i = 0; i < NMAX; ++i) x[i] = b[(index_t)i * ldb + col];
+            } else {
+#pragma unroll
+                for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b[(index_t)i * ldb + col] : T(0);
+            }
 #pragma unroll
             for (int i = 0; i < NMAX; ++i) {                 // L y = b
                 if (i >= n) break;

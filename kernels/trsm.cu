@@ -182,11 +182,12 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             const int vc = min(NMAX, nvec - v0);
             // Chunk element q of thread r: B row (v0 + q, column r) for the right side, B row q,
             // column v0 + r for the left side; it lives at xv[xq * q + xr].
-            T* const bc = b + (index_t)(right ? v0 * ldb : v0);   // the chunk's origin in B
+            const index_t boff = right ? (index_t)v0 * ldb + r : (index_t)v0 + r;
             const int xq = right ? LD : 1, xr = right ? r : r * LD;
             const bool rok = right ? r < n : r < vc;
             const int qmax = right ? vc : n;
             {   // stage the chunk: thread r reads element r of each row of B (coalesced)
+                const T* bc = b + (index_t)(right ? v0 * ldb : v0);
                 const int rows = right ? vc : n, cols = right ? n : vc;
 #pragma unroll
                 for (int q0 = 0; q0 < NMAX; q0 += TRI_LOAD_ROWS) {
@@ -218,7 +219,7 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             }
             tri_sync<NMAX>();
             if (active && rok) {
-                T* bp = bc + r;
+                T* bp = b + boff;
 #pragma unroll
                 for (int q = 0; q < NMAX; ++q) {
                     if (q < qmax) *bp = xv[xq * q + xr];

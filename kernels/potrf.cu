@@ -27,7 +27,11 @@
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
-// Template:   T = float | double; NMAX in {8, 16, 32, 64}; the matrix order n <= NMAX is runtime.
+// Out of place: with OUT the input is read from A_in (same lda and stride as A, no overlap) and
+//             the result written to A, so that a call that must keep its input needs no copy of
+//             it first; without OUT, A_in is not read (pass A) and the code is the in-place one.
+// Template:   T = float | double; NMAX in {8, 16, 32, 64}; OUT (above); the matrix order n <=
+//             NMAX is runtime.
 // Launcher:   linalg/_cuda/cholesky.py (potrf, potri, poti), linalg/_cuda/triangular.py (trtri, lauum).
 #include "common.cuh"
 
@@ -150,9 +154,10 @@ __device__ __forceinline__ void chol_load_lower(T* s, const T* a, index_t lda, i
     group_sync<NMAX>();
 }
 
-template <typename T, int NMAX>
+template <typename T, int NMAX, bool OUT>
 __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
-                           int ops, int lower, int unit, int* __restrict__ info) {
+                           int ops, int lower, int unit, int* __restrict__ info,
+                           const T* __restrict__ A_in) {
     constexpr int LD = chol_ld<NMAX>();
     extern __shared__ __align__(16) unsigned char chol_smem[];
     const int per_block = blockDim.x / NMAX;
@@ -166,7 +171,8 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
         const index_t k = base + m;
         const bool active = k < batch;
         T* a = A + (active ? k : 0) * stride;
-        chol_load_lower<T, NMAX>(s, a, lda, n, r, lower, active);
+        chol_load_lower<T, NMAX>(s, OUT ? A_in + (active ? k : 0) * stride : a, lda, n, r, lower,
+                                 active);
         int fail = 0;
         if (ops & CHOL_POTRF) fail = chol_potrf_phase<T, NMAX>(s, n, r);
         if (ops & CHOL_TRTRI) {
@@ -303,15 +309,17 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
 // r of a matrix's group solves right-hand side c0 + r, L y = b and L^T x = y, in registers,
 // reading the factor from shared memory (every thread of the group reads the same entry: a
 // broadcast). Chunks of NMAX right-hand sides; B is (batch, n, nrhs) with leading dimension ldb,
-// overwritten by X (coalesced: the threads of a group read consecutive columns of a row). POSV's
-// info is potrf's (X is undefined where it fails).
+// overwritten by X (coalesced: the threads of a group read consecutive columns of a row); with
+// OUT, B is read from B_in (same ldb and stride, no overlap) and X written to B (chol_small's OUT).
+// POSV's info is potrf's (X is undefined where it fails).
 template <int NMAX>
 __host__ __device__ constexpr int chol_solve_smem() { return chol_tile<NMAX>() + NMAX; }
 
-template <typename T, int NMAX>
+template <typename T, int NMAX, bool OUT>
 __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride, T* __restrict__ B,
                            index_t ldb, index_t stride_b, int n, int nrhs, index_t batch,
-                           int lower, int factored, int* __restrict__ info) {
+                           int lower, int factored, int* __restrict__ info,
+                           const T* __restrict__ B_in) {
     constexpr int LD = chol_ld<NMAX>();
     extern __shared__ __align__(16) unsigned char chol_solve_smem_raw[];
     const int per_block = blockDim.x / NMAX;
@@ -333,6 +341,7 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
         if (r < n) dinv[r] = T(1) / s[r * LD + r];
         group_sync<NMAX>();
         T* b = B + (active ? k : 0) * stride_b;
+        const T* b_in = OUT ? B_in + (active ? k : 0) * stride_b : b;
         for (int c0 = 0; c0 < nrhs; c0 += NMAX) {
             const int col = c0 + r;
             const bool mine = active && col < nrhs;
@@ -342,10 +351,10 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
             // 0.211 -> 0.192 (reports/gpu_20261125e/ab_prep_branches.md).
             if (n == NMAX && c0 + NMAX <= nrhs) {
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i) x[i] = b[(index_t)i * ldb + col];
+                for (int i = 0; i < NMAX; ++i) x[i] = b_in[(index_t)i * ldb + col];
             } else {
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b[(index_t)i * ldb + col] : T(0);
+                for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b_in[(index_t)i * ldb + col] : T(0);
             }
 #pragma unroll
             for (int i = 0; i < NMAX; ++i) {                 // L y = b

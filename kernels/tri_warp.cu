@@ -26,7 +26,8 @@
 // Shared:     per matrix NMAX * (NMAX + 1) elements of T, twice for the right side (dynamic).
 // Template:   T = float | double; NMAX = 32 (fully unrolled; rows n..NMAX-1 are zero padding);
 //             MODE = TRI_WARP_MUL | TRI_WARP_SOLVE | TRI_WARP_POTRS (one path per kernel);
-//             G = 16 | 32.
+//             G = 16 | 32; OUT: B is read from B_in (same ldb and sb, no overlap) and the result
+//             written to B, without it B_in is not read (kernels/trsm.cu tri_vec's OUT).
 //             A 64 class of the multiply was measured and dropped: 255 registers, spills,
 //             0.3-0.6x a dense cupy.matmul at n = 48-64 (H100).
 // info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0; MUL: 0.
@@ -122,10 +123,11 @@ __host__ __device__ __forceinline__ void tri_warp_solve(const volatile T* s, T (
     }
 }
 
-template <typename T, int NMAX, int MODE, int G>
+template <typename T, int NMAX, int MODE, int G, bool OUT>
 __global__ void __launch_bounds__(128, tri_warp_min_blocks<T, G>())
 tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
-         index_t sb, int n, int nvec, index_t batch, int flags, T alpha, int* __restrict__ info) {
+         index_t sb, int n, int nvec, index_t batch, int flags, T alpha, int* __restrict__ info,
+         const T* __restrict__ B_in) {
     static_assert(NMAX == 32 && (G == 16 || G == 32), "a matrix is one warp or half a warp");
     constexpr int LD = tri_warp_ld<NMAX>();
     constexpr int V = NMAX / G;                // vectors per lane in each chunk of NMAX
@@ -151,6 +153,7 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
         __syncthreads();
         if (k >= batch) continue;
         T* b = B + k * sb;
+        const T* b_in = OUT ? B_in + k * sb : b;
         for (int v0 = 0; v0 < nvec; v0 += NMAX) {
             T x[V][NMAX];
             if (right) {                       // rows staged so that global accesses coalesce
@@ -159,7 +162,7 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
                         const int c = lane + j * G;
-                        if (v0 + r < nvec && c < n) rows[r * LD + c] = b[(index_t)(v0 + r) * ldb + c];
+                        if (v0 + r < nvec && c < n) rows[r * LD + c] = b_in[(index_t)(v0 + r) * ldb + c];
                     }
                 __syncwarp(mask);
 #pragma unroll
@@ -172,7 +175,7 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
                 for (int j = 0; j < V; ++j) {
                     const int v = v0 + lane + j * G;
 #pragma unroll
-                    for (int i = 0; i < NMAX; ++i) x[j][i] = (i < n && v < nvec) ? b[i * ldb + v] : T(0);
+                    for (int i = 0; i < NMAX; ++i) x[j][i] = (i < n && v < nvec) ? b_in[i * ldb + v] : T(0);
                 }
             }
             if (MODE == TRI_WARP_MUL) {

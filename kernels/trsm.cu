@@ -18,8 +18,11 @@
 //             chunks of NMAX vectors staged through shared memory, so any nvec works and global
 //             accesses stay coalesced); `blockDim.x / NMAX` matrices per block; grid-stride loop.
 // Shared:     NMAX + (blockDim.x / NMAX) * tri_tile<NMAX>() elements of T (dynamic).
+// Out of place: with OUT, B is read from B_in (same ldb and sb, no overlap) and the result
+//             written to B (a call that keeps its right-hand sides needs no copy of them first);
+//             without OUT, B_in is not read (pass B) and the code is the in-place one.
 // Template:   T = float | double; NMAX in {8, 16, 32} (fully unrolled); MODE (below) the path;
-//             n <= NMAX and nvec runtime.
+//             OUT (above); n <= NMAX and nvec runtime.
 // info:       TRSM/POTRS (if info != nullptr): j if the j-th diagonal entry is zero or not finite.
 // Launcher:   linalg/_cuda/triangular.py (trsm, trmm), linalg/_cuda/cholesky.py (potrs, posv).
 #include "common.cuh"
@@ -109,10 +112,10 @@ __device__ __forceinline__ void tri_lower_mul(const T* t, T* v, int dir, int n, 
 #define TRI_MODE_MUL 1
 #define TRI_MODE_POTRS 2
 
-template <typename T, int NMAX, int MODE>
+template <typename T, int NMAX, int MODE, bool OUT>
 __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                         index_t ldb, index_t sb, int n, int nvec, index_t batch, int flags, T alpha,
-                        int* __restrict__ info) {
+                        int* __restrict__ info, const T* __restrict__ B_in) {
     constexpr int LD = tri_ld<NMAX>();
     extern __shared__ __align__(16) unsigned char tri_smem[];
     const bool right = flags & TRI_RIGHT, lower = flags & TRI_LOWER, unit = flags & TRI_UNIT;
@@ -136,6 +139,7 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
         const bool active = k < batch;
         const T* a = A + (active ? k : 0) * sa;
         T* b = B + (active ? k : 0) * sb;
+        const T* b_in = OUT ? B_in + (active ? k : 0) * sb : b;
         bool bad = false;                        // this thread's diagonal entry (row r)
         {   // the referenced triangle: thread r reads column r of each row (coalesced, in flight);
             // A(p, r) goes to t[t0 + p * tstep] (T(i, j) = A(p, r), reversed for an upper T).
@@ -187,7 +191,7 @@ __global__ void tri_vec(const T* __restrict__ A, index_t lda, index_t sa, T* __r
             const bool rok = right ? r < n : r < vc;
             const int qmax = right ? vc : n;
             {   // stage the chunk: thread r reads element r of each row of B (coalesced)
-                const T* bc = b + (index_t)(right ? v0 * ldb : v0);
+                const T* bc = b_in + (index_t)(right ? v0 * ldb : v0);
                 const int rows = right ? vc : n, cols = right ? n : vc;
 #pragma unroll
                 for (int q0 = 0; q0 < NMAX; q0 += TRI_LOAD_ROWS) {

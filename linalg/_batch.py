@@ -183,7 +183,9 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result, backend_
             per-matrix shapes; raises ValueError naming the argument (and batch item) on mismatch.
         compute: ``f(xp, **arrays) -> (outputs, info)``: ``arrays`` are C-contiguous strided
             batches of the compute dtype (batch >= 1, no zero dimension), ``outputs`` a tuple of
-            strided arrays (batch, ...) and ``info`` an int32 (batch,) array or None.
+            strided arrays (batch, ...) and ``info`` an int32 (batch,) array or None. Where the
+            backend lists operands in OUT_OF_PLACE[op], ``f`` may also get ``keep=names`` (the
+            operands it must leave as they are: the caller's own arrays) to hand to the backend.
         dtype_policy: ``f(**dtypes_by_name) -> dtype`` (``_validate.compute_dtype``).
         empty_result: ``f(xp, dtype, batch, shapes) -> outputs`` for a batch that is empty or has
             a zero dimension (no backend call).
@@ -250,6 +252,7 @@ class _Plan(NamedTuple):
     names: tuple             # the present operands' names, in order
     copied: tuple            # indices of the operands copied (the others are passed as they are)
     guarded: tuple           # (reader, writer) index pairs: copy the reader if the two overlap
+    kept: tuple              # names the backend must not write (its OUT_OF_PLACE): keep=kept
 
 
 _PLANS = {}
@@ -295,7 +298,11 @@ def _run_planned(ops, check_shapes, compute, dtype_policy, backend_op):
     for reader, writer in plan.guarded:
         if _overlap(values[reader], values[writer], plan.xp):
             values[reader] = _copy_as(values[reader], plan.xp, plan.dtype)
-    outputs, info = compute(plan.xp, **dict(zip(plan.names, values)))
+    arrays = dict(zip(plan.names, values))
+    if plan.kept:
+        outputs, info = compute(plan.xp, keep=plan.kept, **arrays)
+    else:
+        outputs, info = compute(plan.xp, **arrays)
     return outputs, info, "strided"
 
 
@@ -324,10 +331,13 @@ def _make_plan(present, check_shapes, dtype_policy, backend_op):
     """The :class:`_Plan` of a plain strided call, or None if the call is not one.
 
     An operand is passed as it is only if it is C-contiguous in the compute dtype and either
-    marked ``overwrite`` (the caller allows writing into it) or listed in the backend's
-    READS_ONLY; a read-only operand is copied anyway when it overlaps an operand written in
-    place (it would be read after being overwritten), which :func:`_run_planned` tests per call
-    (addresses are not part of the key)."""
+    marked ``overwrite`` (the caller allows writing into it), listed in the backend's
+    READS_ONLY, or listed in its OUT_OF_PLACE (operands it writes over unless told to keep
+    them: the plan's ``kept`` names those it passes without ``overwrite``, and compute gets
+    ``keep=kept``, which it hands on to the backend; the backend then writes its result to a
+    new array, sparing the copy). A passed operand that is not ``overwrite`` is copied anyway
+    when it overlaps an operand written in place (it would be read after being overwritten),
+    which :func:`_run_planned` tests per call (addresses are not part of the key)."""
     xp = _strided_module([op.value for op in present])
     if xp is None:
         return None
@@ -338,17 +348,22 @@ def _make_plan(present, check_shapes, dtype_policy, backend_op):
             return None
     check_shapes({op.name: numpy.array((op.value.shape[1:],), dtype=numpy.int64) for op in present})
     dtype = dtype_policy(**{op.name: op.value for op in present})
-    reads_only = ()
+    reads_only = out_of_place = ()
     if backend_op is not None:
         family, name = backend_op
-        reads_only = getattr(_dispatch.backend(xp, family), "READS_ONLY", {}).get(name, ())
+        backend = _dispatch.backend(xp, family)
+        reads_only = getattr(backend, "READS_ONLY", {}).get(name, ())
+        out_of_place = getattr(backend, "OUT_OF_PLACE", {}).get(name, ())
     ready = [op.value.dtype == dtype and op.value.flags.c_contiguous for op in present]
-    passed = [r and (op.overwrite or op.name in reads_only) for op, r in zip(present, ready)]
+    passed = [r and (op.overwrite or op.name in reads_only or op.name in out_of_place)
+              for op, r in zip(present, ready)]
+    kept = tuple(op.name for op, p in zip(present, passed)
+                 if p and not op.overwrite and op.name in out_of_place)
     writers = [i for i, op in enumerate(present) if passed[i] and op.overwrite]
     guarded = tuple((i, w) for i, op in enumerate(present) if passed[i] and not op.overwrite
                     for w in writers)
     return _Plan(xp, dtype, tuple(op.name for op in present),
-                 tuple(i for i, p in enumerate(passed) if not p), guarded)
+                 tuple(i for i, p in enumerate(passed) if not p), guarded, kept)
 
 
 def _overlap(x, y, xp):

@@ -47,8 +47,8 @@ def potrf(a, lower=True, *, overwrite_a=False, return_info=False):
     """
     lower = check_bool(lower, "lower")
 
-    def compute(xp, a):
-        factor, info = _dispatch.backend(xp, "cholesky").potrf(a, lower=lower)
+    def compute(xp, a, **keep):
+        factor, info = _dispatch.backend(xp, "cholesky").potrf(a, lower=lower, **keep)
         return (factor,), info
 
     (factor,), info, _ = run_batched(
@@ -66,14 +66,15 @@ def _empty_like_input(name):
 
 
 
-def _rhs_operand_call(xp, op_name, is_vector, lower, factor, b):
-    """Backend ``op_name`` (potrs/posv) on (batch, n, nrhs) columns, vectors as one column."""
+def _rhs_operand_call(xp, op_name, is_vector, lower, factor, b, keep):
+    """Backend ``op_name`` (potrs/posv) on (batch, n, nrhs) columns, vectors as one column;
+    ``keep``: {} or {"keep": names} from the call plan (linalg/_batch.py run_batched)."""
     fn = getattr(_dispatch.backend(xp, "cholesky"), op_name)
     if not is_vector:
-        x, info = fn(factor, b, lower=lower)
+        x, info = fn(factor, b, lower=lower, **keep)
         return (x,), info
     # reshape, not b[:, :, None]: CuPy's indexing costs twice the host time (b is C-contiguous)
-    x, info = fn(factor, b.reshape(b.shape + (1,)), lower=lower)
+    x, info = fn(factor, b.reshape(b.shape + (1,)), lower=lower, **keep)
     return (x.reshape(x.shape[:2]),), info
 
 
@@ -113,8 +114,8 @@ def potrs(l, b, lower=True, *, overwrite_b=False, return_info=False):
     lower = check_bool(lower, "lower")
     is_vector = rhs_core_ndim(b) == 1
 
-    def compute(xp, l, b):
-        return _rhs_operand_call(xp, "potrs", is_vector, lower, l, b)
+    def compute(xp, l, b, **keep):
+        return _rhs_operand_call(xp, "potrs", is_vector, lower, l, b, keep)
 
     (x,), info, _ = run_batched(
         [Operand("l", l), Operand("b", b, core_ndim=1 if is_vector else 2, overwrite=overwrite_b)],
@@ -161,8 +162,8 @@ def posv(a, b, lower=True, *, overwrite_a=False, overwrite_b=False, return_info=
     lower = check_bool(lower, "lower")
     is_vector = rhs_core_ndim(b) == 1
 
-    def compute(xp, a, b):
-        return _rhs_operand_call(xp, "posv", is_vector, lower, a, b)
+    def compute(xp, a, b, **keep):
+        return _rhs_operand_call(xp, "posv", is_vector, lower, a, b, keep)
 
     (x,), info, _ = run_batched(
         [Operand("a", a, overwrite=overwrite_a),
@@ -204,8 +205,8 @@ def potri(l, lower=True, *, overwrite_l=False, return_info=False):
     """
     lower = check_bool(lower, "lower")
 
-    def compute(xp, l):
-        inverse, info = _dispatch.backend(xp, "cholesky").potri(l, lower=lower)
+    def compute(xp, l, **keep):
+        inverse, info = _dispatch.backend(xp, "cholesky").potri(l, lower=lower, **keep)
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(
@@ -246,8 +247,8 @@ def poti(a, lower=True, *, overwrite_a=False, return_info=False):
     """
     lower = check_bool(lower, "lower")
 
-    def compute(xp, a):
-        inverse, info = _dispatch.backend(xp, "cholesky").poti(a, lower=lower)
+    def compute(xp, a, **keep):
+        inverse, info = _dispatch.backend(xp, "cholesky").poti(a, lower=lower, **keep)
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(

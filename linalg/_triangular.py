@@ -106,9 +106,9 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     alpha = check_scalar(alpha, "alpha")
     policy = scalar_dtype_policy(alpha)
 
-    def compute(xp, a, b):
+    def compute(xp, a, b, **keep):
         backend = _dispatch.backend(xp, "triangular")
-        x, info = backend.trsm(a, b, side, lower, trans, unit_diagonal, alpha)
+        x, info = backend.trsm(a, b, side, lower, trans, unit_diagonal, alpha, **keep)
         return (x,), info
 
     (x,), info, _ = run_batched(
@@ -151,9 +151,9 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     alpha = check_scalar(alpha, "alpha")
     policy = scalar_dtype_policy(alpha)
 
-    def compute(xp, a, b):
+    def compute(xp, a, b, **keep):
         backend = _dispatch.backend(xp, "triangular")
-        return (backend.trmm(a, b, side, lower, trans, unit_diagonal, alpha),), None
+        return (backend.trmm(a, b, side, lower, trans, unit_diagonal, alpha, **keep),), None
 
     (out,), _, _ = run_batched(
         [Operand("a", a), Operand("b", b, overwrite=overwrite_b)],
@@ -196,8 +196,8 @@ def trtri(a, lower=True, unit_diagonal=False, *, overwrite_a=False, return_info=
     """
     lower, unit_diagonal = check_bool(lower, "lower"), check_bool(unit_diagonal, "unit_diagonal")
 
-    def compute(xp, a):
-        inverse, info = _dispatch.backend(xp, "triangular").trtri(a, lower, unit_diagonal)
+    def compute(xp, a, **keep):
+        inverse, info = _dispatch.backend(xp, "triangular").trtri(a, lower, unit_diagonal, **keep)
         return (inverse,), info
 
     (inverse,), info, _ = run_batched(
@@ -236,8 +236,8 @@ def lauum(a, lower=True, *, overwrite_a=False):
     """
     lower = check_bool(lower, "lower")
 
-    def compute(xp, a):
-        return (_dispatch.backend(xp, "triangular").lauum(a, lower),), None
+    def compute(xp, a, **keep):
+        return (_dispatch.backend(xp, "triangular").lauum(a, lower, **keep),), None
 
     (out,), _, _ = run_batched(
         [Operand("a", a, overwrite=overwrite_a)],

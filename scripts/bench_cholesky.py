@@ -11,6 +11,15 @@ CuPy, torch.linalg.cholesky_ex / solve_triangular / cholesky_solve / cholesky_in
 cupy.matmul for the products), GFLOP/s with LAPACK flop counts, effective GB/s (each matrix read and
 written once), the vendor/ours ratio and the percentage of a device-to-device copy's bandwidth
 measured at the start. Writes bench_cholesky.md and bench_cholesky.csv under --output.
+
+With --fresh, ``fresh_ms`` (the last column) also times the copy-free default call: the public
+call without overwrite on the pristine inputs (``linalg.potrf(a, return_info=True)``,
+``linalg.potrs(l, b, return_info=True)``, ``linalg.posv(a, b, return_info=True)``,
+``linalg.trsm(l, b, return_info=True)``, ``linalg.trmm(l, b)``,
+``linalg.trtri(l, return_info=True)``, ``linalg.lauum(l)``, ``linalg.potri(l, return_info=True)``,
+``linalg.poti(a, return_info=True)``: outputs allocated by the call, from CuPy's memory pool; no
+reset, the inputs are not written). Empty without --fresh and for syrk (whose public call in the
+ours_ms column is already that call).
 """
 import argparse
 import csv
@@ -135,13 +144,15 @@ def torch_lib(name):
 
 # ----------------------------------------------------------------------------- operations
 
-def case(op, n, batch, dtype, reps):
-    """((public ms, backend ms), vendor_ms, vendor_name, flops, bytes) for one operation."""
+def case(op, n, batch, dtype, reps, fresh=False):
+    """((public ms, backend ms), vendor_ms, vendor_name, flops, bytes, fresh ms) for one operation;
+    fresh ms (None unless ``fresh`` and the op has one): the public call without overwrite."""
     a = spd_batch(batch, n, dtype)
     l, _ = gchol.potrf(a.copy(), True)
     work = cupy.empty_like(a)
     gen = cupy.random.default_rng(1)
     vendors = {}
+    fresh_fn = None              # the copy-free default call: no overwrite, pristine inputs
 
     def reset_a():
         cupy.copyto(work, a)
@@ -164,6 +175,7 @@ def case(op, n, batch, dtype, reps):
     if op == "potrf":
         ours = both(lambda: linalg.potrf(work, overwrite_a=True, return_info=True),
                     lambda: gchol.potrf(work, True), reset_a)
+        fresh_fn = lambda: linalg.potrf(a, return_info=True)  # noqa: E731
         vtime("cusolver.potrfBatched", cusolver_potrf(work), reset_a)
         if torch is not None:
             vtime("torch.cholesky_ex", lambda: torch.linalg.cholesky_ex(_t(a)))
@@ -182,10 +194,12 @@ def case(op, n, batch, dtype, reps):
             ours = both(lambda: linalg.posv(work, bw, overwrite_a=True, overwrite_b=True,
                                             return_info=True),
                         lambda: gchol.posv(work, bw, True), reset_ab)
+            fresh_fn = lambda: linalg.posv(a, b, return_info=True)  # noqa: E731
             flops, nbytes = n**3 / 3 + 2 * n * n * nrhs, 2 * n * n + 2 * n * nrhs
         else:
             ours = both(lambda: linalg.potrs(l, bw, overwrite_b=True, return_info=True),
                         lambda: gchol.potrs(l, bw, True), reset_b)
+            fresh_fn = lambda: linalg.potrs(l, b, return_info=True)  # noqa: E731
             flops, nbytes = 2 * n * n * nrhs, n * n + 2 * n * nrhs
             if nrhs == 1:
                 vtime("cusolver.potrsBatched", cusolver_potrs(l, bw), reset_b)
@@ -207,6 +221,7 @@ def case(op, n, batch, dtype, reps):
         ours = both(lambda: linalg.trsm(l, bw, overwrite_b=True, return_info=True),
                     lambda: gtri.trsm(l, bw, "left", True, "N", False, 1.0),
                     lambda: cupy.copyto(bw, b))
+        fresh_fn = lambda: linalg.trsm(l, b, return_info=True)  # noqa: E731
         if torch is not None:
             tl, tb = _t(l), _t(b)
             vtime("torch.solve_triangular", lambda: torch.linalg.solve_triangular(tl, tb, upper=False))
@@ -217,6 +232,7 @@ def case(op, n, batch, dtype, reps):
         ours = both(lambda: linalg.trmm(l, bw, overwrite_b=True),
                     lambda: gtri.trmm(l, bw, "left", True, "N", False, 1.0),
                     lambda: cupy.copyto(bw, b))
+        fresh_fn = lambda: linalg.trmm(l, b)  # noqa: E731
         vtime("cupy.matmul (dense)", lambda: cupy.matmul(l, b))
         flops, nbytes = n**3, 3 * n * n
     elif op == "syrk":
@@ -233,6 +249,10 @@ def case(op, n, batch, dtype, reps):
                    "lauum": lambda: gtri.lauum(work, True),
                    "potri": lambda: gchol.potri(work, True), "poti": lambda: gchol.poti(work, True)}[op]
         ours = both(public, backend, lambda: cupy.copyto(work, src))
+        fresh_fn = {"trtri": lambda: linalg.trtri(l, return_info=True),
+                    "lauum": lambda: linalg.lauum(l),
+                    "potri": lambda: linalg.potri(l, return_info=True),
+                    "poti": lambda: linalg.poti(a, return_info=True)}[op]
         if torch is not None:
             tl, ta = _t(l), _t(a)
             if op == "trtri":
@@ -254,9 +274,15 @@ def case(op, n, batch, dtype, reps):
         nbytes = 2 * n * n
     else:
         raise ValueError(op)
+    fresh_ms = None
+    if fresh and fresh_fn is not None:
+        try:
+            fresh_ms = timeit(fresh_fn, None, reps)
+        except Exception as exc:  # keep the row's other columns
+            print(f"  fresh {op} failed: {type(exc).__name__}: {str(exc)[:100]}", flush=True)
     best = min(vendors.items(), key=lambda kv: kv[1]) if vendors else (None, float("nan"))
     item = numpy.dtype(dtype).itemsize
-    return ours, best[1], best[0], flops * batch, nbytes * batch * item
+    return ours, best[1], best[0], flops * batch, nbytes * batch * item, fresh_ms
 
 
 OPS = ("potrf", "potrs1", "potrsn", "posvn", "trsm", "trmm", "syrk", "trtri", "lauum", "potri", "poti")
@@ -271,6 +297,8 @@ def main(argv=None):
     p.add_argument("--ops", default=",".join(OPS))
     p.add_argument("--batches", default=None, help="comma-separated batch counts (default 10240, "
                    "and 100000 for n <= 32 unless --quick)")
+    p.add_argument("--fresh", action="store_true", help="also time the copy-free default call "
+                   "(public call without overwrite, pristine inputs): column fresh_ms")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else (
         [4, 8, 16, 32, 64, 128] if args.quick else [2, 4, 8, 16, 32, 64, 128, 256, 512])
@@ -291,8 +319,8 @@ def main(argv=None):
                            [10240] + ([100000] if n <= 32 and not args.quick else []))
                 for batch in batches:
                     try:
-                        (ours, backend), vend, vname, flops, nbytes = case(
-                            op, n, batch, numpy.dtype(dtype), reps)
+                        (ours, backend), vend, vname, flops, nbytes, fresh = case(
+                            op, n, batch, numpy.dtype(dtype), reps, args.fresh)
                     except Exception as exc:
                         print(f"{op} {dtype} n={n} batch={batch}: FAILED {type(exc).__name__}: {exc}",
                               flush=True)
@@ -301,7 +329,8 @@ def main(argv=None):
                     row = dict(op=op, dtype=dtype, n=n, batch=batch, ours_ms=round(ours, 4),
                                backend_ms=round(backend, 4), vendor_ms=round(vend, 4), vendor=vname, speedup=round(vend / ours, 2),
                                gflops=round(flops / ours / 1e6, 1), gbs=round(gbs, 1),
-                               pct_bw=round(100 * gbs / bw, 1))
+                               pct_bw=round(100 * gbs / bw, 1),
+                               fresh_ms="" if fresh is None else round(fresh, 4))
                     rows.append(row)
                     print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
                     write(out, header, rows)          # after every row: a killed run keeps its rows

@@ -31,12 +31,12 @@ BATCH = 10240
 def launch(a, ops, per_block, cap):
     batch, n = a.shape[0], a.shape[1]
     nmax = tri.size_class(n)
-    launcher = kernel("potrf", f"chol_small<{ctype(a.dtype)}, {nmax}>", "pqqiqiiip",
+    launcher = kernel("potrf", f"chol_small<{ctype(a.dtype)}, {nmax}, false>", "pqqiqiiipp",
                       options=register_cap(cap))
     smem = per_block * (nmax * (nmax + 1) + 1) * a.itemsize
     info = cupy.empty(batch, dtype=numpy.int32)
-    launcher(grid_1d(batch, per_block), per_block * nmax, (a, n, n * n, n, batch, ops, 1, 0, info),
-             smem)
+    launcher(grid_1d(batch, per_block), per_block * nmax, (a, n, n * n, n, batch, ops, 1, 0, info,
+                                                                   a), smem)
     return info
 
 
@@ -59,11 +59,11 @@ def tri_warp_sweep(dtype):
             for cap in (0, 64, 128):
                 per_block = threads // lanes
                 smem = per_block * (2 if right else 1) * n * (n + 1) * b.itemsize
-                launcher = kernel("tri_warp", f"tri_warp<{ctype(dtype)}, 32, {tri.TRI_WARP_SOLVE}, {lanes}>",
-                                  "pqqpqqiiqiTp", dtype, options=register_cap(cap))
+                launcher = kernel("tri_warp", f"tri_warp<{ctype(dtype)}, 32, {tri.TRI_WARP_SOLVE}, {lanes}, false>",
+                                  "pqqpqqiiqiTpp", dtype, options=register_cap(cap))
                 config = (launcher, grid_1d(BATCH, per_block), threads, smem)
                 try:
-                    run = lambda: tri._launch_on_rhs(config, l0, b, n, flags, 1.0)  # noqa: E731
+                    run = lambda: tri._launch_on_rhs(config, l0, b, n, flags, 1.0, (b,))  # noqa: E731
                     t = timeit(run, reset, reps=15)
                     reset(); run()
                     same = numpy.array_equal(b.get(), want)

@@ -36,6 +36,16 @@ def main():
                 linalg.potri(f, lower=lower); linalg.poti(a, lower=lower)
                 linalg.trtri(f, lower=lower); linalg.lauum(f, lower=lower)
                 linalg.potrs(f, x, lower=lower)           # one vector: the fused warp kernel
+                # the same in place (the kernels' in-place instantiations; the calls above keep
+                # their inputs: the out-of-place ones)
+                linalg.potrf(a.copy(), lower=lower, overwrite_a=True)
+                linalg.potrs(f, b.copy(), lower=lower, overwrite_b=True)
+                linalg.posv(a.copy(), b.copy(), lower=lower, overwrite_a=True, overwrite_b=True)
+                linalg.poti(a.copy(), lower=lower, overwrite_a=True)
+                linalg.potri(f.copy(), lower=lower, overwrite_l=True)
+                linalg.trtri(f.copy(), lower=lower, overwrite_a=True)
+                linalg.lauum(f.copy(), lower=lower, overwrite_a=True)
+                linalg.potrs(f, x.copy(), lower=lower, overwrite_b=True)
                 for trans in "NT":
                     linalg.trsv(f, x, lower=lower, trans=trans)
                     linalg.trsv(f, x, lower=lower, trans=trans, unit_diagonal=True)
@@ -45,7 +55,11 @@ def main():
                     for trans in "NT":
                         linalg.trsm(f, rhs, side=side, lower=lower, trans=trans)
                         linalg.trmm(f, rhs, side=side, lower=lower, trans=trans)
-                        calls += 2
+                        linalg.trsm(f, rhs.copy(), side=side, lower=lower, trans=trans,
+                                    overwrite_b=True)
+                        linalg.trmm(f, rhs.copy(), side=side, lower=lower, trans=trans,
+                                    overwrite_b=True)
+                        calls += 4
             for ta in "NT":
                 for tb in "NT":
                     linalg.gemm(a, a, transa=ta, transb=tb); calls += 1

@@ -30,7 +30,8 @@ __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
 # (the leaf kernels used here are listed by linalg/_cuda/triangular.py)
 COMPILE_CHECK = {"potrf.cu": ["chol_panel<float>", "chol_panel<double>"]
-                 + [f"chol_solve<{t}, {c}>" for t in ("float", "double") for c in tri.SIZE_CLASSES]}
+                 + [f"chol_solve<{t}, {c}, {o}>" for t in ("float", "double")
+                    for c in tri.SIZE_CLASSES for o in ("false", "true")]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
 # kernels/potrf.cu chol_solve (the factor never leaves shared memory). H100, batch 10240, against
 # potrf + potrs: 2.0-2.3x faster for n right-hand sides (n = 2..32), 1.4-2.1x for one, except
@@ -57,6 +58,11 @@ def potrs_width(n, itemsize):
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
+# Operands written over unless the function's ``keep`` names them (then the result is a new
+# array: the kernels' out-of-place instantiations, or one copy on in-place-only paths;
+# linalg/_cuda/triangular.py OUT_OF_PLACE).
+OUT_OF_PLACE = {"potrf": ("a",), "potrs": ("b",), "posv": ("a", "b"), "potri": ("l",),
+                "poti": ("a",)}
 # Shared elements a matrix of kernels/potrf.cu chol_panel (chol_panel_smem<32>()): two 32 x 33
 # tiles (+ 1 each) and the inverted diagonal.
 PANEL_SMEM_ELEMS = 2 * (32 * 33 + 1) + 32
@@ -133,103 +139,124 @@ def potrs_inplace(l, b, lower):
     tri.trsm_inplace(l11, b1, False, lower, lower, False, 1.0, True)  # X1 = T11^-T Y1
 
 
-def potrf(a, lower=True):
-    """Cholesky factor of each matrix; returns (factor, info)."""
+def potrf(a, lower=True, keep=()):
+    """Cholesky factor of each matrix; returns (factor, info); the factor is a new array where
+    ``keep`` names "a"."""
     if not tri.is_real(a.dtype):
-        return _vendor_potrf(a, lower)
+        return _vendor_potrf(a, lower)                            # a only read
     if a.shape[1] <= tri.LEAF or tri.one_launch("potrf", a):
-        return a, tri.chol_small(a, tri.CHOL_POTRF, lower)
+        factor = tri.result_array(a, "a", keep)
+        return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
+    a = tri.writable(a, "a", keep)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(a, lower)
     return a, potrf_panels(a, lower)
 
 
-def potrs(l, b, lower=True):
+def potrs(l, b, lower=True, keep=()):
     """Solve A X = B given the Cholesky factor of A (L L^T or U^T U); returns (X, info), X may
-    be ``b``; info: the first zero or non-finite diagonal entry of the factor."""
+    be ``b`` unless ``keep`` names "b"; info: the first zero or non-finite diagonal entry of
+    the factor."""
     if not tri.is_real(l.dtype):
-        return _vendor_potrs(l, b, lower), tri._diag_info(l, False)
-    if b.shape[2] > 1 and tri.pair_launch("potrs", l):
+        return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
+    n, nrhs = l.shape[1], b.shape[2]
+    if n <= tri.LEAF and nrhs >= POTRS_SOLVE_FROM:
+        x = tri.result_array(b, "b", keep)
+        return x, chol_solve(l, b, lower, factored=True, out=x)
+    if n < POTRS_WARP_FROM and not trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
+        x = tri.result_array(b, "b", keep)                 # one vector (n <= LEAF above)
+        return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
+    b = tri.writable(b, "b", keep)                         # the paths below work in place
+    if nrhs > 1 and tri.pair_launch("potrs", l):
         return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
-    if tri.small_batch("potrs_vector" if b.shape[2] == 1 else "potrs", l):
+    if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, b, lower), info
-    if b.shape[2] == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1], l.dtype):
+    if nrhs == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
         return b, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True)
-    if b.shape[2] == 1 and POTRS_WARP_FROM <= l.shape[1] <= trsv.MAX_N_KERNEL:
+    if nrhs == 1 and POTRS_WARP_FROM <= n <= trsv.MAX_N_KERNEL:
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
         # once per solve, coalesced).
         return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(l.shape[1], l.itemsize))
-    if l.shape[1] <= tri.LEAF and b.shape[2] >= POTRS_SOLVE_FROM:
-        return b, chol_solve(l, b, lower, factored=True)
-    if l.shape[1] <= tri.LEAF:
+                                   width=potrs_width(n, l.itemsize))
+    if n <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
-    if tri.use_pair("potrs", l.dtype, l.shape[1]):
+    if tri.use_pair("potrs", l.dtype, n):
         return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     info = tri._diag_info(l, False)
     potrs_inplace(l, b, lower)
     return b, info
 
 
-def chol_solve(a, b, lower, factored):
-    """kernels/potrf.cu chol_solve in place on ``b`` (batch, n, nrhs), n <= LEAF, ``a`` only read:
+def chol_solve(a, b, lower, factored, out=None):
+    """kernels/potrf.cu chol_solve on ``b`` (batch, n, nrhs), n <= LEAF, ``a`` only read: in
+    place, or with ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged.
     POSV of ``a`` (factored False; returns potrf's info) or POTRS with the factor ``a`` (factored
     True; returns its first zero or non-finite diagonal entry)."""
     import cupy
     batch, n, nrhs = b.shape
-    launcher, grid, threads, smem = _solve_config(current_device(), a.dtype, n, batch)
+    fresh = out is not None and out is not b
+    launcher, grid, threads, smem = _solve_config(current_device(), a.dtype, n, batch, fresh)
     info = cupy.empty(batch, dtype=numpy.int32)
+    dst = tri.check_twin(out, b) if fresh else b
     _, lda, sa = tri.view_args(a)
-    _, ldb, sb = tri.view_args(b)
+    _, ldb, sb = tri.view_args(dst)
     launcher(grid, threads,
-             (a, lda, sa, b, ldb, sb, n, nrhs, batch, int(lower), int(factored), info), smem)
+             (a, lda, sa, dst, ldb, sb, n, nrhs, batch, int(lower), int(factored), info, b), smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _solve_config(device_id, dtype, n, batch):
+def _solve_config(device_id, dtype, n, batch, fresh=False):
     """(launcher, grid, threads, shared bytes) of one chol_solve launch: chol_small's matrices
-    per block and tile, plus the inverted diagonal."""
+    per block and tile, plus the inverted diagonal; ``fresh``: the out-of-place instantiation."""
     nmax = tri.size_class(n)
     per_block, threads, smem = tri.launch_config(nmax, nmax * (nmax + 1) + 1 + nmax,
                                                  dtype.itemsize)
-    launcher = kernel("potrf", f"chol_solve<{ctype(dtype)}, {nmax}>", "pqqpqqiiqiip")
+    launcher = kernel("potrf", f"chol_solve<{ctype(dtype)}, {nmax}, {tri._cbool(fresh)}>",
+                      "pqqpqqiiqiipp")
     return launcher, grid_1d(batch, per_block), threads, smem
 
 
-def posv(a, b, lower=True):
-    """Factor and solve; returns (X, info) with potrf's info."""
+def posv(a, b, lower=True, keep=()):
+    """Factor and solve; returns (X, info) with potrf's info. X is a new array where ``keep``
+    names "b"; ``a`` is work space unless ``keep`` names it."""
     if tri.is_real(a.dtype) and a.shape[1] <= tri.LEAF and b.shape[2] >= POSV_FUSED_FROM:
-        return b, chol_solve(a, b, lower, factored=False)
-    factor, info = potrf(a, lower)
-    x, _ = potrs(factor, b, lower)
+        x = tri.result_array(b, "b", keep)                       # a only read
+        return x, chol_solve(a, b, lower, factored=False, out=x)
+    factor, info = potrf(a, lower, keep=tuple(k for k in keep if k == "a"))
+    x, _ = potrs(factor, b, lower, keep=tuple(k for k in keep if k == "b"))
     return x, info
 
 
-def potri(l, lower=True):
+def potri(l, lower=True, keep=()):
     """Inverse of A from its Cholesky factor, full symmetric; returns (inverse, info) where info
-    is trtri's (a zero or non-finite diagonal entry of the factor)."""
+    is trtri's (a zero or non-finite diagonal entry of the factor); the inverse is a new array
+    where ``keep`` names "l"."""
     if not tri.is_real(l.dtype):
         inv, info = tri._vendor_trtri(l, lower, False)
         return tri.lauum(inv, lower), info
     if l.shape[1] <= tri.LEAF or tri.one_launch("potri", l):
-        return l, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower)
+        x = tri.result_array(l, "l", keep)
+        return x, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower, out=x)
     if tri.small_batch("potri", l):
         # A^-1 = the solution of A X = I by the two vendor solves, its lower triangle mirrored
         # (exactly symmetric, as the recursion's result).
         info = tri._diag_info(l, False)
         inv = vendor.potrs(l, tri.identity(l.shape[0], l.shape[1], l.dtype), lower)
         return tri.mirror(inv), info
-    inv, info = tri.trtri(l, lower)
+    inv, info = tri.trtri(l, lower, keep=("a",) if "l" in keep else ())
     return tri.lauum(inv, lower, zeroed=True), info
 
 
-def poti(a, lower=True):
-    """Inverse of symmetric positive definite matrices (potrf + potri fused); (inverse, info)."""
+def poti(a, lower=True, keep=()):
+    """Inverse of symmetric positive definite matrices (potrf + potri fused); (inverse, info);
+    the inverse is a new array where ``keep`` names "a"."""
     if tri.is_real(a.dtype) and (a.shape[1] <= tri.LEAF or tri.one_launch("poti", a)):
-        return a, tri.chol_small(a, tri.CHOL_POTRF | tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower)
-    factor, info = potrf(a, lower)
+        x = tri.result_array(a, "a", keep)
+        return x, tri.chol_small(a, tri.CHOL_POTRF | tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower,
+                                 out=x)
+    factor, info = potrf(a, lower, keep=keep)
     inv, _ = potri(factor, lower)
     return inv, info
 

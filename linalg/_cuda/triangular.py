@@ -215,19 +215,24 @@ CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
+# Operands written over unless the backend function's ``keep`` names them: then they stay as
+# they are and the result is a new array -- by the kernels' out-of-place (OUT) instantiations
+# where the path has one, after one copy where it works in place only (the public layer passes
+# them without a copy of its own; linalg/_batch.py).
+OUT_OF_PLACE = {"trsm": ("b",), "trmm": ("b",), "trtri": ("a",), "lauum": ("a",)}
 
 # Every name expression a launcher may ask for (tests/linalg/test_kernels_compile.py compiles them).
 COMPILE_CHECK = {
-    "trsm.cu": [f"tri_vec<{t}, {c}, {m}>" for t in ("float", "double") for c in SIZE_CLASSES
-                for m in range(3)],
-    "potrf.cu": [f"chol_small<{t}, {c}>" for t in ("float", "double")
-                 for c in SIZE_CLASSES + (ONE_LAUNCH_MAX,)]
+    "trsm.cu": [f"tri_vec<{t}, {c}, {m}, {o}>" for t in ("float", "double") for c in SIZE_CLASSES
+                for m in range(3) for o in ("false", "true")],
+    "potrf.cu": [f"chol_small<{t}, {c}, {o}>" for t in ("float", "double")
+                 for c in SIZE_CLASSES + (ONE_LAUNCH_MAX,) for o in ("false", "true")]
                 + [f"chol_block<{t}>" for t in ("float", "double")],
     "triangle.cu": [f"{k}<{t}>" for k in ("triangle_fix", "diag_info", "triangle_copy",
                                           "triangle_zero")
                     for t in ("float", "double")],
-    "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}>" for t in ("float", "double") for m in range(3)
-                    for g in (16, 32)],
+    "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}, {o}>" for t in ("float", "double")
+                    for m in range(3) for g in (16, 32) for o in ("false", "true")],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
                     for th in (64, 128)]
                    + [f"tri_pair_potrs<{t}, {nb}>" for t in ("float", "double") for nb in (3, 4)],
@@ -312,30 +317,78 @@ def launch_config(nmax, tile_elems, itemsize):
     return per_block, per_block * nmax, per_block * tile_elems * itemsize
 
 
-def chol_small(a, ops, lower, unit=False):
-    """Run kernels/potrf.cu chol_small in place on the (batch, n, n) view ``a`` (n <= LEAF, or
-    n <= ONE_LAUNCH_MAX on small batches: ``one_launch``; chol_block above that). Returns info."""
+def chol_small(a, ops, lower, unit=False, out=None):
+    """Run kernels/potrf.cu chol_small on the (batch, n, n) view ``a`` (n <= LEAF, or n <=
+    ONE_LAUNCH_MAX on small batches: ``one_launch``; chol_block above that): in place, or with
+    ``out`` (a new array of a's shape and strides: ``result_array``) from ``a`` into ``out``,
+    ``a`` unchanged. Returns info."""
     import cupy
+    if out is not None and out is not a and a.shape[1] > ONE_LAUNCH_MAX:
+        copy_into(out, a)                  # chol_block works in place only
+        a, out = out, None
     if a.shape[1] > ONE_LAUNCH_MAX:
         return chol_block(a, ops, lower, unit)
     batch, n = a.shape[0], a.shape[1]
-    launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch)
+    fresh = out is not None and out is not a
+    launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch, fresh)
     info = cupy.empty(batch, dtype=numpy.int32)
-    _, lda, sa = view_args(a)
-    launcher(grid, threads, (a, lda, sa, n, batch, ops, int(lower), int(unit), info), smem)
+    dst = check_twin(out, a) if fresh else a
+    _, lda, sa = view_args(dst)
+    launcher(grid, threads, (dst, lda, sa, n, batch, ops, int(lower), int(unit), info, a), smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _chol_config(device_id, dtype, n, batch):
+def _chol_config(device_id, dtype, n, batch, fresh=False):
     """(launcher, grid, threads, shared bytes) of one chol_small launch (cached: the host cost
-    is most of a small call)."""
+    is most of a small call); ``fresh``: the out-of-place instantiation."""
     nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
     cap = CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)
-    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}>", "pqqiqiiip",
-                      options=register_cap(cap))
+    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}, {_cbool(fresh)}>",
+                      "pqqiqiiipp", options=register_cap(cap))
     return launcher, grid_1d(batch, per_block), threads, smem
+
+
+def _cbool(flag):
+    return "true" if flag else "false"
+
+
+def result_array(x, name, keep):
+    """Where a backend function writes the result that replaces operand ``name`` (the array
+    ``x``): ``x`` itself, or a new C-contiguous array of its shape when ``keep`` names it."""
+    if name not in keep:
+        return x
+    import cupy
+    return cupy.empty(x.shape, dtype=x.dtype)
+
+
+def writable(x, name, keep):
+    """``x``, or a copy of it when ``keep`` names it (for the paths that work in place only)."""
+    if name not in keep:
+        return x
+    import cupy
+    out = cupy.empty(x.shape, dtype=x.dtype)
+    copy_into(out, x)
+    return out
+
+
+def copy_into(out, x):
+    """out[...] = x: one device-to-device memcpy when both are C-contiguous (out new)."""
+    import cupy
+    if out.flags.c_contiguous and x.flags.c_contiguous:
+        out.data.copy_from_device_async(x.data, x.nbytes)
+    else:
+        cupy.copyto(out, x)
+
+
+def check_twin(out, x):
+    """``out`` if it has x's shape, dtype and strides (an out-of-place kernel indexes both
+    with one leading dimension and batch stride); else ValueError."""
+    if out.shape != x.shape or out.dtype != x.dtype or out.strides != x.strides:
+        raise ValueError(f"out-of-place result {out.shape} {out.dtype} strides {out.strides} "
+                         f"does not match its input {x.shape} {x.dtype} strides {x.strides}")
+    return out
 
 
 def chol_block(a, ops, lower, unit=False):
@@ -359,62 +412,74 @@ def chol_block_threads(n):
     return -(-pairs // 32) * 32
 
 
-def _launch_on_rhs(config, a, b, nvec, flags, alpha):
-    """Launch a tri_vec or tri_warp configuration (same parameter list: the triangle, B, sizes,
-    flags, alpha, info) in place on B; returns the new info array."""
+def _launch_on_rhs(config, a, b, nvec, flags, alpha, tail=()):
+    """Launch a tri_vec, tri_warp or tri_pair configuration (same parameter list: the triangle,
+    B, sizes, flags, alpha, info, then ``tail``: tri_vec's and tri_warp's source of B) on B;
+    returns the new info array."""
     import cupy
     launcher, grid, threads, smem = config
     batch, n = a.shape[0], a.shape[1]
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
-    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info), smem)
+    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info) + tail,
+             smem)
     return info
 
 
-def tri_vec(a, b, flags, alpha=1.0):
-    """Run kernels/trsm.cu tri_vec in place on B (left: (batch, n, nvec); right: (batch, nvec, n))."""
+def tri_vec(a, b, flags, alpha=1.0, out=None):
+    """Run kernels/trsm.cu tri_vec on B (left: (batch, n, nvec); right: (batch, nvec, n)): in
+    place, or with ``out`` (``result_array``) from ``b`` into ``out``, ``b`` unchanged."""
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
+    fresh = out is not None and out is not b
     if nvec == 0:
         return _diag_info(a, bool(flags & TRI_UNIT))
     mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
-    config = _tri_vec_config(current_device(), a.dtype, n, batch, mode)
-    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
+    config = _tri_vec_config(current_device(), a.dtype, n, batch, mode, fresh)
+    dst = check_twin(out, b) if fresh else b
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_vec_config(device_id, dtype, n, batch, mode):
-    """(launcher, grid, threads, shared bytes) of one tri_vec launch (cached)."""
+def _tri_vec_config(device_id, dtype, n, batch, mode, fresh=False):
+    """(launcher, grid, threads, shared bytes) of one tri_vec launch (cached); ``fresh``: the
+    out-of-place instantiation."""
     nmax = size_class(n)
     tile = 2 * nmax * (nmax + 1) + 2 * nmax + 1          # kernels/trsm.cu tri_tile<NMAX>()
     per_block, threads, smem = launch_config(nmax, tile, dtype.itemsize)
     smem += nmax * dtype.itemsize                         # padding before the first tile
-    launcher = kernel("trsm", f"tri_vec<{ctype(dtype)}, {nmax}, {mode}>", "pqqpqqiiqiTp", dtype)
+    launcher = kernel("trsm", f"tri_vec<{ctype(dtype)}, {nmax}, {mode}, {_cbool(fresh)}>",
+                      "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, per_block), threads, smem
 
 
-def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None):
-    """Run kernels/tri_warp.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
-    n <= LEAF; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
-    _POTRS (left only); lanes a matrix: 16 or 32 (default tri_warp_lanes). Returns info (the
+def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None, out=None):
+    """Run kernels/tri_warp.cu on B (left: (batch, n, nvec); right: (batch, nvec, n)), n <=
+    LEAF: in place, or with ``out`` (``result_array``) from ``b`` into ``out``, ``b``
+    unchanged; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE
+    / _POTRS (left only); lanes a matrix: 16 or 32 (default tri_warp_lanes). Returns info (the
     kernel writes zeros for the multiply)."""
     right = bool(flags & TRI_RIGHT)
     nvec = b.shape[1] if right else b.shape[2]
     lanes = lanes or tri_warp_lanes(mode, right)
-    config = _tri_warp_config(current_device(), a.dtype, a.shape[0], right, mode, lanes)
-    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
+    fresh = out is not None and out is not b
+    config = _tri_warp_config(current_device(), a.dtype, a.shape[0], right, mode, lanes, fresh)
+    dst = check_twin(out, b) if fresh else b
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_warp_config(device_id, dtype, batch, right, mode, lanes):
+def _tri_warp_config(device_id, dtype, batch, right, mode, lanes, fresh=False):
     """(launcher, grid, threads, shared bytes) of one tri_warp launch: 128 threads a block,
-    each matrix with its triangle tile (and a tile of rows of B for the right side)."""
+    each matrix with its triangle tile (and a tile of rows of B for the right side); ``fresh``:
+    the out-of-place instantiation."""
     nmax, per_block = 32, 128 // lanes
     tiles = 2 if right else 1
     smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
-    launcher = kernel("tri_warp", f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}>",
-                      "pqqpqqiiqiTp", dtype)
+    launcher = kernel("tri_warp",
+                      f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}, {_cbool(fresh)}>",
+                      "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, per_block), 128, smem
 
 
@@ -694,12 +759,13 @@ def _op_blocks(a, n1, lower, trans):
     return a11, a22, off, lower != trans
 
 
-def solve_leaf(a, b, flags, alpha=1.0):
-    """TRSM (or, with TRI_POTRS, the fused POTRS) in place on B for n <= LEAF; returns info."""
+def solve_leaf(a, b, flags, alpha=1.0, out=None):
+    """TRSM (or, with TRI_POTRS, the fused POTRS) on B for n <= LEAF, in place or into ``out``
+    (tri_vec, tri_warp); returns info."""
     if a.shape[1] < TRI_WARP_FROM:
-        return tri_vec(a, b, flags, alpha)
+        return tri_vec(a, b, flags, alpha, out=out)
     mode = TRI_WARP_POTRS if flags & TRI_POTRS else TRI_WARP_SOLVE
-    return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha)
+    return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha, out=out)
 
 
 def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False):
@@ -770,15 +836,19 @@ def _trans_flag(trans):
     return trans in ("T", "C")
 
 
-def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
-    """Triangular solve with many right-hand sides; returns (x, info) (x may be ``b``)."""
+def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1, keep=()):
+    """Triangular solve with many right-hand sides; returns (x, info) (x may be ``b`` unless
+    ``keep`` names "b")."""
     right = side == "right"
     if not is_real(a.dtype):
-        return _vendor_trsm(a, b, right, lower, trans, unit_diagonal, alpha)
+        return _vendor_trsm(a, b, right, lower, trans, unit_diagonal, alpha)      # b only read
     n = a.shape[1]
     if n <= LEAF:
-        info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha)
-        return b, info
+        x = result_array(b, "b", keep)
+        info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha,
+                          out=x)
+        return x, info
+    b = writable(b, "b", keep)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n) and not small_batch("trsm", a)):
         return b, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha)
@@ -790,38 +860,45 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1)
     return b, info
 
 
-def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1):
+def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1, keep=()):
     """Triangular matrix product B := alpha op(A) B (left) or alpha B op(A) (right). Returns the
-    product: ``b`` itself (in place) or, on the tri_tile and dense paths, a new array."""
+    product: ``b`` itself (in place) or, on the tri_tile and dense paths and where ``keep``
+    names "b", a new array."""
     right = side == "right"
     n = a.shape[1]
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
-        return tri_block_trmm(a, b, flags, alpha)
+        return tri_block_trmm(a, writable(b, "b", keep), flags, alpha)
     variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
-    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant):
+    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant):     # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
+        b = writable(b, "b", keep)
         tri_pair(a, b, flags, TRI_WARP_MUL, alpha)
         return b
     if not is_real(a.dtype) or n > LEAF:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
         # leaves for n = 64..256): complex dtypes, and where TILE_RULES measured tri_tile slower.
+        # b only read.
         return _vendor_trmm(a, b, right, lower, trans, unit_diagonal, alpha)
+    x = result_array(b, "b", keep)
     if n < TRI_WARP_FROM:
-        tri_vec(a, b, flags | TRI_MUL, alpha)
+        tri_vec(a, b, flags | TRI_MUL, alpha, out=x)
     else:
-        tri_warp(a, b, flags, TRI_WARP_MUL, alpha)
-    return b
+        tri_warp(a, b, flags, TRI_WARP_MUL, alpha, out=x)
+    return x
 
 
-def trtri(a, lower=True, unit_diagonal=False):
-    """Inverse of triangular matrices; returns (inverse, info), other triangle zero."""
+def trtri(a, lower=True, unit_diagonal=False, keep=()):
+    """Inverse of triangular matrices; returns (inverse, info), other triangle zero; the
+    inverse is a new array where ``keep`` names "a"."""
     if not is_real(a.dtype):
-        return _vendor_trtri(a, lower, unit_diagonal)
+        return _vendor_trtri(a, lower, unit_diagonal)                         # a only read
     if a.shape[1] <= LEAF or one_launch("trtri", a):
-        info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal)
-        return a, info
+        x = result_array(a, "a", keep)
+        info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)
+        return x, info
+    a = writable(a, "a", keep)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trtri", a):
         # X solves A X = I (one vendor call); X's other triangle comes out zero (column j of I
@@ -833,19 +910,21 @@ def trtri(a, lower=True, unit_diagonal=False):
     return a, info
 
 
-def lauum(a, lower=True, zeroed=False):
+def lauum(a, lower=True, zeroed=False, keep=()):
     """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric (``a``
-    itself, or a new array on the tri_tile and dense paths). ``a`` is work space (its other
-    triangle may be zeroed); ``zeroed``: it is zero already (a trtri result), which saves that
-    pass on the dense path."""
+    itself, or a new array on the tri_tile and dense paths and where ``keep`` names "a"). ``a``
+    is work space unless kept (its other triangle may be zeroed); ``zeroed``: it is zero already
+    (a trtri result), which saves that pass on the dense path."""
     import cupy
     if is_real(a.dtype) and (a.shape[1] <= LEAF or one_launch("lauum", a)):
-        chol_small(a, CHOL_LAUUM, lower)
-        return a
+        x = result_array(a, "a", keep)
+        chol_small(a, CHOL_LAUUM, lower, out=x)
+        return x
+    if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
+        return tile_lauum(a, lower)                                   # a only read
+    a = writable(a, "a", keep)
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tri_block_lauum(a, lower)
-    if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
-        return tile_lauum(a, lower)
     if is_real(a.dtype):
         # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
         if not zeroed:

@@ -266,6 +266,43 @@ def test_plan_passes_read_only_operands_without_copy_and_copies_the_rest():
     assert seen["a"] is not a and seen["b"] is b
 
 
+def test_plan_passes_out_of_place_operands_as_they_are_and_asks_the_backend_to_keep_them(monkeypatch):
+    from linalg import _batch
+    from linalg._cpu import triangular as backend
+    monkeypatch.setattr(_batch, "_PLANS", {})
+    monkeypatch.setattr(backend, "OUT_OF_PLACE", {"trsm": ("b",)}, raising=False)
+    a, b = numpy.ones((2, 3, 3)), numpy.ones((2, 3, 3))
+    seen = {}
+
+    def compute(xp, a, b, **keep):
+        seen.update(a=a, b=b, keep=keep)
+        return (a,), None
+    for _ in range(2):                     # the plan made, then the plan reused
+        _run_plain(a, lambda shapes: None, compute, b, backend_op=("triangular", "trsm"))
+        assert seen["b"] is b and seen["keep"] == {"keep": ("b",)}
+    _run_plain(a, lambda shapes: None, compute, b, overwrite_b=True, backend_op=("triangular", "trsm"))
+    assert seen["b"] is b and seen["keep"] == {}          # the caller allows writing b
+    b32 = numpy.ones((2, 3, 3), dtype=numpy.float32)       # needs a conversion: a private copy
+    _run_plain(a, lambda shapes: None, compute, b32, backend_op=("triangular", "trsm"))
+    assert seen["b"] is not b32 and seen["keep"] == {}
+
+
+def test_plan_copies_a_kept_operand_that_overlaps_the_written_one(monkeypatch):
+    from linalg import _batch
+    from linalg._cpu import triangular as backend
+    monkeypatch.setattr(_batch, "_PLANS", {})
+    monkeypatch.setattr(backend, "OUT_OF_PLACE", {"trsm": ("a",)}, raising=False)
+    a = numpy.arange(18.0).reshape(2, 3, 3)
+    seen = {}
+
+    def compute(xp, a, b, **keep):
+        seen.update(a=a, b=b, keep=keep)
+        return (a,), None
+    _run_plain(a, lambda shapes: None, compute, a, overwrite_b=True, backend_op=("triangular", "trsm"))
+    assert seen["b"] is a and seen["a"] is not a
+    numpy.testing.assert_array_equal(seen["a"], a)
+
+
 def test_plan_copies_a_read_only_operand_that_overlaps_the_written_one():
     a = numpy.arange(18.0).reshape(2, 3, 3)
     expected = a.copy()

@@ -532,3 +532,58 @@ def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
     chol_mod.potrs(numpy.empty((3, 27, 27), numpy.float32), numpy.empty((3, 27, 1), numpy.float32))
     chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 2)), True)
     assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "warp", "solve"]
+
+
+def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
+    """With ``keep`` naming the written operand, the one-launch leaves (chol_small, chol_solve,
+    tri_vec / tri_warp) get a new ``out`` and read the caller's array; paths that work in place
+    only run on one copy (``writable``); tri_tile and the dense products only read B."""
+    from linalg._cuda import cholesky as chol_mod
+    events = []
+    monkeypatch.setattr(tri_mod, "result_array",
+                        lambda x, name, keep: (events.append(("new", name)), x.copy())[1]
+                        if name in keep else x)
+    monkeypatch.setattr(tri_mod, "writable",
+                        lambda x, name, keep: (events.append(("copy", name)), x.copy())[1]
+                        if name in keep else x)
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "chol_small",
+                        lambda a, ops, lower, unit=False, out=None: events.append(("chol_small", out is not a)))
+    monkeypatch.setattr(chol_mod, "chol_solve",
+                        lambda a, b, lower, factored, out=None: events.append(("chol_solve", out is not b)))
+    monkeypatch.setattr(tri_mod, "solve_leaf",
+                        lambda a, b, flags, alpha=1.0, out=None: events.append(("solve_leaf", out is not b)))
+    monkeypatch.setattr(chol_mod, "potrf_panels", lambda a, lower: events.append(("panels",)))
+    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: events.append(("trsv_warp",)))
+    monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, **kwargs: events.append(("recursion",)))
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args, **kwargs: events.append(("tile",)))
+
+    def run(fn, *args, **kwargs):
+        events.clear()
+        fn(*args, **kwargs)
+        return list(events)
+    m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
+    assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
+    assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("copy", "a"), ("panels",)]
+    assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 3)), True, keep=("b",)) == \
+        [("new", "b"), ("chol_solve", True)]
+    assert run(chol_mod.potrs, numpy.empty((2, 4, 4)), numpy.empty((2, 4, 1)), True,
+               keep=("b",)) == [("new", "b"), ("solve_leaf", True)]
+    assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 1)), True, keep=("b",)) == \
+        [("copy", "b"), ("trsv_warp",)]
+    assert run(chol_mod.posv, m16, numpy.empty((2, 16, 3)), True, keep=("a", "b")) == \
+        [("new", "b"), ("chol_solve", True)]
+    assert run(chol_mod.poti, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
+    assert run(chol_mod.potri, m16, True, keep=("l",)) == [("new", "l"), ("chol_small", True)]
+    assert run(tri_mod.trsm, m16, numpy.empty((2, 16, 5)), keep=("b",)) == \
+        [("new", "b"), ("solve_leaf", True)]
+    assert run(tri_mod.trsm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == \
+        [("copy", "b"), ("recursion",)]
+    assert run(tri_mod.trtri, m16, True, False, keep=("a",)) == [("new", "a"), ("chol_small", True)]
+    monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant: True)
+    monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
+    assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]

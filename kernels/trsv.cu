@@ -1,7 +1,9 @@
 // trsv.cu: batched triangular solve with one right-hand side, op(A_k) x_k = b_k, float/double.
 //
 // Layout: A (batch, n, n) row-major with leading dimension lda and batch stride stride_a; x
-// (batch, n) with element stride incx and batch stride stride_x, overwritten with the solution.
+// (batch, n) with element stride incx and batch stride stride_x, overwritten with the solution;
+// with the template flag OUT, b is read from X_in (same strides, no overlap) instead of X (the
+// public call that keeps its right-hand side needs no copy of it); without it X_in is not read.
 // lower: the lower triangle of A is referenced (else the upper); trans: op(A) = A^T;
 // unit: the diagonal is taken as 1 (and not read). Only the referenced triangle is read.
 // info[k] = first j (1-based) with A[j-1, j-1] zero or not finite, 0 if none (unit: 0),
@@ -134,10 +136,11 @@ __device__ int group_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool 
     return group_forward<W, T, false>(n, M, x, tile, unit, check, reversed, g);
 }
 
-template <typename T, int W>
+template <typename T, int W, bool OUT>
 __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t lda,
                           index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
-                          int* __restrict__ info, int lower, int trans, int unit, int potrs) {
+                          int* __restrict__ info, int lower, int trans, int unit, int potrs,
+                          const T* __restrict__ X_in) {
     extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
     const LaneGroup<W> g = LaneGroup<W>::make();
     const int group = threadIdx.x / W, groups = blockDim.x / W;
@@ -148,7 +151,8 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
          k += (index_t)gridDim.x * groups) {
         const T* Ak = A + k * stride_a;
         T* xk = X + k * stride_x;
-        for (int i = g.lane; i < n; i += W) xs[i] = xk[(index_t)i * incx];
+        const T* bk = OUT ? X_in + k * stride_x : xk;
+        for (int i = g.lane; i < n; i += W) xs[i] = bk[(index_t)i * incx];
         g.sync();
         int bad = group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0, true, g);
         if (potrs) group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, g);
@@ -223,10 +227,11 @@ __host__ __device__ inline T trsv_staged_back_step(T x, const T* tile, int lane,
     return lane < j ? x - tile[trsv_staged_at(j, lane)] * xj : x;
 }
 
-template <typename T>
+template <typename T, bool OUT>
 __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index_t lda,
                             index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
-                            int* __restrict__ info, int lower, int trans, int unit, int potrs) {
+                            int* __restrict__ info, int lower, int trans, int unit, int potrs,
+                            const T* __restrict__ X_in) {
     extern __shared__ __align__(16) unsigned char trsv_staged_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     T* tile = reinterpret_cast<T*>(trsv_staged_smem) + warp * TRSV_STAGED_TILE;
@@ -239,7 +244,8 @@ __global__ void trsv_staged(index_t batch, int n, const T* __restrict__ A, index
          k += (index_t)gridDim.x * warps) {
         const T* Ak = A + k * stride_a;
         T* xk = X + k * stride_x;
-        T x = lane < n ? xk[(index_t)orig * incx] : T(0);
+        const T* bk = OUT ? X_in + k * stride_x : xk;
+        T x = lane < n ? bk[(index_t)orig * incx] : T(0);
         trsv_staged_copy(reversed ? Ak + last : Ak, rs, cs, n, trans == 0, tile, lane);
         __syncwarp();
         const T d = lane < n ? tile[trsv_staged_at(lane, lane)] : T(1);

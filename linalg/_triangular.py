@@ -280,8 +280,8 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, *, overwrite_x=False,
     trans = trans_word(trans)
     lower, unit_diagonal = check_bool(lower, "lower"), check_bool(unit_diagonal, "unit_diagonal")
 
-    def compute(xp, a, x):
-        y, info = _dispatch.backend(xp, "trsv").trsv(a, x, lower, trans, unit_diagonal)
+    def compute(xp, a, x, **keep):
+        y, info = _dispatch.backend(xp, "trsv").trsv(a, x, lower, trans, unit_diagonal, **keep)
         return (y,), info
 
     (y,), info, _ = run_batched(

@@ -49,6 +49,7 @@ def main():
                 for trans in "NT":
                     linalg.trsv(f, x, lower=lower, trans=trans)
                     linalg.trsv(f, x, lower=lower, trans=trans, unit_diagonal=True)
+                    linalg.trsv(f, x.copy(), lower=lower, trans=trans, overwrite_x=True)
                 linalg.syrk(a, lower=lower)
                 for side in ("left", "right"):
                     rhs = b if side == "left" else cupy.ascontiguousarray(b.transpose(0, 2, 1))

@@ -166,19 +166,23 @@ def potrs(l, b, lower=True, keep=()):
     if n < POTRS_WARP_FROM and not trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
         x = tri.result_array(b, "b", keep)                 # one vector (n <= LEAF above)
         return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
-    b = tri.writable(b, "b", keep)                         # the paths below work in place
     if nrhs > 1 and tri.pair_launch("potrs", l):
+        b = tri.writable(b, "b", keep)
         return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
-        return vendor.potrs(l, b, lower), info
+        return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
     if nrhs == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
-        return b, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True)
+        x = tri.result_array(b, "b", keep)
+        return x, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
+                                     out=x[:, :, 0])
     if nrhs == 1 and POTRS_WARP_FROM <= n <= trsv.MAX_N_KERNEL:
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
         # once per solve, coalesced).
-        return b, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(n, l.itemsize))
+        x = tri.result_array(b, "b", keep)
+        return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
+                                   width=potrs_width(n, l.itemsize), out=x[:, :, 0])
+    b = tri.writable(b, "b", keep)                         # the paths below work in place
     if n <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
     if tri.use_pair("potrs", l.dtype, n):

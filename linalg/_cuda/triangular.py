@@ -384,8 +384,11 @@ def copy_into(out, x):
 
 def check_twin(out, x):
     """``out`` if it has x's shape, dtype and strides (an out-of-place kernel indexes both
-    with one leading dimension and batch stride); else ValueError."""
-    if out.shape != x.shape or out.dtype != x.dtype or out.strides != x.strides:
+    with one leading dimension and batch stride; the stride of a dimension of length 1 is never
+    used: a reshaped vector batch (batch, n, 1) may carry any); else ValueError."""
+    def used(a):
+        return tuple(st for st, d in zip(a.strides, a.shape) if d > 1)
+    if out.shape != x.shape or out.dtype != x.dtype or used(out) != used(x):
         raise ValueError(f"out-of-place result {out.shape} {out.dtype} strides {out.strides} "
                          f"does not match its input {x.shape} {x.dtype} strides {x.strides}")
     return out

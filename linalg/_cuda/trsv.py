@@ -20,13 +20,17 @@ from . import _compile
 from ._compile import is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import vendor
-from .triangular import _diag_info, _vendor_trsm, small_batch
+from .triangular import (_cbool, _diag_info, _vendor_trsm, check_twin, result_array, small_batch,
+                         writable)
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
 MAX_N_KERNEL = 4096       # x and a 32 x 33 tile per warp in shared memory: 41 KiB in float64
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsv": ("a",)}
+# Operands written over unless ``keep`` names them (then the solution is a new array, the
+# kernels' out-of-place instantiations; linalg/_cuda/triangular.py OUT_OF_PLACE).
+OUT_OF_PLACE = {"trsv": ("x",)}
 
 
 def _vendor_trsv(a, x, lower, trans, unit_diagonal):
@@ -40,22 +44,24 @@ def _vendor_trsv(a, x, lower, trans, unit_diagonal):
     return sol[:, :, 0], info
 
 
-def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None):
-    """Solve op(a) x = b (b given in x) for each matrix; returns (x, info).
-    ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
+def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=None, keep=()):
+    """Solve op(a) x = b (b given in x) for each matrix; returns (x, info), the solution a new
+    array where ``keep`` names "x". ``_params`` forces kernel parameters, ``_path``
+    ("kernel"/"vendor") the path (tests, tuner)."""
     import cupy
     batch, n, _ = a.shape
     t = trans_flag(trans, a.dtype)
     if batch == 0 or n == 0:
         return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
-        return _vendor_trsv(a, x, lower, trans, unit_diagonal)
+        return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
     plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
-        return _vendor_trsv(a, x, lower, trans, unit_diagonal)
+        return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
+    out = result_array(x, "x", keep)
     if _params is None and staged_serves(STAGED_RANGE, n, a.dtype):
-        return x, launch_staged(a, x, lower, t, unit_diagonal)
-    return x, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:])
+        return out, launch_staged(a, x, lower, t, unit_diagonal, out=out)
+    return out, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:], out=out)
 
 
 # kernels/trsv.cu trsv_staged (one warp a matrix: op(A)'s triangle copied to shared memory at
@@ -87,20 +93,24 @@ def staged_serves(ranges, n, dtype):
     return first <= n <= min(last, STAGED_MAX)
 
 
-def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None):
-    """kernels/trsv.cu ``trsv_staged`` in place on x (batch, n) (any strides), n <= STAGED_MAX,
-    ``warps`` warps a block (default STAGED_WARPS), one matrix a warp; potrs=True adds POTRS's
-    second (transposed) solve from the same staged factor (trans must then be 0 for lower, 1
-    for upper). Returns info (no sync)."""
-    config = _staged_config(_compile.current_device(), a.dtype, a.shape[0], warps or STAGED_WARPS)
-    return _launch(config, a, x, lower, trans, unit, potrs)
+def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None, out=None):
+    """kernels/trsv.cu ``trsv_staged`` on x (batch, n) (any strides), in place or with ``out``
+    (triangular.result_array) from x into out, x unchanged; n <= STAGED_MAX, ``warps`` warps a
+    block (default STAGED_WARPS), one matrix a warp; potrs=True adds POTRS's second
+    (transposed) solve from the same staged factor (trans must then be 0 for lower, 1 for
+    upper). Returns info (no sync)."""
+    fresh = out is not None and out is not x
+    config = _staged_config(_compile.current_device(), a.dtype, a.shape[0], warps or STAGED_WARPS,
+                            fresh)
+    return _launch(config, a, x, lower, trans, unit, potrs, out if fresh else None)
 
 
 @functools.lru_cache(maxsize=4096)
-def _staged_config(device_id, dtype, batch, warps):
+def _staged_config(device_id, dtype, batch, warps, fresh=False):
     """(launcher, grid, block, shared bytes) of one trsv_staged launch: a packed triangle of
-    order STAGED_MAX a warp (kernels/trsv.cu TRSV_STAGED_TILE)."""
-    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype)), "qipqqpqqpiiii")
+    order STAGED_MAX a warp (kernels/trsv.cu TRSV_STAGED_TILE); ``fresh``: out of place."""
+    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype), _cbool(fresh)),
+                      "qipqqpqqpiiiip")
     smem = warps * (STAGED_MAX * (STAGED_MAX + 1) // 2) * dtype.itemsize
     return launcher, grid_for(batch, warps), 32 * warps, smem
 
@@ -113,34 +123,37 @@ def group_width(n):
     return 4 if n <= 32 else 16
 
 
-def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None):
-    """kernels/trsv.cu ``trsv_warp`` in place on x (batch, n) (any strides, a with unit column
-    stride): one group of ``width`` lanes per matrix (default ``group_width(n)``), ``warps``
-    warps a block, registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the
-    second (transposed) solve of POTRS. Returns info (no sync)."""
+def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, out=None):
+    """kernels/trsv.cu ``trsv_warp`` on x (batch, n) (any strides, a with unit column stride),
+    in place or with ``out`` (triangular.result_array) from x into out, x unchanged: one group
+    of ``width`` lanes per matrix (default ``group_width(n)``), ``warps`` warps a block,
+    registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the second
+    (transposed) solve of POTRS. Returns info (no sync)."""
+    fresh = out is not None and out is not x
     config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,
-                          width, maxreg)
-    return _launch(config, a, x, lower, trans, unit, potrs)
+                          width, maxreg, fresh)
+    return _launch(config, a, x, lower, trans, unit, potrs, out if fresh else None)
 
 
-def _launch(config, a, x, lower, trans, unit, potrs):
-    """Launch a trsv_warp or trsv_staged configuration (the same parameter list) in place on x;
-    returns the new info array."""
+def _launch(config, a, x, lower, trans, unit, potrs, out=None):
+    """Launch a trsv_warp or trsv_staged configuration (the same parameter list) on x, in place
+    or (its OUT instantiation) into ``out`` (x's shape and strides); returns the new info array."""
     import cupy
     launcher, grid, block, smem = config
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
     info = cupy.empty(a.shape[0], dtype=numpy.int32)
+    dst = x if out is None else check_twin(out, x)
     ax, xx = a.strides, x.strides
-    launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, x,
+    launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, dst,
                            xx[1] // item, xx[0] // item, info, int(lower), int(trans), int(unit),
-                           int(potrs)), smem)
+                           int(potrs), x), smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None):
+def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=False):
     """(launcher, grid, block, shared bytes) of one trsv_warp launch (cached: the host cost is
     most of a small call)."""
     item = dtype.itemsize
@@ -149,8 +162,8 @@ def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None):
     per_group = (n + tile) * item
     groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
-    launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width),
-                      "qipqqpqqpiiii", options=_compile.register_cap(maxreg))
+    launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width, _cbool(fresh)),
+                      "qipqqpqqpiiiip", options=_compile.register_cap(maxreg))
     return launcher, grid_for(batch, groups), groups * width, groups * per_group
 
 
@@ -165,6 +178,7 @@ def _plan(gpu, dtype, n, override=None, path=None):
             int(p.get("maxreg") or 0) or None)
 
 
-COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w) for T in ("float", "double")
-                             for w in (4, 8, 16, 32)]
-                 + [name_expr("trsv_staged", T) for T in ("float", "double")]}
+COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w, o) for T in ("float", "double")
+                             for w in (4, 8, 16, 32) for o in ("false", "true")]
+                 + [name_expr("trsv_staged", T, o) for T in ("float", "double")
+                    for o in ("false", "true")]}

@@ -367,11 +367,11 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     assert len(launches) == (0 if vendor else 1)
     ctype = "float" if dtype == "float32" else "double"
     if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n, dtype):
-        assert launches[0][1] == f"trsv_staged<{ctype}>"
+        assert launches[0][1] == f"trsv_staged<{ctype}, false>"
     elif not vendor:     # the lane-group kernel, group width by n (both tables)
         width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \
             or trsv_mod.group_width(n)
-        assert launches[0][1] == f"trsv_warp<{ctype}, {width}>"
+        assert launches[0][1] == f"trsv_warp<{ctype}, {width}, false>"
     if vendor:
         assert info.tolist() == [0, n // 2 + 1, 0]
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])
@@ -489,8 +489,8 @@ def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
     assert trsv_mod.STAGED_RANGE == {"float32": (32, 32), "float64": (25, 32)}
     monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
     calls = []
-    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append("staged"))
-    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args: calls.append("warp"))
+    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append("staged"))
+    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
     monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None))
     monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
     sizes = (8, 24, 25, 31, 32, 33)
@@ -521,7 +521,7 @@ def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
     from linalg._cuda import cholesky as chol_mod
     assert trsv_mod.STAGED_POTRS_RANGE == {"float32": (32, 32), "float64": (25, 32)}
     calls = []
-    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args: calls.append(args[2:]))
+    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append(args[2:]))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
@@ -557,6 +557,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
                         lambda a, b, flags, alpha=1.0, out=None: events.append(("solve_leaf", out is not b)))
     monkeypatch.setattr(chol_mod, "potrf_panels", lambda a, lower: events.append(("panels",)))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: events.append(("trsv_warp",)))
+    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: events.append(("trsv_staged",)))
     monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, **kwargs: events.append(("recursion",)))
     monkeypatch.setattr(tri_mod, "_diag_info", lambda *args, **kwargs: None)
     monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args, **kwargs: events.append(("tile",)))
@@ -574,7 +575,9 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(chol_mod.potrs, numpy.empty((2, 4, 4)), numpy.empty((2, 4, 1)), True,
                keep=("b",)) == [("new", "b"), ("solve_leaf", True)]
     assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 1)), True, keep=("b",)) == \
-        [("copy", "b"), ("trsv_warp",)]
+        [("new", "b"), ("trsv_warp",)]
+    assert run(chol_mod.potrs, numpy.empty((2, 27, 27)), numpy.empty((2, 27, 1)), True,
+               keep=("b",)) == [("new", "b"), ("trsv_staged",)]
     assert run(chol_mod.posv, m16, numpy.empty((2, 16, 3)), True, keep=("a", "b")) == \
         [("new", "b"), ("chol_solve", True)]
     assert run(chol_mod.poti, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
@@ -587,3 +590,16 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant: True)
     monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
     assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]
+
+
+def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():
+    """check_twin: one leading dimension and batch stride serve both arrays of an out-of-place
+    launch; a dimension of length 1 may carry any stride (a vector batch reshaped to (batch, n,
+    1), as the public POTRS passes it)."""
+    x = numpy.empty((5, 2, 1), numpy.float32)
+    reshaped = numpy.lib.stride_tricks.as_strided(x, x.shape, (8, 4, 8))
+    assert tri_mod.check_twin(x, reshaped) is x
+    with pytest.raises(ValueError, match="does not match its input"):
+        tri_mod.check_twin(numpy.empty((5, 2, 3)), numpy.empty((5, 3, 2)).swapaxes(1, 2))
+    with pytest.raises(ValueError, match="does not match its input"):
+        tri_mod.check_twin(numpy.empty((5, 2, 3), numpy.float32), numpy.empty((5, 2, 3)))

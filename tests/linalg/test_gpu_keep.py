@@ -18,7 +18,7 @@ pytestmark = pytest.mark.gpu
 # Every kernel class and path: tri_vec (n < 9), tri_warp / chol_small 16 and 32, trsv_staged
 # (25..32, one vector), one launch (33..64: chol_small<T, 64>; 65..128: chol_block, a copy
 # first), panels / recursion / tri_tile / dense products above.
-SIZES = (1, 3, 8, 9, 16, 17, 25, 32, 33, 64, 65, 100, 160)
+SIZES = (1, 2, 3, 8, 9, 16, 17, 25, 27, 32, 33, 64, 65, 100, 160)
 REAL = (numpy.float32, numpy.float64)
 
 
@@ -120,3 +120,17 @@ def test_triangular_products_and_solves_keep_b(cp, path, n, side, lower, trans, 
                 return out[0] if isinstance(out, tuple) else out
             kept, in_place = kept_and_in_place(cp, call, [t_dev, b_dev], [None, "overwrite_b"])
             assert_same(kept, in_place, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("lower,trans", [(True, "N"), (False, "T"), (True, "T")])
+def test_trsv_keeps_its_right_hand_side(cp, path, n, lower, trans, dtype):
+    gen = rng(300 + n)
+    batch = batch_for(n)
+    t_dev = cp.asarray(poison_triangle(random_triangular(gen, batch, n, dtype, lower=lower), lower))
+    x_dev = cp.asarray(gen.standard_normal((batch, n)).astype(dtype))
+    kept, in_place = kept_and_in_place(
+        cp, lambda a, x, f: linalg.trsv(a, x, lower=lower, trans=trans, return_info=True, **f)[0],
+        [t_dev, x_dev], [None, "overwrite_x"])
+    assert_same(kept, in_place, dtype)

@@ -43,6 +43,9 @@ cases = {
  "backend trsm": lambda: T.trsm(L, b, "left", True, "N", False, 1.0),
  "public trsm": lambda: linalg.trsm(L, b, overwrite_b=True, return_info=True),
  "public potrs vec": lambda: linalg.potrs(L, v, overwrite_b=True, return_info=True),
+ "public trsm default": lambda: linalg.trsm(L, b, return_info=True),
+ "public potrs vec dflt": lambda: linalg.potrs(L, v, return_info=True),
+ "public trsv default": lambda: linalg.trsv(L, v, return_info=True),
  "public gemv 18x4": lambda: linalg.gemv(ga, gx, gy, overwrite_y=True, beta=0),
  "public gemm 8": lambda: linalg.gemm(ma, ma, mc, overwrite_c=True),
  "cupy.matmul 8": lambda: cupy.matmul(ma, ma),
@@ -66,8 +69,8 @@ for name, fn in cases.items():
     print(f"{name:24s} {host_us(fn):7.1f} us/call", flush=True)
 launcher, grid, threads, smem = T._chol_config(current_device(), a.dtype, 4, 10240)
 info = cupy.empty(10240, dtype=numpy.int32)
-print(f"{'bare launcher':24s} {host_us(lambda: launcher(grid, threads, (a, 4, 16, 4, 10240, T.CHOL_POTRF, 1, 0, info), smem)):7.1f} us/call")
-for name in ["public potrf", "public trsm", "public syrk 32 batch 1", "public trmm 8 batch 1"]:
+print(f"{'bare launcher':24s} {host_us(lambda: launcher(grid, threads, (a, 4, 16, 4, 10240, T.CHOL_POTRF, 1, 0, info, a), smem)):7.1f} us/call")
+for name in ["public potrf", "public trsm", "public potrs vec", "public trmm 8 batch 1"]:
     pr = cProfile.Profile(); fn = cases[name]
     pr.enable()
     for _ in range(2000): fn()

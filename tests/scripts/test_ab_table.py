@@ -6,11 +6,11 @@ from . import load_script
 FIELDS = ("op", "dtype", "n", "batch", "backend_ms", "speedup", "pct_bw")
 
 
-def _write(path, rows):
+def _write(path, rows, fields=FIELDS):
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
-        w.writerows(dict(zip(FIELDS, r)) for r in rows)
+        w.writerows(dict(zip(fields, r)) for r in rows)
 
 
 def test_pairs_cells_by_op_dtype_n_batch_and_lists_the_unpaired(tmp_path):
@@ -25,22 +25,15 @@ def test_pairs_cells_by_op_dtype_n_batch_and_lists_the_unpaired(tmp_path):
     assert lines[-2:] == ["\nonly before: trsm float64 8 10240", "\nonly after: potrf float32 64 10240"]
 
 
-def _write_fields(path, fields, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        w.writerows(dict(zip(fields, r)) for r in rows)
-
-
 def test_fresh_ms_pairs_appear_only_where_both_sides_measured_them(tmp_path):
     ab = load_script("ab_table")
     fields = FIELDS + ("fresh_ms",)
-    _write_fields(tmp_path / "b.csv", fields,
-                  [("potrf", "float64", "32", "10240", "0.05", "3.0", "60.0", "0.09"),
-                   ("syrk", "float64", "32", "10240", "0.04", "1.2", "50.0", "")])
-    _write_fields(tmp_path / "a.csv", fields,
-                  [("potrf", "float64", "32", "10240", "0.04", "3.5", "70.0", "0.06"),
-                   ("syrk", "float64", "32", "10240", "0.04", "1.2", "50.0", "")])
+    _write(tmp_path / "b.csv", [("potrf", "float64", "32", "10240", "0.05", "3.0", "60.0", "0.09"),
+                                ("syrk", "float64", "32", "10240", "0.04", "1.2", "50.0", "")],
+           fields)
+    _write(tmp_path / "a.csv", [("potrf", "float64", "32", "10240", "0.04", "3.5", "70.0", "0.06"),
+                                ("syrk", "float64", "32", "10240", "0.04", "1.2", "50.0", "")],
+           fields)
     lines = ab.table(ab.read(tmp_path / "b.csv"), ab.read(tmp_path / "a.csv"))
     assert lines[0].endswith("| % bw before | after | fresh ms before | after | before / after |")
     assert lines[1].count("---") == 14
@@ -54,7 +47,7 @@ def test_empty_fresh_ms_on_one_side_keeps_the_plain_table(tmp_path):
     ab = load_script("ab_table")
     row = ("trsm", "float64", "16", "100000", "0.315", "2.42", "69.0")
     _write(tmp_path / "b.csv", [row])                                     # base: no fresh_ms column
-    _write_fields(tmp_path / "a.csv", FIELDS + ("fresh_ms",), [row + ("0.4",)])
+    _write(tmp_path / "a.csv", [row + ("0.4",)], FIELDS + ("fresh_ms",))
     lines = ab.table(ab.read(tmp_path / "b.csv"), ab.read(tmp_path / "a.csv"))
     assert lines == ["| op | dtype | n | batch | before ms | after ms | before / after | "
                      "speedup before | after | % bw before | after |",
@@ -66,10 +59,10 @@ def test_empty_fresh_ms_on_one_side_keeps_the_plain_table(tmp_path):
 def test_bench_blas_csvs_pair_by_shape_with_kernel_ms(tmp_path):
     ab = load_script("ab_table")
     fields = ("op", "dtype", "shape", "batch", "ours_ms", "kernel_ms", "speedup", "pct_copy")
-    _write_fields(tmp_path / "b.csv", fields,
-                  [("trsv_LN", "float64", "32", "10240", "0.03", "0.02", "3.0", "60.0")])
-    _write_fields(tmp_path / "a.csv", fields,
-                  [("trsv_LN", "float64", "32", "10240", "0.025", "0.016", "3.6", "72.0")])
+    _write(tmp_path / "b.csv", [("trsv_LN", "float64", "32", "10240", "0.03", "0.02", "3.0", "60.0")],
+           fields)
+    _write(tmp_path / "a.csv", [("trsv_LN", "float64", "32", "10240", "0.025", "0.016", "3.6", "72.0")],
+           fields)
     lines = ab.table(ab.read(tmp_path / "b.csv"), ab.read(tmp_path / "a.csv"))
     assert lines[0].startswith("| op | dtype | shape | batch | before ms |")
     assert lines[2] == "| trsv_LN | float64 | 32 | 10240 | 0.02 | 0.016 | 1.25 | 3.0 | 3.6 | 60.0 | 72.0 |"

@@ -32,6 +32,11 @@ def ctype(dtype):
         raise TypeError(f"no CUDA kernel for dtype {numpy.dtype(dtype)}") from None
 
 
+def cbool(flag):
+    """C++ literal of a bool template argument ("true" / "false")."""
+    return "true" if flag else "false"
+
+
 def is_real(dtype):
     """float32 or float64 (a dtype object): the dtypes our kernels take. A dict lookup: backends
     ask on every call."""

@@ -24,7 +24,7 @@ import numpy
 
 from . import triangular as tri
 from . import trsv, vendor
-from ._compile import DEFAULT_SMEM, ctype, current_device, grid_1d, kernel
+from ._compile import DEFAULT_SMEM, cbool, ctype, current_device, grid_1d, kernel
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -217,7 +217,7 @@ def _solve_config(device_id, dtype, n, batch, fresh=False):
     nmax = tri.size_class(n)
     per_block, threads, smem = tri.launch_config(nmax, nmax * (nmax + 1) + 1 + nmax,
                                                  dtype.itemsize)
-    launcher = kernel("potrf", f"chol_solve<{ctype(dtype)}, {nmax}, {tri._cbool(fresh)}>",
+    launcher = kernel("potrf", f"chol_solve<{ctype(dtype)}, {nmax}, {cbool(fresh)}>",
                       "pqqpqqiiqiipp")
     return launcher, grid_1d(batch, per_block), threads, smem
 

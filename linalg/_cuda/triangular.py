@@ -23,7 +23,7 @@ import numpy
 from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
-from ._compile import ctype, current_device, grid_1d, is_real, kernel, register_cap
+from ._compile import cbool, ctype, current_device, grid_1d, is_real, kernel, register_cap
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -345,13 +345,9 @@ def _chol_config(device_id, dtype, n, batch, fresh=False):
     nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
     cap = CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)
-    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}, {_cbool(fresh)}>",
+    launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}, {cbool(fresh)}>",
                       "pqqiqiiipp", options=register_cap(cap))
     return launcher, grid_1d(batch, per_block), threads, smem
-
-
-def _cbool(flag):
-    return "true" if flag else "false"
 
 
 def result_array(x, name, keep):
@@ -455,7 +451,7 @@ def _tri_vec_config(device_id, dtype, n, batch, mode, fresh=False):
     tile = 2 * nmax * (nmax + 1) + 2 * nmax + 1          # kernels/trsm.cu tri_tile<NMAX>()
     per_block, threads, smem = launch_config(nmax, tile, dtype.itemsize)
     smem += nmax * dtype.itemsize                         # padding before the first tile
-    launcher = kernel("trsm", f"tri_vec<{ctype(dtype)}, {nmax}, {mode}, {_cbool(fresh)}>",
+    launcher = kernel("trsm", f"tri_vec<{ctype(dtype)}, {nmax}, {mode}, {cbool(fresh)}>",
                       "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, per_block), threads, smem
 
@@ -484,7 +480,7 @@ def _tri_warp_config(device_id, dtype, batch, right, mode, lanes, fresh=False):
     tiles = 2 if right else 1
     smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
     launcher = kernel("tri_warp",
-                      f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}, {_cbool(fresh)}>",
+                      f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}, {cbool(fresh)}>",
                       "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, per_block), 128, smem
 

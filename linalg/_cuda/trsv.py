@@ -20,7 +20,7 @@ from . import _compile
 from ._compile import is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import vendor
-from .triangular import (_cbool, _diag_info, _vendor_trsm, check_twin, result_array, small_batch,
+from .triangular import (_diag_info, _vendor_trsm, check_twin, result_array, small_batch,
                          writable)
 
 __all__ = ["trsv", "COMPILE_CHECK"]
@@ -112,8 +112,8 @@ def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None, out=None):
 def _staged_config(device_id, dtype, batch, warps, fresh=False):
     """(launcher, grid, block, shared bytes) of one trsv_staged launch: a packed triangle of
     order STAGED_MAX a warp (kernels/trsv.cu TRSV_STAGED_TILE); ``fresh``: out of place."""
-    launcher = kernel("trsv", name_expr("trsv_staged", _compile.ctype(dtype), _cbool(fresh)),
-                      "qipqqpqqpiiiip")
+    name = name_expr("trsv_staged", _compile.ctype(dtype), _compile.cbool(fresh))
+    launcher = kernel("trsv", name, "qipqqpqqpiiiip")
     smem = warps * (STAGED_MAX * (STAGED_MAX + 1) // 2) * dtype.itemsize
     return launcher, grid_for(batch, warps), 32 * warps, smem
 
@@ -165,8 +165,8 @@ def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=Fa
     per_group = (n + tile) * item
     groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
-    launcher = kernel("trsv", name_expr("trsv_warp", _compile.ctype(dtype), width, _cbool(fresh)),
-                      "qipqqpqqpiiiip", options=_compile.register_cap(maxreg))
+    name = name_expr("trsv_warp", _compile.ctype(dtype), width, _compile.cbool(fresh))
+    launcher = kernel("trsv", name, "qipqqpqqpiiiip", options=_compile.register_cap(maxreg))
     return launcher, grid_for(batch, groups), groups * width, groups * per_group
 
 

@@ -549,16 +549,18 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
-    monkeypatch.setattr(tri_mod, "chol_small",
-                        lambda a, ops, lower, unit=False, out=None: events.append(("chol_small", out is not a)))
-    monkeypatch.setattr(chol_mod, "chol_solve",
-                        lambda a, b, lower, factored, out=None: events.append(("chol_solve", out is not b)))
-    monkeypatch.setattr(tri_mod, "solve_leaf",
-                        lambda a, b, flags, alpha=1.0, out=None: events.append(("solve_leaf", out is not b)))
-    monkeypatch.setattr(chol_mod, "potrf_panels", lambda a, lower: events.append(("panels",)))
-    monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: events.append(("trsv_warp",)))
-    monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: events.append(("trsv_staged",)))
-    monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, **kwargs: events.append(("recursion",)))
+    def record(name, written=None):
+        """A stand-in launcher: records its name (and whether it wrote a new array)."""
+        def launch(*args, out=None, **kwargs):
+            events.append((name,) if written is None else (name, out is not args[written]))
+        return launch
+    monkeypatch.setattr(tri_mod, "chol_small", record("chol_small", 0))
+    monkeypatch.setattr(chol_mod, "chol_solve", record("chol_solve", 1))
+    monkeypatch.setattr(tri_mod, "solve_leaf", record("solve_leaf", 1))
+    monkeypatch.setattr(chol_mod, "potrf_panels", record("panels"))
+    monkeypatch.setattr(trsv_mod, "launch_warp", record("trsv_warp"))
+    monkeypatch.setattr(trsv_mod, "launch_staged", record("trsv_staged"))
+    monkeypatch.setattr(tri_mod, "trsm_inplace", record("recursion"))
     monkeypatch.setattr(tri_mod, "_diag_info", lambda *args, **kwargs: None)
     monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args, **kwargs: events.append(("tile",)))
 

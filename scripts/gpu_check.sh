@@ -7,13 +7,13 @@
 # table and CSV (the device tool returns at most 8 files), plus summary.txt to read at a glance.
 # On the workplace's device:  run(command="bash scripts/gpu_check.sh", carry=[".whl"])
 # where .whl holds pytest and its dependencies as wheels (the device image has no pytest), and
-# pytest-xdist + execnet to run the tests on several workers (GPU_CHECK_WORKERS, default 4).
+# pytest-xdist + execnet to run the tests on several workers (GPU_CHECK_WORKERS, default 8).
 #   GPU_CHECK_PARTS="tests sanitizer bench hydro"  selects parts;  GPU_CHECK_QUICK=1 shortens benchmarks;
 #   GPU_CHECK_TIMEOUT_<part>=seconds caps a part (the device tool stops a call after 600 s, so a
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
 #   On an H100 the tests took ~480 s in one process and 243 s on 4 xdist workers (1809 tests;
-#   2296 tests: 326 s, 2026-11-23), the sanitizer ~10-90 s, the benchmarks ~190 s: tests and
-#   sanitizer fit one call, the benchmarks another. When the suite outgrows
+#   2296 tests: 326 s, 2026-11-23; 2891 tests: 224 s on 14 workers, 2026-11-25), the sanitizer
+#   ~10-150 s, the benchmarks ~190 s: tests and sanitizer fit one call, the benchmarks another. When the suite outgrows
 #   one call, its two halves are parts of their own: tests-cholesky (test_gpu_cholesky.py, about
 #   half of it) and tests-other (the rest).
 set -uo pipefail
@@ -27,11 +27,11 @@ if [ -d .whl ] && ! python3 -c "import pytest" 2>/dev/null; then
         && export PYTHONPATH="$PYTHONPATH:/tmp/site"
 fi
 QUICK=${GPU_CHECK_QUICK:+--quick}
-# The GPU tests on GPU_CHECK_WORKERS (default 4) pytest-xdist workers when .whl carries it (one
+# The GPU tests on GPU_CHECK_WORKERS (default 8) pytest-xdist workers when .whl carries it (one
 # GPU, 16 host cores: the suite is mostly NVRTC compiles and host-side checks); 1: one process.
 XDIST=""
-if [ "${GPU_CHECK_WORKERS:-4}" != 1 ] && python3 -c "import xdist" 2>/dev/null; then
-    XDIST="-n ${GPU_CHECK_WORKERS:-4}"
+if [ "${GPU_CHECK_WORKERS:-8}" != 1 ] && python3 -c "import xdist" 2>/dev/null; then
+    XDIST="-n ${GPU_CHECK_WORKERS:-8}"
 fi
 status=0
 {

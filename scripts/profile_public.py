@@ -30,7 +30,8 @@ BATCH = 64
 
 def install_stub_backends():
     """Backends that return their output operand (and a zero info) at once, with the real
-    READS_ONLY tables, so that the public layer takes the same copy decisions as on the GPU.
+    READS_ONLY and OUT_OF_PLACE tables, so that the public layer takes the same copy decisions
+    as on the GPU (a kept operand reaches them with ``keep``, which they ignore).
     Returns what they replaced (for :func:`restore_backends`)."""
     from linalg._cuda import blas, cholesky, syrk, triangular, trsv
     info = numpy.zeros(BATCH, numpy.int32)
@@ -42,13 +43,16 @@ def install_stub_backends():
         return backend_op
 
     stubs = {
-        "cholesky": types.SimpleNamespace(READS_ONLY=cholesky.READS_ONLY, potrf=returns(0),
+        "cholesky": types.SimpleNamespace(READS_ONLY=cholesky.READS_ONLY,
+                                          OUT_OF_PLACE=cholesky.OUT_OF_PLACE, potrf=returns(0),
                                           potrs=returns(1), posv=returns(1), potri=returns(0),
                                           poti=returns(0)),
-        "triangular": types.SimpleNamespace(READS_ONLY=triangular.READS_ONLY, trsm=returns(1),
+        "triangular": types.SimpleNamespace(READS_ONLY=triangular.READS_ONLY,
+                                            OUT_OF_PLACE=triangular.OUT_OF_PLACE, trsm=returns(1),
                                             trmm=returns(1), trtri=returns(0),
                                             lauum=returns(0, with_info=False)),
-        "trsv": types.SimpleNamespace(READS_ONLY=trsv.READS_ONLY, trsv=returns(1)),
+        "trsv": types.SimpleNamespace(READS_ONLY=trsv.READS_ONLY, OUT_OF_PLACE=trsv.OUT_OF_PLACE,
+                                      trsv=returns(1)),
         "blas": types.SimpleNamespace(READS_ONLY=blas.READS_ONLY, gemm=returns(2, False),
                                       gemv=returns(2, False)),
         "syrk": types.SimpleNamespace(READS_ONLY=syrk.READS_ONLY, syrk=returns(1, False)),
@@ -75,10 +79,12 @@ def cases():
     ga, gx, gy = numpy.zeros((BATCH, 18, 4)), numpy.zeros((BATCH, 4)), numpy.zeros((BATCH, 18))
     return {
         "potrf": lambda: linalg.potrf(a, overwrite_a=True, return_info=True),
+        "potrf (input kept)": lambda: linalg.potrf(a, return_info=True),
         "potrs (vector)": lambda: linalg.potrs(a, v, overwrite_b=True, return_info=True),
         "posv": lambda: linalg.posv(a, b, overwrite_a=True, overwrite_b=True, return_info=True),
         "potri": lambda: linalg.potri(a, overwrite_l=True, return_info=True),
         "trsm": lambda: linalg.trsm(a, b, overwrite_b=True, return_info=True),
+        "trsm (input kept)": lambda: linalg.trsm(a, b, return_info=True),
         "trmm": lambda: linalg.trmm(a, b, overwrite_b=True),
         "trtri": lambda: linalg.trtri(a, overwrite_a=True, return_info=True),
         "trsv": lambda: linalg.trsv(a, v, overwrite_x=True, return_info=True),
@@ -113,7 +119,7 @@ def main(argv=None):
         print(f"public layer, stand-in backend, batch {BATCH}, best of {args.repeat} x "
               f"{args.calls} calls")
         for name, fn in table.items():
-            print(f"{name:16s} {best_us(fn, args.repeat, args.calls):6.2f} us a call", flush=True)
+            print(f"{name:20s} {best_us(fn, args.repeat, args.calls):6.2f} us a call", flush=True)
         if args.profile:
             fn = table[args.profile]
             profile = cProfile.Profile()

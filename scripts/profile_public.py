@@ -6,7 +6,8 @@ that scripts/profile_host.py cannot separate from CuPy and the driver.
     python3 scripts/profile_public.py [--repeat 15] [--calls 20000] [--profile potrf]
 
 Strided NumPy operands (the plan path a CuPy call takes too), in place, return_info=True: the
-calls of scripts/bench_cholesky.py / bench_blas.py. Prints the best of --repeat rounds of --calls
+calls of scripts/bench_cholesky.py / bench_blas.py; the "(input kept)" cases are the default
+calls (no overwrite: the operand reaches the backend with ``keep``). Prints the best of --repeat rounds of --calls
 calls each in this thread's CPU time (other processes on the machine then add little; their
 noise only ever adds time); --profile NAME adds cProfile's view.
 """

@@ -1,7 +1,7 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel.
 //
-// Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases selected by
-//             `ops` (a bit mask, in this order):
+// Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
+//             selected by `ops` (a bit mask, in this order):
 //               CHOL_POTRF (1): A = L L^T            (row per thread, right-looking, one barrier a step)
 //               CHOL_TRTRI (2): X = L^-1             (column per thread, forward substitution)
 //               CHOL_LAUUM (4): S = X^T X, full      (row per thread)

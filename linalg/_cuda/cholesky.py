@@ -160,18 +160,13 @@ def potrs(l, b, lower=True, keep=()):
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
     n, nrhs = l.shape[1], b.shape[2]
-    if n <= tri.LEAF and nrhs >= POTRS_SOLVE_FROM:
-        x = tri.result_array(b, "b", keep)
-        return x, chol_solve(l, b, lower, factored=True, out=x)
-    if n < POTRS_WARP_FROM and not trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
-        x = tri.result_array(b, "b", keep)                 # one vector (n <= LEAF above)
-        return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
     if nrhs > 1 and tri.pair_launch("potrs", l):
         b = tri.writable(b, "b", keep)
         return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
+    # the one-launch paths below read b and write x (b itself unless kept)
     if nrhs == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
         x = tri.result_array(b, "b", keep)
         return x, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
@@ -182,9 +177,12 @@ def potrs(l, b, lower=True, keep=()):
         x = tri.result_array(b, "b", keep)
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
                                    width=potrs_width(n, l.itemsize), out=x[:, :, 0])
-    b = tri.writable(b, "b", keep)                         # the paths below work in place
     if n <= tri.LEAF:
-        return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
+        x = tri.result_array(b, "b", keep)
+        if nrhs >= POTRS_SOLVE_FROM:
+            return x, chol_solve(l, b, lower, factored=True, out=x)
+        return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
+    b = tri.writable(b, "b", keep)                         # the paths below work in place
     if tri.use_pair("potrs", l.dtype, n):
         return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     info = tri._diag_info(l, False)
@@ -199,10 +197,9 @@ def chol_solve(a, b, lower, factored, out=None):
     True; returns its first zero or non-finite diagonal entry)."""
     import cupy
     batch, n, nrhs = b.shape
-    fresh = out is not None and out is not b
+    dst, fresh = tri.write_target(out, b)
     launcher, grid, threads, smem = _solve_config(current_device(), a.dtype, n, batch, fresh)
     info = cupy.empty(batch, dtype=numpy.int32)
-    dst = tri.check_twin(out, b) if fresh else b
     _, lda, sa = tri.view_args(a)
     _, ldb, sb = tri.view_args(dst)
     launcher(grid, threads,

@@ -329,10 +329,9 @@ def chol_small(a, ops, lower, unit=False, out=None):
     if a.shape[1] > ONE_LAUNCH_MAX:
         return chol_block(a, ops, lower, unit)
     batch, n = a.shape[0], a.shape[1]
-    fresh = out is not None and out is not a
+    dst, fresh = write_target(out, a)
     launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch, fresh)
     info = cupy.empty(batch, dtype=numpy.int32)
-    dst = check_twin(out, a) if fresh else a
     _, lda, sa = view_args(dst)
     launcher(grid, threads, (dst, lda, sa, n, batch, ops, int(lower), int(unit), info, a), smem)
     return info
@@ -376,6 +375,14 @@ def copy_into(out, x):
         out.data.copy_from_device_async(x.data, x.nbytes)
     else:
         cupy.copyto(out, x)
+
+
+def write_target(out, x):
+    """(the array an out-of-place capable kernel writes, whether it is not ``x``): ``x`` itself
+    when ``out`` is None or ``x``, else ``out`` checked against ``x`` (:func:`check_twin`)."""
+    if out is None or out is x:
+        return x, False
+    return check_twin(out, x), True
 
 
 def check_twin(out, x):
@@ -434,12 +441,11 @@ def tri_vec(a, b, flags, alpha=1.0, out=None):
     place, or with ``out`` (``result_array``) from ``b`` into ``out``, ``b`` unchanged."""
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    fresh = out is not None and out is not b
     if nvec == 0:
         return _diag_info(a, bool(flags & TRI_UNIT))
+    dst, fresh = write_target(out, b)
     mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
     config = _tri_vec_config(current_device(), a.dtype, n, batch, mode, fresh)
-    dst = check_twin(out, b) if fresh else b
     return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 
@@ -465,9 +471,8 @@ def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None, out=None):
     right = bool(flags & TRI_RIGHT)
     nvec = b.shape[1] if right else b.shape[2]
     lanes = lanes or tri_warp_lanes(mode, right)
-    fresh = out is not None and out is not b
+    dst, fresh = write_target(out, b)
     config = _tri_warp_config(current_device(), a.dtype, a.shape[0], right, mode, lanes, fresh)
-    dst = check_twin(out, b) if fresh else b
     return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 

@@ -20,8 +20,8 @@ from . import _compile
 from ._compile import is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import vendor
-from .triangular import (_diag_info, _vendor_trsm, check_twin, result_array, small_batch,
-                         writable)
+from .triangular import (_diag_info, _vendor_trsm, result_array, small_batch, writable,
+                         write_target)
 
 __all__ = ["trsv", "COMPILE_CHECK"]
 
@@ -102,10 +102,10 @@ def launch_staged(a, x, lower, trans, unit, potrs=False, warps=None, out=None):
     block (default STAGED_WARPS), one matrix a warp; potrs=True adds POTRS's second
     (transposed) solve from the same staged factor (trans must then be 0 for lower, 1 for
     upper). Returns info (no sync)."""
-    fresh = out is not None and out is not x
+    dst, fresh = write_target(out, x)
     config = _staged_config(_compile.current_device(), a.dtype, a.shape[0], warps or STAGED_WARPS,
                             fresh)
-    return _launch(config, a, x, lower, trans, unit, potrs, out if fresh else None)
+    return _launch(config, a, x, dst, lower, trans, unit, potrs)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -132,22 +132,22 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=Non
     of ``width`` lanes per matrix (default ``group_width(n)``), ``warps`` warps a block,
     registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the second
     (transposed) solve of POTRS. Returns info (no sync)."""
-    fresh = out is not None and out is not x
+    dst, fresh = write_target(out, x)
     config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,
                           width, maxreg, fresh)
-    return _launch(config, a, x, lower, trans, unit, potrs, out if fresh else None)
+    return _launch(config, a, x, dst, lower, trans, unit, potrs)
 
 
-def _launch(config, a, x, lower, trans, unit, potrs, out=None):
-    """Launch a trsv_warp or trsv_staged configuration (the same parameter list) on x, in place
-    or (its OUT instantiation) into ``out`` (x's shape and strides); returns the new info array."""
+def _launch(config, a, x, dst, lower, trans, unit, potrs):
+    """Launch a trsv_warp or trsv_staged configuration (the same parameter list) from x into
+    ``dst`` (x itself, or for an OUT instantiation a new array of x's strides: write_target);
+    returns the new info array."""
     import cupy
     launcher, grid, block, smem = config
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
     info = cupy.empty(a.shape[0], dtype=numpy.int32)
-    dst = x if out is None else check_twin(out, x)
     ax, xx = a.strides, x.strides
     launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, dst,
                            xx[1] // item, xx[0] // item, info, int(lower), int(trans), int(unit),

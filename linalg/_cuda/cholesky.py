@@ -167,8 +167,8 @@ def potrs(l, b, lower=True, keep=()):
         x = tri.result_array(b, "b", keep)                 # one vector (n <= LEAF above)
         return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
     if nrhs > 1 and tri.pair_launch("potrs", l):
-        b = tri.writable(b, "b", keep)
-        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
+        x = tri.result_array(b, "b", keep)
+        return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
@@ -182,11 +182,12 @@ def potrs(l, b, lower=True, keep=()):
         x = tri.result_array(b, "b", keep)
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
                                    width=potrs_width(n, l.itemsize), out=x[:, :, 0])
+    if n > tri.LEAF and tri.use_pair("potrs", l.dtype, n):
+        x = tri.result_array(b, "b", keep)
+        return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
     b = tri.writable(b, "b", keep)                         # the paths below work in place
     if n <= tri.LEAF:
         return b, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
-    if tri.use_pair("potrs", l.dtype, n):
-        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
     info = tri._diag_info(l, False)
     potrs_inplace(l, b, lower)
     return b, info

@@ -47,7 +47,8 @@
 //             staged as zeros; TRMM takes the vectors 64 at a time. Matrices of the batch must
 //             not overlap (the next one is read while this one is written).
 // Template:   T = float | double; PBUF, QBUF, BUFS: buffers (1 or 2) of an operand (the tuned
-//             choice: BLOCK_BUFFERS). Blocks an SM (launch bound): what the shared memory holds, at
+//             choice: BLOCK_BUFFERS); OUT: B (LAUUM: A) is read from B_in (A_in), same strides,
+//             no overlap, and the result written to B (A); without it B_in is not read. Blocks an SM (launch bound): what the shared memory holds, at
 //             most TB_MAX_BLOCKS (80 registers).
 // Launcher:   linalg/_cuda/triangular.py (tri_block_trmm, tri_block_lauum, BLOCK_RULES,
 //             BLOCK_BUFFERS).
@@ -322,10 +323,11 @@ __device__ __forceinline__ tb_item tb_item_of(index_t t, int chunks, int nvec) {
     return it;
 }
 
-template <typename T, int PBUF, int QBUF>
+template <typename T, int PBUF, int QBUF, bool OUT>
 __global__ void __launch_bounds__(TB_THREADS, tb_blocks<T>(PBUF + QBUF))
 tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
-               index_t sb, int n, int nvec, index_t batch, int flags, T alpha) {
+               index_t sb, int n, int nvec, index_t batch, int flags, T alpha,
+               const T* __restrict__ B_in) {
     static_assert(PBUF >= 1 && PBUF <= QBUF && QBUF <= 2, "buffers: (1, 1), (1, 2) or (2, 2)");
     extern __shared__ __align__(16) unsigned char tri_block_smem[];
     T* const p0 = reinterpret_cast<T*>(tri_block_smem);
@@ -345,8 +347,9 @@ tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
         const tb_item it = tb_item_of(t, chunks, nvec);
         return B + it.matrix * sb + (right ? (index_t)it.v0 * ldb : it.v0);
     };
-    auto copy_q = [&](index_t t, T* q) {
-        tb_copy_vectors<T>(vectors(t), ldb, q, n, tb_item_of(t, chunks, nvec).nv, right);
+    auto copy_q = [&](index_t t, T* q) {       // from B_in (OUT) or B: same offsets
+        const T* src = OUT ? B_in + (vectors(t) - B) : vectors(t);
+        tb_copy_vectors<T>(src, ldb, q, n, tb_item_of(t, chunks, nvec).nv, right);
     };
     index_t t = blockIdx.x;
     if (t < items) copy_p(t, p0), copy_q(t, q0);
@@ -383,16 +386,17 @@ tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
     }
 }
 
-template <typename T, int BUFS>
+template <typename T, int BUFS, bool OUT>
 __global__ void __launch_bounds__(TB_THREADS, tb_blocks<T>(BUFS))
-tri_block_lauum(T* __restrict__ A, index_t lda, index_t sa, int n, index_t batch, int lower) {
+tri_block_lauum(T* __restrict__ A, index_t lda, index_t sa, int n, index_t batch, int lower,
+                const T* __restrict__ A_in) {
     static_assert(BUFS == 1 || BUFS == 2, "buffers: 1 or 2");
     extern __shared__ __align__(16) unsigned char tri_block_smem[];
     T* const f0 = reinterpret_cast<T*>(tri_block_smem);
     constexpr int STRIDE = TB_N * tb_ld<T>();
     // F = L (F[r][c] = A(r, c)) or U^T (F[c][r] = A(r, c)).
     auto copy_f = [&](index_t k, T* f) {
-        tb_copy_triangle<T>(A + k * sa, lda, f, n, lower != 0, false, lower == 0);
+        tb_copy_triangle<T>((OUT ? A_in : A) + k * sa, lda, f, n, lower != 0, false, lower == 0);
     };
     index_t k = blockIdx.x;
     if (k < batch) copy_f(k, f0);

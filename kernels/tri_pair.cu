@@ -34,7 +34,8 @@
 //             reads two rows of 16 consecutive columns of B a step (coalesced); right side:
 //             16 rows, two consecutive entries each (sectors completed by the next step in L1).
 // Template:   T = float | double; MODE = TRI_WARP_MUL | TRI_WARP_SOLVE | TRI_WARP_POTRS;
-//             THREADS = 64 | 128.
+//             THREADS = 64 | 128; OUT (tri_pair_potrs too): B is read from B_in (same ldb and
+//             sb, no overlap) and the result written to B; without it B_in is not read.
 // info:       SOLVE/POTRS: j if the j-th diagonal entry is zero or not finite, else 0; MUL: 0.
 // Measured:   H100, batch 10240, n vectors, ms against the previous path: float64 POTRS n = 64
 //             1.02 (1.17, recursion into 32-leaves), TRSM blocks of n = 128 2.84 (3.04); lost for
@@ -206,10 +207,11 @@ __device__ __forceinline__ void tp_stage(const T* __restrict__ a, index_t lda, T
 template <typename T, int THREADS>
 __host__ __device__ constexpr int tri_pair_min_blocks() { return THREADS == 128 ? 4 : 8; }
 
-template <typename T, int MODE, int THREADS>
+template <typename T, int MODE, int THREADS, bool OUT>
 __global__ void __launch_bounds__(THREADS, tri_pair_min_blocks<T, THREADS>())
 tri_pair(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
-         index_t sb, int n, int nvec, index_t batch, int flags, T alpha, int* __restrict__ info) {
+         index_t sb, int n, int nvec, index_t batch, int flags, T alpha, int* __restrict__ info,
+         const T* __restrict__ B_in) {
     static_assert(THREADS == 64 || THREADS == 128, "two or four warps a matrix");
     constexpr int PER_PASS = THREADS / 2;      // vectors a pass
     constexpr int ELEMS = tp_smem_elems<T, MODE>();
@@ -237,6 +239,7 @@ tri_pair(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
         __syncthreads();
         if (threadIdx.x == 0) info[k] = first_bad > n ? 0 : first_bad;
         T* b = B + k * sb;
+        const T* b_in = OUT ? B_in + k * sb : b;
         for (int v0 = 0; v0 < nvec; v0 += PER_PASS) {
             // Keeps the tile loads inside the pass (hoisted out of the loop they would take
             // thousands of registers).
@@ -248,7 +251,7 @@ tri_pair(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
             for (int p = 0; p < TP_ROWS; ++p) {
                 const int i = reversed ? 63 - 2 * p - h : 2 * p + h;     // row (column) of M
                 const index_t at = right ? (index_t)v * ldb + i : (index_t)i * ldb + v;
-                x[p] = (live && i < n) ? b[at] : T(0);
+                x[p] = (live && i < n) ? b_in[at] : T(0);
             }
             if (MODE == TRI_WARP_POTRS) {
                 tp_sweep<T, TRI_WARP_SOLVE, false>(tile, h, x);
@@ -403,11 +406,11 @@ __device__ __forceinline__ void tpp_sweep(const T* m, const T* d, T* sb, T* yb, 
     (tpp_step<T, NB, FWD, FWD ? STEP : NB - 1 - STEP>(m, d, sb, yb, r, c, x), ...);
 }
 
-template <typename T, int NB>
+template <typename T, int NB, bool OUT>
 __global__ void __launch_bounds__(256, 3)     // 80 registers: 3 blocks an SM (shared: 58 KB)
 tri_pair_potrs(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, index_t ldb,
                index_t sb, int n, int nvec, index_t batch, int flags, T alpha,
-               int* __restrict__ info) {
+               int* __restrict__ info, const T* __restrict__ B_in) {
     using P = tpp<T, NB>;
     extern __shared__ __align__(16) unsigned char tri_pair_smem[];
     T* m = reinterpret_cast<T*>(tri_pair_smem);
@@ -429,6 +432,7 @@ tri_pair_potrs(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
         // The inverses (the first step's barrier publishes them).
         if (threadIdx.x < 16 * NB) tpp_invert<T, NB>(m, d, threadIdx.x >> 4, threadIdx.x & 15);
         T* b = B + k * sb;
+        const T* b_in = OUT ? B_in + k * sb : b;
         for (int v0 = 0; v0 < nvec; v0 += 64) {
             T x[NB][4];
             const int rr = tpp_tid() >> 4;
@@ -437,7 +441,7 @@ tri_pair_potrs(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
 #pragma unroll
                 for (int q = 0; q < 4; ++q) {
                     const int i = 16 * s + rr, v = v0 + c + 16 * q;
-                    x[s][q] = (i < n && v < nvec) ? b[(index_t)i * ldb + v] : T(0);
+                    x[s][q] = (i < n && v < nvec) ? b_in[(index_t)i * ldb + v] : T(0);
                 }
             tpp_sweep<T, NB, true>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});
             tpp_sweep<T, NB, false>(m, d, sbuf, ybuf, r, c, x, typename tp_make_seq<NB>::type{});

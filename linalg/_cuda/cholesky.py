@@ -161,8 +161,8 @@ def potrs(l, b, lower=True, keep=()):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
     n, nrhs = l.shape[1], b.shape[2]
     if nrhs > 1 and tri.pair_launch("potrs", l):
-        b = tri.writable(b, "b", keep)
-        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
+        x = tri.result_array(b, "b", keep)
+        return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
@@ -182,9 +182,10 @@ def potrs(l, b, lower=True, keep=()):
         if nrhs >= POTRS_SOLVE_FROM:
             return x, chol_solve(l, b, lower, factored=True, out=x)
         return x, tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0), out=x)
-    b = tri.writable(b, "b", keep)                         # the paths below work in place
     if tri.use_pair("potrs", l.dtype, n):
-        return b, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
+        x = tri.result_array(b, "b", keep)
+        return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
+    b = tri.writable(b, "b", keep)                         # the paths below work in place
     info = tri._diag_info(l, False)
     potrs_inplace(l, b, lower)
     return b, info

@@ -233,12 +233,14 @@ COMPILE_CHECK = {
                     for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}, {o}>" for t in ("float", "double")
                     for m in range(3) for g in (16, 32) for o in ("false", "true")],
-    "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}>" for t in ("float", "double") for m in range(3)
-                    for th in (64, 128)]
-                   + [f"tri_pair_potrs<{t}, {nb}>" for t in ("float", "double") for nb in (3, 4)],
-    "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}>" for t in ("float", "double")
-                     for p, q in ((1, 1), (1, 2), (2, 2))]
-                    + [f"tri_block_lauum<{t}, {b}>" for t in ("float", "double") for b in (1, 2)],
+    "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}, {o}>" for t in ("float", "double") for m in range(3)
+                    for th in (64, 128) for o in ("false", "true")]
+                   + [f"tri_pair_potrs<{t}, {nb}, {o}>" for t in ("float", "double") for nb in (3, 4)
+                      for o in ("false", "true")],
+    "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}, {o}>" for t in ("float", "double")
+                     for p, q in ((1, 1), (1, 2), (2, 2)) for o in ("false", "true")]
+                    + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double") for b in (1, 2)
+                       for o in ("false", "true")],
     "trmm.cu": [f"tri_tile<float, {s}, 0>" for s in ("false", "true")]
                + [f"tri_tile<double, {s}, {km}>" for s in ("false", "true") for km in range(4)],
 }
@@ -500,24 +502,30 @@ def use_pair(op, dtype, n, nested=False):
     return rule == "all" or (rule == "nested" and nested)
 
 
-def tri_pair(a, b, flags, mode, alpha=1.0):
-    """Run kernels/tri_pair.cu in place on B (left: (batch, n, nvec); right: (batch, nvec, n)),
-    LEAF < n <= PAIR_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL
-    / _SOLVE / _POTRS (left only). Returns info (int32, (batch,); zeros for the multiply)."""
+def tri_pair(a, b, flags, mode, alpha=1.0, out=None):
+    """Run kernels/tri_pair.cu on B (left: (batch, n, nvec); right: (batch, nvec, n)), in place
+    or with ``out`` (``result_array``) from ``b`` into ``out``, ``b`` unchanged; LEAF < n <=
+    PAIR_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
+    _POTRS (left only). Returns info (int32, (batch,); zeros for the multiply)."""
+    fresh = out is not None and out is not b
     if mode == TRI_WARP_POTRS and a.dtype in PAIR_POTRS_BLOCK:
-        config = _tri_pair_potrs_config(current_device(), a.dtype, a.shape[0], a.shape[1] > 48)
+        config = _tri_pair_potrs_config(current_device(), a.dtype, a.shape[0], a.shape[1] > 48,
+                                        fresh)
     else:
-        config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS)
+        config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS,
+                                  fresh)
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    return _launch_on_rhs(config, a, b, nvec, flags, alpha)
+    dst = check_twin(out, b) if fresh else b
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_pair_potrs_config(device_id, dtype, batch, four):
+def _tri_pair_potrs_config(device_id, dtype, batch, four, fresh=False):
     """(launcher, grid, threads, shared bytes) of one tri_pair_potrs launch: one matrix a block,
-    3 (n <= 48) or 4 (``four``) block rows of 16."""
+    3 (n <= 48) or 4 (``four``) block rows of 16; ``fresh``: out of place."""
     nb = 4 if four else 3
-    launcher = kernel("tri_pair", f"tri_pair_potrs<{ctype(dtype)}, {nb}>", "pqqpqqiiqiTp", dtype)
+    launcher = kernel("tri_pair", f"tri_pair_potrs<{ctype(dtype)}, {nb}, {cbool(fresh)}>",
+                      "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, 1), 256, pair_potrs_smem_elems(nb) * dtype.itemsize
 
 
@@ -540,13 +548,13 @@ def pair_half_tile(itemsize):
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_pair_config(device_id, dtype, batch, mode, threads):
+def _tri_pair_config(device_id, dtype, batch, mode, threads, fresh=False):
     """(launcher, grid, threads, shared bytes) of one tri_pair launch: one matrix a block, the
-    packed triangle (twice for POTRS) in dynamic shared memory."""
+    packed triangle (twice for POTRS) in dynamic shared memory; ``fresh``: out of place."""
     tiles = 2 if mode == TRI_WARP_POTRS else 1
     smem = tiles * 2 * pair_half_tile(dtype.itemsize) * dtype.itemsize
-    launcher = kernel("tri_pair", f"tri_pair<{ctype(dtype)}, {mode}, {threads}>",
-                      "pqqpqqiiqiTp", dtype)
+    launcher = kernel("tri_pair", f"tri_pair<{ctype(dtype)}, {mode}, {threads}, {cbool(fresh)}>",
+                      "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, 1), threads, smem
 
 
@@ -566,45 +574,55 @@ def block_smem(dtype, operands):
     return operands * 64 * (64 + 16 // itemsize) * itemsize
 
 
-def tri_block_trmm(a, b, flags, alpha=1.0):
-    """Run kernels/tri_block.cu tri_block_trmm in place on B: B := alpha op(A) B (left, B (batch,
-    n, nvec)) or alpha B op(A) (right, B (batch, nvec, n)); ``a`` (batch, n, n), LEAF < n <= 64,
+def tri_block_trmm(a, b, flags, alpha=1.0, out=None):
+    """Run kernels/tri_block.cu tri_block_trmm on B, in place or with ``out`` (``result_array``)
+    from ``b`` into ``out``, ``b`` unchanged: B := alpha op(A) B (left, B (batch, n, nvec)) or
+    alpha B op(A) (right, B (batch, nvec, n)); ``a`` (batch, n, n), LEAF < n <= 64,
     float32/float64, unit column strides; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT.
-    Returns ``b``."""
+    Returns the result (``b`` or ``out``)."""
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
+    fresh = out is not None and out is not b
     items = batch * -(-nvec // 64)                      # (matrix, chunk of 64 vectors) pairs
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, items, "trmm",
-                                             BLOCK_BUFFERS[("trmm", a.dtype.name)], BLOCK_GRID)
+                                             BLOCK_BUFFERS[("trmm", a.dtype.name)], BLOCK_GRID,
+                                             fresh)
+    dst = check_twin(out, b) if fresh else b
     _, lda, sa = view_args(a)
-    _, ldb, sb = view_args(b)
-    launcher(grid, BLOCK_THREADS, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha), smem)
-    return b
+    _, ldb, sb = view_args(dst)
+    launcher(grid, BLOCK_THREADS, (a, lda, sa, dst, ldb, sb, n, nvec, batch, flags, alpha, b),
+             smem)
+    return dst
 
 
-def tri_block_lauum(a, lower):
-    """Run kernels/tri_block.cu tri_block_lauum in place on ``a`` (batch, n, n), LEAF < n <= 64,
-    float32/float64: L^T L (lower) or U U^T (upper) of the referenced triangle, written to both
-    triangles (symmetric bit for bit; the other triangle is not read). Returns ``a``."""
+def tri_block_lauum(a, lower, out=None):
+    """Run kernels/tri_block.cu tri_block_lauum on ``a`` (batch, n, n), LEAF < n <= 64,
+    float32/float64, in place or with ``out`` (``result_array``) from ``a`` into ``out``, ``a``
+    unchanged: L^T L (lower) or U U^T (upper) of the referenced triangle, written to both
+    triangles (symmetric bit for bit; the other triangle is not read). Returns the result."""
     batch, n = a.shape[0], a.shape[1]
+    fresh = out is not None and out is not a
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "lauum",
-                                             BLOCK_BUFFERS[("lauum", a.dtype.name)], BLOCK_GRID)
-    _, lda, sa = view_args(a)
-    launcher(grid, BLOCK_THREADS, (a, lda, sa, n, batch, int(lower)), smem)
-    return a
+                                             BLOCK_BUFFERS[("lauum", a.dtype.name)], BLOCK_GRID,
+                                             fresh)
+    dst = check_twin(out, a) if fresh else a
+    _, lda, sa = view_args(dst)
+    launcher(grid, BLOCK_THREADS, (dst, lda, sa, n, batch, int(lower), a), smem)
+    return dst
 
 
 @functools.lru_cache(maxsize=4096)
-def _tri_block_config(device_id, dtype, items, op, buffers, cap):
+def _tri_block_config(device_id, dtype, items, op, buffers, cap, fresh=False):
     """(launcher, grid, shared bytes) of one tri_block launch (cached): ``buffers`` as in
     BLOCK_BUFFERS, a grid of the blocks resident at once (the kernels loop over the ``items``),
-    at most ``cap`` where cap > 0."""
+    at most ``cap`` where cap > 0; ``fresh``: the out-of-place instantiation."""
     from .blas import resident_blocks, sm_count
     if op == "trmm":
-        name, signature, operands = (f"tri_block_trmm<{ctype(dtype)}, {buffers[0]}, {buffers[1]}>",
-                                     "pqqpqqiiqiT", sum(buffers))
+        name, signature, operands = (f"tri_block_trmm<{ctype(dtype)}, {buffers[0]}, {buffers[1]}, "
+                                     f"{cbool(fresh)}>", "pqqpqqiiqiTp", sum(buffers))
     else:
-        name, signature, operands = f"tri_block_lauum<{ctype(dtype)}, {buffers}>", "pqqiqi", buffers
+        name, signature, operands = (f"tri_block_lauum<{ctype(dtype)}, {buffers}, {cbool(fresh)}>",
+                                     "pqqiqip", buffers)
     launcher = kernel("tri_block", name, signature, dtype)
     smem = block_smem(dtype, operands)
     regs = getattr(launcher.function, "num_regs", 80)
@@ -855,10 +873,11 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha,
                           out=x)
         return x, info
-    b = writable(b, "b", keep)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n) and not small_batch("trsm", a)):
-        return b, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha)
+        x = result_array(b, "b", keep)
+        return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
+    b = writable(b, "b", keep)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):
         vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
@@ -875,14 +894,14 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     n = a.shape[1]
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
-        return tri_block_trmm(a, writable(b, "b", keep), flags, alpha)
+        return tri_block_trmm(a, b, flags, alpha, out=result_array(b, "b", keep))
     variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
     if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant):     # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
-        b = writable(b, "b", keep)
-        tri_pair(a, b, flags, TRI_WARP_MUL, alpha)
-        return b
+        x = result_array(b, "b", keep)
+        tri_pair(a, b, flags, TRI_WARP_MUL, alpha, out=x)
+        return x
     if not is_real(a.dtype) or n > LEAF:
         # One dense cuBLAS product of the triangle (measured faster than a recursion into our
         # leaves for n = 64..256): complex dtypes, and where TILE_RULES measured tri_tile slower.
@@ -922,16 +941,16 @@ def lauum(a, lower=True, zeroed=False, keep=()):
     itself, or a new array on the tri_tile and dense paths and where ``keep`` names "a"). ``a``
     is work space unless kept (its other triangle may be zeroed); ``zeroed``: it is zero already
     (a trtri result), which saves that pass on the dense path."""
-    import cupy
     if is_real(a.dtype) and (a.shape[1] <= LEAF or one_launch("lauum", a)):
         x = result_array(a, "a", keep)
         chol_small(a, CHOL_LAUUM, lower, out=x)
         return x
     if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tile_lauum(a, lower)                                   # a only read
-    a = writable(a, "a", keep)
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
-        return tri_block_lauum(a, lower)
+        return tri_block_lauum(a, lower, out=result_array(a, "a", keep))
+    import cupy
+    a = writable(a, "a", keep)
     if is_real(a.dtype):
         # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
         if not zeroed:

@@ -440,7 +440,7 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     calls = []
     info = numpy.zeros(batch, numpy.int32)
 
-    def fake_pair(a, b, flags, mode, alpha=1.0):
+    def fake_pair(a, b, flags, mode, alpha=1.0, out=None):
         calls.append(("pair", mode))
         return info
     monkeypatch.setattr(tri_mod, "tri_pair", fake_pair)
@@ -589,6 +589,19 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(tri_mod.trsm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == \
         [("copy", "b"), ("recursion",)]
     assert run(tri_mod.trtri, m16, True, False, keep=("a",)) == [("new", "a"), ("chol_small", True)]
+    monkeypatch.setattr(tri_mod, "tri_pair", record("tri_pair", 1))
+    monkeypatch.setattr(tri_mod, "tri_block_trmm", record("tri_block", 1))
+    monkeypatch.setattr(tri_mod, "tri_block_lauum", record("tri_block", 0))
+    m48 = numpy.empty((2, 48, 48))
+    monkeypatch.setattr(tri_mod, "use_pair", lambda op, dtype, n, nested=False: True)
+    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
+        [("new", "b"), ("tri_pair", True)]
+    assert run(chol_mod.potrs, m48, numpy.empty((2, 48, 5)), True, keep=("b",)) == \
+        [("new", "b"), ("tri_pair", True)]
+    monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: True)
+    assert run(tri_mod.trmm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
+        [("new", "b"), ("tri_block", True)]
+    assert run(tri_mod.lauum, m48, True, keep=("a",)) == [("new", "a"), ("tri_block", True)]
     monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant: True)
     monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
     assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]

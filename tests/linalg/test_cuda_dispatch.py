@@ -557,7 +557,8 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "chol_small", record("chol_small", 0))
     monkeypatch.setattr(chol_mod, "chol_solve", record("chol_solve", 1))
     monkeypatch.setattr(tri_mod, "solve_leaf", record("solve_leaf", 1))
-    monkeypatch.setattr(chol_mod, "potrf_panels", record("panels"))
+    monkeypatch.setattr(chol_mod, "potrf_panels",
+                        lambda a, lower, src=None: events.append(("panels", src is not None)))
     monkeypatch.setattr(trsv_mod, "launch_warp", record("trsv_warp"))
     monkeypatch.setattr(trsv_mod, "launch_staged", record("trsv_staged"))
     monkeypatch.setattr(tri_mod, "trsm_inplace", record("recursion"))
@@ -571,7 +572,8 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
-    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("copy", "a"), ("panels",)]
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("panels", True)]
+    assert run(chol_mod.potrf, m100, True) == [("panels", False)]
     assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 3)), True, keep=("b",)) == \
         [("new", "b"), ("chol_solve", True)]
     assert run(chol_mod.potrs, numpy.empty((2, 4, 4)), numpy.empty((2, 4, 1)), True,
@@ -618,3 +620,25 @@ def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used(
         tri_mod.check_twin(numpy.empty((5, 2, 3)), numpy.empty((5, 3, 2)).swapaxes(1, 2))
     with pytest.raises(ValueError, match="does not match its input"):
         tri_mod.check_twin(numpy.empty((5, 2, 3), numpy.float32), numpy.empty((5, 2, 3)))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_panels_with_a_source_copy_its_referenced_triangle_panel_by_panel(monkeypatch, lower):
+    """potrf_panels(out, lower, src): before each panel's GEMM the panel's part of the
+    referenced triangle is copied from ``src`` (the GEMMs and panel kernels stand in as no-ops
+    here), so the triangle the panels read is src's, and nothing of the other one is copied."""
+    from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(tri_mod, "gemm", lambda *args, **kwargs: None)
+    monkeypatch.setattr(chol_mod, "chol_panel", lambda a, j0, lower, info: info)
+    monkeypatch.setattr(tri_mod, "copy_into", lambda out, x: out.__setitem__(Ellipsis, x))
+    src = numpy.random.default_rng(0).standard_normal((2, 100, 100))
+    out = numpy.zeros_like(src)
+    chol_mod.potrf_panels(out, lower, src=src)
+    keep = numpy.tril if lower else numpy.triu
+    numpy.testing.assert_array_equal(keep(out), keep(src))
+    other = numpy.triu(out, 1) if lower else numpy.tril(out, -1)
+    blocks = numpy.zeros_like(src)               # the diagonal blocks' other triangles
+    for j0 in range(0, 100, tri_mod.LEAF):
+        blocks[:, j0:j0 + 32, j0:j0 + 32] = src[:, j0:j0 + 32, j0:j0 + 32]
+    expected_other = numpy.triu(blocks, 1) if lower else numpy.tril(blocks, -1)
+    numpy.testing.assert_array_equal(other, expected_other)

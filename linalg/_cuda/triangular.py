@@ -513,7 +513,7 @@ def tri_pair(a, b, flags, mode, alpha=1.0, out=None):
     or with ``out`` (``result_array``) from ``b`` into ``out``, ``b`` unchanged; LEAF < n <=
     PAIR_MAX; flags: TRI_RIGHT | TRI_LOWER | TRI_TRANS | TRI_UNIT; mode: TRI_WARP_MUL / _SOLVE /
     _POTRS (left only). Returns info (int32, (batch,); zeros for the multiply)."""
-    fresh = out is not None and out is not b
+    dst, fresh = write_target(out, b)
     if mode == TRI_WARP_POTRS and a.dtype in PAIR_POTRS_BLOCK:
         config = _tri_pair_potrs_config(current_device(), a.dtype, a.shape[0], a.shape[1] > 48,
                                         fresh)
@@ -521,7 +521,6 @@ def tri_pair(a, b, flags, mode, alpha=1.0, out=None):
         config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS,
                                   fresh)
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    dst = check_twin(out, b) if fresh else b
     return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
 
 
@@ -588,12 +587,11 @@ def tri_block_trmm(a, b, flags, alpha=1.0, out=None):
     Returns the result (``b`` or ``out``)."""
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    fresh = out is not None and out is not b
+    dst, fresh = write_target(out, b)
     items = batch * -(-nvec // 64)                      # (matrix, chunk of 64 vectors) pairs
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, items, "trmm",
                                              BLOCK_BUFFERS[("trmm", a.dtype.name)], BLOCK_GRID,
                                              fresh)
-    dst = check_twin(out, b) if fresh else b
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(dst)
     launcher(grid, BLOCK_THREADS, (a, lda, sa, dst, ldb, sb, n, nvec, batch, flags, alpha, b),
@@ -607,11 +605,10 @@ def tri_block_lauum(a, lower, out=None):
     unchanged: L^T L (lower) or U U^T (upper) of the referenced triangle, written to both
     triangles (symmetric bit for bit; the other triangle is not read). Returns the result."""
     batch, n = a.shape[0], a.shape[1]
-    fresh = out is not None and out is not a
+    dst, fresh = write_target(out, a)
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "lauum",
                                              BLOCK_BUFFERS[("lauum", a.dtype.name)], BLOCK_GRID,
                                              fresh)
-    dst = check_twin(out, a) if fresh else a
     _, lda, sa = view_args(dst)
     launcher(grid, BLOCK_THREADS, (dst, lda, sa, n, batch, int(lower), a), smem)
     return dst

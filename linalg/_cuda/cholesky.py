@@ -45,6 +45,11 @@ POTRS_SOLVE_FROM = 2
 # this n (H100, float64, batch 10240: 0.043 ms at n = 12 against 0.049 for tri_vec, 0.104 against
 # 0.228 at n = 32; at n <= 8 tri_vec wins: 0.031 against 0.038 ms at n = 8).
 POTRS_WARP_FROM = 9
+# A default POTRF call (its input kept) on the panel path copies each panel's part of the input
+# as the panels reach it from this n; below it, one whole copy first costs less than the panel
+# copies' launches. H200, float64, batch 10240, same call: n = 33 / 48 / 64 0.83 / 0.93 / 0.96x
+# the whole copy, n = 128 1.05x (reports/gpu_20261126/ab_merge.md).
+PANEL_COPY_FROM = 128
 
 
 def potrs_width(n, itemsize):
@@ -156,9 +161,10 @@ def potrf(a, lower=True, keep=()):
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(tri.writable(a, "a", keep), lower)
-    if "a" in keep:                  # the panels copy what they read from ``a`` as they go
+    if "a" in keep and a.shape[1] >= PANEL_COPY_FROM:     # copied panel by panel as they go
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_panels(factor, lower, src=a)
+    a = tri.writable(a, "a", keep)
     return a, potrf_panels(a, lower)
 
 

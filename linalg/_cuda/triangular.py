@@ -146,11 +146,6 @@ TILE_GRID = 0
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
 
 
-# tri_warp's staging of the triangle: entries a lane loads (clamped) before storing them (0: the
-# element-by-element loop). PREPARED, not timed: LINALG_TRI_WARP_STAGE=16 against 0 in one call.
-TRI_WARP_STAGE = int(os.environ.get("LINALG_TRI_WARP_STAGE", "0"))
-
-
 def tri_warp_lanes(mode, right):
     """Lanes a matrix for tri_warp: 16 (two vectors a lane, interleaving the substitution's
     dependent chains) for left-side solves, else 32. H100, n = 32, float64 (float32) ms, 32 -> 16
@@ -493,8 +488,7 @@ def _tri_warp_config(device_id, dtype, batch, right, mode, lanes, fresh=False):
     smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
     launcher = kernel("tri_warp",
                       f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}, {cbool(fresh)}>",
-                      "pqqpqqiiqiTpp", dtype,
-                      (f"-DTRI_WARP_STAGE_ROWS={TRI_WARP_STAGE}",) if TRI_WARP_STAGE else ())
+                      "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, per_block), 128, smem
 
 

@@ -570,10 +570,13 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
         fn(*args, **kwargs)
         return list(events)
     m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
+    m_copy = numpy.empty((2, chol_mod.PANEL_COPY_FROM, chol_mod.PANEL_COPY_FROM))
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
-    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("panels", True)]
-    assert run(chol_mod.potrf, m100, True) == [("panels", False)]
+    assert run(chol_mod.potrf, m_copy, True, keep=("a",)) == [("new", "a"), ("panels", True)]
+    assert run(chol_mod.potrf, m_copy, True) == [("panels", False)]
+    assert run(chol_mod.potrf, m100[:, :64, :64], True, keep=("a",)) == \
+        [("copy", "a"), ("panels", False)]
     assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 3)), True, keep=("b",)) == \
         [("new", "b"), ("chol_solve", True)]
     assert run(chol_mod.potrs, numpy.empty((2, 4, 4)), numpy.empty((2, 4, 1)), True,

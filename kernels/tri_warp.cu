@@ -47,40 +47,55 @@ __host__ __device__ constexpr int tri_warp_min_blocks() {
 template <int NMAX>
 __host__ __device__ constexpr int tri_warp_ld() { return NMAX + 1; }
 
-// Entries of A a lane loads before it stores any of them in tri_warp_stage: 16 loads in flight
-// a lane instead of the few an element-by-element loop kept (H200, batch 10240, float64, same
-// machine: TRSM n = 32 0.145 -> 0.095 ms, TRMM 0.091 -> 0.072; ncu had found half the issue gap
-// of TRSM n = 32 waiting on these loads).
-constexpr int TRI_WARP_STAGE_LOADS = 16;
+// Entries of A a lane loads in tri_warp_stage before it stores any of them: 16 in flight instead
+// of the few of an element-by-element loop (0), except in the float multiply, where the loop
+// stays faster (its 4 blocks an SM cap registers at 128). H200, batch 10240, same call, 16
+// against the loop at n = 17 / 24 / 32: TRSM float64 1.39 / 1.45 / 1.48x, float32 1.26 / 1.42 /
+// 1.44x; TRMM float64 1.11 / 1.14 / 1.19x, float32 0.86 / 0.98 / 1.07x (reports/gpu_20261126).
+template <typename T, int MODE>
+__host__ __device__ constexpr int tri_warp_stage_loads() {
+    return MODE == TRI_WARP_MUL && sizeof(T) == 4 ? 0 : 16;
+}
 
 // The effective triangle M of one matrix into s (NMAX x LD, zero outside the triangle and beyond
 // n; diagonal inverted when `invert`) by the G lanes of its group: rows of A read coalesced,
 // written transposed when M = A^T. Returns (on every lane of the group) the first zero or
 // non-finite diagonal entry (1-based) or 0 (always 0 without `invert`).
-template <typename T, int NMAX, int G>
+template <typename T, int NMAX, int G, int R>
 __device__ __forceinline__ int tri_warp_stage(const T* __restrict__ a, index_t lda, T* s, int n,
                                               bool lower, bool unit, bool transpose, bool invert,
                                               int lane, unsigned mask) {
     constexpr int LD = tri_warp_ld<NMAX>();
-    // Addresses clamped into the triangle (common.cuh) so that the loads need no branch; rows
-    // at or past n are not loaded (predicated). Only the use of each value is guarded.
-    constexpr int R = TRI_WARP_STAGE_LOADS;
-    static_assert((NMAX * NMAX) % (G * R) == 0, "whole rounds of G * R entries");
+    if constexpr (R > 0) {
+        // Addresses clamped into the triangle (common.cuh) so that the loads need no branch;
+        // rows at or past n are not loaded (predicated). Only the use of each value is guarded.
+        static_assert((NMAX * NMAX) % (G * R) == 0, "whole rounds of G * R entries");
 #pragma unroll 1
-    for (int e0 = lane; e0 < NMAX * NMAX; e0 += G * R) {
-        T v[R];
+        for (int e0 = lane; e0 < NMAX * NMAX; e0 += G * R) {
+            T v[R];
 #pragma unroll
-        for (int q = 0; q < R; ++q) {
-            const int e = e0 + q * G, r = e / NMAX;
-            v[q] = r < n ? a[clamped_offset(r, e % NMAX, n, n, lower ? 1 : 0, lda)] : T(0);
+            for (int q = 0; q < R; ++q) {
+                const int e = e0 + q * G, r = e / NMAX;
+                v[q] = r < n ? a[clamped_offset(r, e % NMAX, n, n, lower ? 1 : 0, lda)] : T(0);
+            }
+#pragma unroll
+            for (int q = 0; q < R; ++q) {
+                const int e = e0 + q * G, r = e / NMAX, c = e % NMAX;
+                const bool inside = r < n && c < n && (lower ? c <= r : c >= r);
+                T w = inside ? ((unit && r == c) ? T(1) : v[q]) : T(0);
+                if (invert && r == c && inside) w = T(1) / w;
+                s[transpose ? c * LD + r : r * LD + c] = w;
+            }
         }
-#pragma unroll
-        for (int q = 0; q < R; ++q) {
-            const int e = e0 + q * G, r = e / NMAX, c = e % NMAX;
+    } else {
+#pragma unroll 4
+        for (int e = lane; e < NMAX * NMAX; e += G) {
+            const int r = e / NMAX, c = e % NMAX;
             const bool inside = r < n && c < n && (lower ? c <= r : c >= r);
-            T w = inside ? ((unit && r == c) ? T(1) : v[q]) : T(0);
-            if (invert && r == c && inside) w = T(1) / w;
-            s[transpose ? c * LD + r : r * LD + c] = w;
+            T v = T(0);
+            if (inside) v = (unit && r == c) ? T(1) : a[r * lda + c];
+            if (invert && r == c && inside) v = T(1) / v;
+            s[transpose ? c * LD + r : r * LD + c] = v;
         }
     }
     int bad = NMAX + 1;
@@ -164,8 +179,10 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
         const index_t k = first + group;
         __syncthreads();                       // the previous matrix's tile is no longer read
         if (k < batch) {
-            const int bad = tri_warp_stage<T, NMAX, G>(A + k * sa, lda, s, n, lower, unit,
-                                                       transpose, MODE != TRI_WARP_MUL, lane, mask);
+            constexpr int R = tri_warp_stage_loads<T, MODE>();
+            const int bad = tri_warp_stage<T, NMAX, G, R>(A + k * sa, lda, s, n, lower, unit,
+                                                          transpose, MODE != TRI_WARP_MUL, lane,
+                                                          mask);
             if (lane == 0) info[k] = bad;          // always 0 for the multiply
         }
         __syncthreads();

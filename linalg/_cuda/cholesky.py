@@ -47,9 +47,9 @@ POTRS_SOLVE_FROM = 2
 POTRS_WARP_FROM = 9
 # A default POTRF call (its input kept) on the panel path copies each panel's part of the input
 # as the panels reach it from this n; below it, one whole copy first costs less than the panel
-# copies' launches. H200, float64, batch 10240, same call: n = 33 / 48 / 64 0.83 / 0.93 / 0.96x
-# the whole copy, n = 128 1.05x (reports/gpu_20261126/ab_merge.md).
-PANEL_COPY_FROM = 128
+# copies' launches. H200, float64, batch 10240, panel copies against one whole copy (two calls):
+# n = 33 / 48 / 64 0.83 / 0.93 / 0.96x, n = 96 / 128 1.02 / 1.05x (reports/gpu_20261126).
+PANEL_COPY_FROM = 96
 
 
 def potrs_width(n, itemsize):

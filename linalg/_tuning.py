@@ -4,8 +4,10 @@ Each JSON file maps a GPU name (``cudaDeviceProp.name``, e.g. ``"NVIDIA H100 80G
 ``"default"`` to a table ``{op: {dtype: {shape_class: entry}}}``; ``scripts/tune_blas.py`` writes
 the GPU entries after searching the pruned parameter space on the device and timing the vendor
 routine on the same class. The entries that apply to one call are, most specific first: the GPU's
-entry for the shape class, the GPU's ``"*"`` entry for that op and dtype, the default table's class,
-then its ``"*"`` (``entries``). An unknown GPU therefore gets the defaults.
+entry for the shape class, the GPU's ``"*"`` entry for that op and dtype, the same two of the tuned
+GPU of its family (``FAMILY_TABLES``: an H200 takes the H100's tables where it has none of its
+own), then the default table's class and its ``"*"`` (``entries``). A GPU of no tuned family gets
+the defaults.
 
 An entry holds kernel parameters and/or a vendor decision:
 
@@ -32,12 +34,18 @@ import re
 from pathlib import Path
 
 __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
-           "tables", "vendor_below", "install", "TUNING_DIR", "DEFAULT_KEY", "DECISION_KEYS"]
+           "tables", "vendor_below", "install", "family_gpu", "TUNING_DIR", "DEFAULT_KEY",
+           "DECISION_KEYS", "FAMILY_TABLES"]
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
 DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "reason"))
 _MAX_BUCKET = 4096
+# (pattern of GPU names, the tuned GPU whose tables they take where they have none of their own):
+# one SM architecture and memory system, so the tuned kernel parameters carry over far better than
+# the defaults (H200, float64 GEMV-N 32x9 at batch 40960 with the defaults: 24 % of the copy
+# bandwidth, against 88 % for the H100 with its table; reports/gpu_20261126).
+FAMILY_TABLES = ((re.compile(r"\bG?H(100|200|800)\b"), "NVIDIA H100 80GB HBM3"),)
 
 
 def bucket(x):
@@ -109,11 +117,20 @@ def _device_name(device_id):
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
+def family_gpu(gpu):
+    """The tuned GPU of ``gpu``'s family (``FAMILY_TABLES``), or None."""
+    for pattern, tuned in FAMILY_TABLES:
+        if pattern.search(gpu):
+            return tuned
+    return None
+
+
 def entries(op, dtype, cls, gpu=None):
     """The entries that apply to op/dtype/class, most specific first (see the module doc)."""
     gpu = gpu_name() if gpu is None else gpu
+    family = family_gpu(gpu)
     found = []
-    for key in (gpu, DEFAULT_KEY):
+    for key in (gpu,) + ((family,) if family not in (None, gpu) else ()) + (DEFAULT_KEY,):
         classes = tables().get(key, {}).get(op, {}).get(str(dtype), {})
         found += [classes[c] for c in (cls, "*") if c in classes]
     return found

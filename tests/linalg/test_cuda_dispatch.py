@@ -45,6 +45,26 @@ def test_unknown_gpu_uses_conservative_defaults(op, dtype, dims, vendor):
     assert _tuning.use_vendor(op, dtype, _tuning.shape_class(*dims), gpu=UNKNOWN)[0] is vendor
 
 
+def test_a_gpu_of_a_tuned_family_takes_its_tables_where_it_has_none(monkeypatch):
+    """An H200 (own entries for "own" only) takes the H100's entries for "op" before the
+    defaults; its own entries still come first; a GPU of no tuned family gets the defaults."""
+    fake = {H100: {"op": {"float64": {"*": {"p": 1, "use_vendor": True, "reason": "h100"}}},
+                   "own": {"float64": {"*": {"p": 1}}}},
+            "NVIDIA H200": {"own": {"float64": {"*": {"p": 2, "use_vendor": False,
+                                                      "reason": "h200"}}}},
+            "default": {"op": {"float64": {"*": {"p": 0, "use_vendor": False, "reason": "d"}}}}}
+    monkeypatch.setattr(_tuning, "tables", lambda: fake)
+    assert _tuning.family_gpu("NVIDIA H200") == H100
+    assert _tuning.family_gpu("NVIDIA H100 NVL") == H100
+    assert _tuning.family_gpu("NVIDIA GH200 480GB") == H100
+    assert _tuning.family_gpu("NVIDIA A100-SXM4-80GB") is None
+    assert _tuning.use_vendor("op", "float64", "32x32", gpu="NVIDIA H200") == (True, "h100")
+    assert _tuning.lookup("op", "float64", "32x32", gpu="NVIDIA H200") == {"p": 1}
+    assert _tuning.lookup("own", "float64", "32x32", gpu="NVIDIA H200") == {"p": 2}
+    assert _tuning.use_vendor("op", "float64", "32x32", gpu=UNKNOWN) == (False, "d")
+    assert _tuning.lookup("op", "float64", "32x32", gpu=UNKNOWN) == {"p": 0}
+
+
 def test_every_decision_has_a_reason_and_params_resolve():
     for gpu, table in _tuning.tables().items():
         for op, per_dtype in table.items():

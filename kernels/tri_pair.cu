@@ -186,18 +186,32 @@ __device__ __forceinline__ void tp_sweep(const T* tile, int h, T (&x)[TP_ROWS]) 
 }
 
 // Stage the effective triangle M (op(A) with `transpose`) of one matrix into `tile` (zeroed
-// before) in sweep order, its diagonal inverted when `invert`. Rows of A are read coalesced.
+// before) in sweep order, its diagonal inverted when `invert`. Rows of A are read coalesced, a
+// thread's TP_STAGE_LOADS loads in flight before any is stored (tri_warp.cu's staging measured
+// 1.2-1.5x faster so against an element-by-element loop).
+constexpr int TP_STAGE_LOADS = 8;
+
 template <typename T, int THREADS>
 __device__ __forceinline__ void tp_stage(const T* __restrict__ a, index_t lda, T* tile, int n,
                                          bool lower, bool unit, bool transpose, bool invert) {
     const bool reversed = lower == transpose;           // M upper: sweep order t = 63 - i
-    for (int e = threadIdx.x; e < n * n; e += THREADS) {
-        const int r = e / n, c = e % n;
-        if (lower ? c > r : c < r) continue;
-        T v = (unit && r == c) ? T(1) : a[r * lda + c];
-        if (invert && r == c) v = T(1) / v;
-        const int i = transpose ? c : r, j = transpose ? r : c;
-        tile[tp_slot<T>(reversed ? 63 - i : i, reversed ? 63 - j : j)] = v;
+    constexpr int R = TP_STAGE_LOADS;
+    for (int e0 = threadIdx.x; e0 < n * n; e0 += THREADS * R) {
+        T v[R];
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int e = e0 + q * THREADS, r = e / n, c = e % n;
+            const bool read = e < n * n && (lower ? c <= r : c >= r) && !(unit && r == c);
+            v[q] = read ? a[r * lda + c] : T(1);
+        }
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int e = e0 + q * THREADS, r = e / n, c = e % n;
+            if (e >= n * n || (lower ? c > r : c < r)) continue;
+            const T w = (invert && r == c) ? T(1) / v[q] : v[q];
+            const int i = transpose ? c : r, j = transpose ? r : c;
+            tile[tp_slot<T>(reversed ? 63 - i : i, reversed ? 63 - j : j)] = w;
+        }
     }
 }
 

@@ -113,23 +113,48 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     return fail;
 }
 
-// S = M^T M for the lower triangular M in s (upper part zero); thread i computes row i, full.
+// Output tile of a thread in chol_lauum_phase: CHOL_TILE_ROWS x (NMAX / CHOL_TILE_ROWS) entries,
+// NMAX entries a thread, NMAX threads a matrix.
+template <int NMAX>
+__host__ __device__ constexpr int chol_tile_rows() { return NMAX == 8 ? 2 : (NMAX == 64 ? 8 : 4); }
+
+// S = M^T M for the lower triangular M in s (upper part zero), full. Thread t computes a TR x TC
+// tile of S, rows t / CT + RT r and columns t % CT + CT c (RT = NMAX / TR tiles down, CT =
+// NMAX / TC across: strided, so that a warp's loads of one row of M fall in distinct banks): a
+// step k is TR + TC shared loads for TR TC FMAs, where a row a thread (its earlier form) took
+// NMAX + 1 loads for NMAX FMAs. Entries (i, j) and (j, i) sum the same products in the same
+// order: S is symmetric bit for bit.
 template <typename T, int NMAX>
-__device__ void chol_lauum_phase(T* s, int n, int i) {
+__device__ void chol_lauum_phase(T* s, int n, int t) {
     constexpr int LD = chol_ld<NMAX>();
-    T acc[NMAX];
+    constexpr int TR = chol_tile_rows<NMAX>(), TC = NMAX / TR;
+    constexpr int RT = NMAX / TR, CT = NMAX / TC;
+    const int ti = t / CT, tj = t % CT;
+    T acc[TR][TC];
 #pragma unroll
-    for (int j = 0; j < NMAX; ++j) acc[j] = T(0);
+    for (int r = 0; r < TR; ++r)
+#pragma unroll
+        for (int c = 0; c < TC; ++c) acc[r][c] = T(0);
 #pragma unroll 1
     for (int k = 0; k < n; ++k) {
-        const T a = s[k * LD + i];
+        T p[TR], q[TC];
 #pragma unroll
-        for (int j = 0; j < NMAX; ++j) acc[j] += a * s[k * LD + j];
+        for (int r = 0; r < TR; ++r) p[r] = s[k * LD + ti + RT * r];
+#pragma unroll
+        for (int c = 0; c < TC; ++c) q[c] = s[k * LD + tj + CT * c];
+#pragma unroll
+        for (int r = 0; r < TR; ++r)
+#pragma unroll
+            for (int c = 0; c < TC; ++c) acc[r][c] += p[r] * q[c];
     }
     group_sync<NMAX>();
 #pragma unroll
-    for (int j = 0; j < NMAX; ++j)
-        if (j < n) s[i * LD + j] = acc[j];
+    for (int r = 0; r < TR; ++r)
+#pragma unroll
+        for (int c = 0; c < TC; ++c) {
+            const int i = ti + RT * r, j = tj + CT * c;
+            if (i < n && j < n) s[i * LD + j] = acc[r][c];
+        }
     group_sync<NMAX>();
 }
 

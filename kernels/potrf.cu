@@ -4,7 +4,7 @@
 //             selected by `ops` (a bit mask, in this order):
 //               CHOL_POTRF (1): A = L L^T            (row per thread, right-looking, one barrier a step)
 //               CHOL_TRTRI (2): X = L^-1             (column per thread, forward substitution)
-//               CHOL_LAUUM (4): S = X^T X, full      (row per thread)
+//               CHOL_LAUUM (4): S = X^T X, full      (row per thread; tiles at NMAX = 32)
 //             potrf = 1, trtri = 2, lauum = 4, potri = 2|4, poti = 1|2|4 (the KBLAS "Table 2"
 //             fusions: the matrix is read once and written once whatever the chain).
 // Layout:     row-major; matrix k starts at A + k*stride, entry (i, j) at A[k*stride + i*lda + j]
@@ -113,22 +113,35 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     return fail;
 }
 
-// Output tile of a thread in chol_lauum_phase: CHOL_TILE_ROWS x (NMAX / CHOL_TILE_ROWS) entries,
-// NMAX entries a thread, NMAX threads a matrix.
-template <int NMAX>
-__host__ __device__ constexpr int chol_tile_rows() { return NMAX == 8 ? 2 : (NMAX == 64 ? 8 : 4); }
-
-// S = M^T M for the lower triangular M in s (upper part zero), full. Thread t computes a TR x TC
-// tile of S, rows t / CT + RT r and columns t % CT + CT c (RT = NMAX / TR tiles down, CT =
-// NMAX / TC across: strided, so that a warp's loads of one row of M fall in distinct banks): a
-// step k is TR + TC shared loads for TR TC FMAs, where a row a thread (its earlier form) took
-// NMAX + 1 loads for NMAX FMAs. Entries (i, j) and (j, i) sum the same products in the same
-// order: S is symmetric bit for bit.
+// S = M^T M for the lower triangular M in s (upper part zero), full; thread i computes row i: a
+// step k is NMAX + 1 shared loads for NMAX FMAs.
 template <typename T, int NMAX>
-__device__ void chol_lauum_phase(T* s, int n, int t) {
+__device__ void chol_lauum_rows(T* s, int n, int i) {
     constexpr int LD = chol_ld<NMAX>();
-    constexpr int TR = chol_tile_rows<NMAX>(), TC = NMAX / TR;
-    constexpr int RT = NMAX / TR, CT = NMAX / TC;
+    T acc[NMAX];
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j) acc[j] = T(0);
+#pragma unroll 1
+    for (int k = 0; k < n; ++k) {
+        const T a = s[k * LD + i];
+#pragma unroll
+        for (int j = 0; j < NMAX; ++j) acc[j] += a * s[k * LD + j];
+    }
+    group_sync<NMAX>();
+#pragma unroll
+    for (int j = 0; j < NMAX; ++j)
+        if (j < n) s[i * LD + j] = acc[j];
+    group_sync<NMAX>();
+}
+
+// The same product by register tiles: thread t computes a 4 x (NMAX / 4) tile of S, rows t / CT
+// + RT r and columns t % CT + CT c (RT = NMAX / 4, CT = 4: strided, so that a warp's loads of
+// one row of M fall in distinct banks): a step k is 4 + NMAX / 4 shared loads for NMAX FMAs. Entries (i, j) and (j, i) sum the same products in
+// the same order (symmetric bit for bit), as in the row form.
+template <typename T, int NMAX>
+__device__ void chol_lauum_tiles(T* s, int n, int t) {
+    constexpr int LD = chol_ld<NMAX>();
+    constexpr int TR = 4, TC = NMAX / TR, RT = NMAX / TR, CT = NMAX / TC;
     const int ti = t / CT, tj = t % CT;
     T acc[TR][TC];
 #pragma unroll
@@ -156,6 +169,16 @@ __device__ void chol_lauum_phase(T* s, int n, int t) {
             if (i < n && j < n) s[i * LD + j] = acc[r][c];
         }
     group_sync<NMAX>();
+}
+
+// The LAUUM phase: tiles for NMAX = 32, rows otherwise. Same call, H200, batch 100000, tiles
+// against rows: LAUUM n = 24 / 32 float64 1.09 / 1.07x, float32 1.32 / 1.38x; POTRI and POTI
+// n = 32 float32 1.14 / 1.13x, float64 1.01x (its TRTRI phase dominates); at NMAX = 16 (4 x 4
+// tiles) 0.83-0.98x, so rows stay there (reports/gpu_20261126/ab_lauum_tiles.md).
+template <typename T, int NMAX>
+__device__ void chol_lauum_phase(T* s, int n, int t) {
+    if constexpr (NMAX == 32) chol_lauum_tiles<T, NMAX>(s, n, t);
+    else chol_lauum_rows<T, NMAX>(s, n, t);
 }
 
 // Load the referenced triangle of the matrix at `a` into the tile s in lower form (the other

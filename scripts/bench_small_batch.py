@@ -37,7 +37,8 @@ def cholesky_rows(sizes, ops):
         for n in sizes:
             for batch in BATCHES:
                 try:
-                    (ours, backend), vend, name, _, _ = bc.case(op, n, batch, numpy.dtype(numpy.float64), 10)
+                    case = bc.case(op, n, batch, numpy.dtype(numpy.float64), 10)
+                    (ours, backend), vend, name = case[:3]      # then flops, bytes, fresh ms
                     yield (f"| {op} | {n} | {batch} | {ours:.4f} | {backend:.4f} | {vend:.4f} | {name} | "
                            f"{_mark(ours, vend)} |")
                 except Exception as exc:  # one failing case (e.g. memory) must not lose the table

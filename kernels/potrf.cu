@@ -136,8 +136,9 @@ __device__ void chol_lauum_rows(T* s, int n, int i) {
 
 // The same product by register tiles: thread t computes a 4 x (NMAX / 4) tile of S, rows t / CT
 // + RT r and columns t % CT + CT c (RT = NMAX / 4, CT = 4: strided, so that a warp's loads of
-// one row of M fall in distinct banks): a step k is 4 + NMAX / 4 shared loads for NMAX FMAs. Entries (i, j) and (j, i) sum the same products in
-// the same order (symmetric bit for bit), as in the row form.
+// one row of M fall in distinct banks): a step k is 4 + NMAX / 4 shared loads for NMAX FMAs.
+// Entries (i, j) and (j, i) sum the same products in the same order (symmetric bit for bit), as
+// in the row form.
 template <typename T, int NMAX>
 __device__ void chol_lauum_tiles(T* s, int n, int t) {
     constexpr int LD = chol_ld<NMAX>();

@@ -48,8 +48,9 @@
 //             not overlap (the next one is read while this one is written).
 // Template:   T = float | double; PBUF, QBUF, BUFS: buffers (1 or 2) of an operand (the tuned
 //             choice: BLOCK_BUFFERS); OUT: B (LAUUM: A) is read from B_in (A_in), same strides,
-//             no overlap, and the result written to B (A); without it B_in is not read. Blocks an SM (launch bound): what the shared memory holds, at
-//             most TB_MAX_BLOCKS (80 registers).
+//             no overlap, and the result written to B (A); without it B_in is not read. Blocks
+//             an SM (launch bound): what the shared memory holds, at most TB_MAX_BLOCKS (80
+//             registers).
 // Launcher:   linalg/_cuda/triangular.py (tri_block_trmm, tri_block_lauum, BLOCK_RULES,
 //             BLOCK_BUFFERS).
 #include "common.cuh"

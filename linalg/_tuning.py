@@ -43,8 +43,8 @@ DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below"
 _MAX_BUCKET = 4096
 # (pattern of GPU names, the tuned GPU whose tables they take where they have none of their own):
 # one SM architecture and memory system, so the tuned kernel parameters carry over far better than
-# the defaults (H200, float64 GEMV-N 32x9 at batch 40960 with the defaults: 24 % of the copy
-# bandwidth, against 88 % for the H100 with its table; reports/gpu_20261126).
+# the defaults (H200, float64 GEMV-N 32x9 at batch 40960: 23 % of the copy bandwidth with the
+# defaults, 58 % with the H100's table, same call; reports/gpu_20261126/ab_tuning_family.md).
 FAMILY_TABLES = ((re.compile(r"\bG?H(100|200|800)\b"), "NVIDIA H100 80GB HBM3"),)
 
 

@@ -235,12 +235,12 @@ COMPILE_CHECK = {
                     for m in range(3) for g in (16, 32) for o in ("false", "true")],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}, {o}>" for t in ("float", "double") for m in range(3)
                     for th in (64, 128) for o in ("false", "true")]
-                   + [f"tri_pair_potrs<{t}, {nb}, {o}>" for t in ("float", "double") for nb in (3, 4)
-                      for o in ("false", "true")],
+                   + [f"tri_pair_potrs<{t}, {nb}, {o}>" for t in ("float", "double")
+                      for nb in (3, 4) for o in ("false", "true")],
     "tri_block.cu": [f"tri_block_trmm<{t}, {p}, {q}, {o}>" for t in ("float", "double")
                      for p, q in ((1, 1), (1, 2), (2, 2)) for o in ("false", "true")]
-                    + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double") for b in (1, 2)
-                       for o in ("false", "true")],
+                    + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double")
+                       for b in (1, 2) for o in ("false", "true")],
     "trmm.cu": [f"tri_tile<float, {s}, 0>" for s in ("false", "true")]
                + [f"tri_tile<double, {s}, {km}>" for s in ("false", "true") for km in range(4)],
 }

@@ -13,7 +13,9 @@
 #   call of several parts must fit them all); GPU_CHECK_BENCH_EACH=seconds caps each linalg bench script.
 #   On an H100 the tests took ~480 s in one process and 243 s on 4 xdist workers (1809 tests;
 #   2296 tests: 326 s, 2026-11-23; 2891 tests: 224 s on 14 workers, 2026-11-25), the sanitizer
-#   ~10-150 s, the benchmarks ~190 s: tests and sanitizer fit one call, the benchmarks another. When the suite outgrows
+#   ~10-150 s, the benchmarks ~190 s: tests and sanitizer fit one call, the benchmarks another.
+#   Part `checks` runs the tests and the sanitizer side by side (2026-11-26, H200, 13 workers:
+#   both done in ~215 s, the time of the tests alone). When the suite outgrows
 #   one call, its two halves are parts of their own: tests-cholesky (test_gpu_cholesky.py, about
 #   half of it) and tests-other (the rest).
 set -uo pipefail
@@ -51,11 +53,21 @@ for part in $PARTS; do
                          --ignore=tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_other.txt" || status=1 ;;
         sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
                        python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
+        checks)     # tests and sanitizer side by side: the sanitizer is one slow host process
+            ( timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
+                  python3 scripts/sanitizer_smoke.py > "$OUT/sanitizer_full.txt" 2>&1 ) &
+            san=$!
+            timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests \
+                > "$OUT/gpu_tests.txt" 2>&1 || status=1
+            wait $san || status=1
+            tail -3 "$OUT/gpu_tests.txt"
+            tail -25 "$OUT/sanitizer_full.txt" > "$OUT/sanitizer.txt"; rm -f "$OUT/sanitizer_full.txt"
+            tail -3 "$OUT/sanitizer.txt" ;;
         bench) timeout "$(limit bench 540)" python3 scripts/bench_linalg.py $QUICK ${GPU_CHECK_BENCH_EACH:+--timeout $GPU_CHECK_BENCH_EACH} --output "$OUT" 2>&1 | tee "$OUT/bench_log.txt" | tail -80 || status=1 ;;
         hydro) timeout "$(limit hydro 400)" python3 scripts/bench_hydro.py $QUICK --output "$OUT" 2>&1 | tail -40 || status=1 ;;
         laghos) timeout "$(limit laghos 500)" python3 scripts/laghos_runs.py --runs ${GPU_CHECK_LAGHOS_RUNS:-2 4 6 7} \
                     --backend gpu --jobs 4 --output "$OUT/laghos_runs.md" 2>&1 | tail -20 | tee "$OUT/laghos_runs.txt" || status=1 ;;
-        *) echo "unknown part '$part' (expected tests, tests-cholesky, tests-other, sanitizer, bench, hydro, laghos)"; status=2 ;;
+        *) echo "unknown part '$part' (expected tests, tests-cholesky, tests-other, sanitizer, checks, bench, hydro, laghos)"; status=2 ;;
     esac
 done
 tar czf "$FINAL/gpu_check.tar.gz" -C "$(dirname "$OUT")" gpu_check

@@ -63,7 +63,7 @@ def tri_warp_sweep(dtype):
                                   "pqqpqqiiqiTpp", dtype, options=register_cap(cap))
                 config = (launcher, grid_1d(BATCH, per_block), threads, smem)
                 try:
-                    run = lambda: tri._launch_on_rhs(config, l0, b, n, flags, 1.0, (b,))  # noqa: E731
+                    run = lambda: tri._launch_on_rhs(config, l0, b, n, flags, 1.0, b)  # noqa: E731
                     t = timeit(run, reset, reps=15)
                     reset(); run()
                     same = numpy.array_equal(b.get(), want)

@@ -206,19 +206,18 @@ def _launch(device_id, m, n, dtype, batch, gpu):
 
 def _launch_for(cfg, dtype, batch):
     ctype = _compile.ctype(dtype)
+    cbool = _compile.cbool
     if cfg["kernel"] == "reg":         # lanes per matrix
         group = cfg["group"]
-        expr = name_expr("gebrd_reg", ctype, group, "true" if cfg["trs"] else "false",
-                         "true" if cfg["stage"] else "false",
-                         "true" if cfg.get("shrink") else "false")
+        expr = name_expr("gebrd_reg", ctype, group, cbool(cfg["trs"]), cbool(cfg["stage"]),
+                         cbool(cfg.get("shrink")))
     elif cfg["kernel"] == "cols":      # threads per matrix; WIDE: more than one warp
         group = cfg["group"]
-        expr = name_expr("gebrd_cols", ctype, "true" if group > 32 else "false",
-                         "true" if cfg["fused"] else "false", cfg["regs"],
-                         "true" if cfg["shared_s"] else "false", "true" if cfg["peel"] else "false")
+        expr = name_expr("gebrd_cols", ctype, cbool(group > 32), cbool(cfg["fused"]), cfg["regs"],
+                         cbool(cfg["shared_s"]), cbool(cfg["peel"]))
     else:
         group = cfg["team"]
-        expr = name_expr("gebrd_team", ctype, cfg["unroll"], "true" if cfg["in_smem"] else "false")
+        expr = name_expr("gebrd_team", ctype, cfg["unroll"], cbool(cfg["in_smem"]))
     per_block = cfg["per_block"]
     return (kernel("gebrd", expr, "qiipppppi"), grid_for(batch, per_block), group * per_block,
             group, cfg["smem"])

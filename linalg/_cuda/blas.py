@@ -268,7 +268,7 @@ def _gemv_staged_plan(dtype, t, batch, m, n, p):
     group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
     block = int(p.get("block") or 256)
     smem = (-(-tile * m * n // 4) * 4 + tile * (m if t else n)) * item
-    expr = name_expr("gemv_staged", _compile.ctype(dtype), "true" if t else "false")
+    expr = name_expr("gemv_staged", _compile.ctype(dtype), _compile.cbool(t))
     return (expr, grid_for(-(-batch // tile), 1), block, smem, (tile, group))
 
 
@@ -447,7 +447,7 @@ def _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p):
         mpb = min(-(-threads // team), (target // item - fixed) // per)
     mpb = max(1, min(mpb, batch, (SMALL_SMEM_MAX // item - fixed) // per))
     threads = max(32, min(threads, -(-mpb * team // 32) * 32, SMALL_THREADS))
-    expr = name_expr("gemm_small", _compile.ctype(dtype), rm, rn, "true" if kc else "false")
+    expr = name_expr("gemm_small", _compile.ctype(dtype), rm, rn, _compile.cbool(kc))
     groups = -(-batch // mpb)
     stages = 2 if int(p.get("stages") or 1) == 2 else 1
     smem = (fixed + stages * mpb * per) * item

@@ -241,8 +241,8 @@ def posv(a, b, lower=True, keep=()):
     if tri.is_real(a.dtype) and a.shape[1] <= tri.LEAF and b.shape[2] >= POSV_FUSED_FROM:
         x = tri.result_array(b, "b", keep)                       # a only read
         return x, chol_solve(a, b, lower, factored=False, out=x)
-    factor, info = potrf(a, lower, keep=tuple(k for k in keep if k == "a"))
-    x, _ = potrs(factor, b, lower, keep=tuple(k for k in keep if k == "b"))
+    factor, info = potrf(a, lower, keep=keep)      # each looks for its own operand's name
+    x, _ = potrs(factor, b, lower, keep=keep)
     return x, info
 
 

@@ -423,17 +423,17 @@ def chol_block_threads(n):
     return -(-pairs // 32) * 32
 
 
-def _launch_on_rhs(config, a, b, nvec, flags, alpha, tail=()):
+def _launch_on_rhs(config, a, b, nvec, flags, alpha, src):
     """Launch a tri_vec, tri_warp or tri_pair configuration (same parameter list: the triangle,
-    B, sizes, flags, alpha, info, then ``tail``: tri_vec's and tri_warp's source of B) on B;
-    returns the new info array."""
+    B, sizes, flags, alpha, info, then the source of B, ``src``: ``b`` itself in place, the
+    caller's array for an OUT instantiation) on B; returns the new info array."""
     import cupy
     launcher, grid, threads, smem = config
     batch, n = a.shape[0], a.shape[1]
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
-    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info) + tail,
+    launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info, src),
              smem)
     return info
 
@@ -448,7 +448,7 @@ def tri_vec(a, b, flags, alpha=1.0, out=None):
     dst, fresh = write_target(out, b)
     mode = 2 if flags & TRI_POTRS else (1 if flags & TRI_MUL else 0)     # kernels/trsm.cu MODE
     config = _tri_vec_config(current_device(), a.dtype, n, batch, mode, fresh)
-    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, b)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -475,7 +475,7 @@ def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None, out=None):
     lanes = lanes or tri_warp_lanes(mode, right)
     dst, fresh = write_target(out, b)
     config = _tri_warp_config(current_device(), a.dtype, a.shape[0], right, mode, lanes, fresh)
-    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, b)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -515,7 +515,7 @@ def tri_pair(a, b, flags, mode, alpha=1.0, out=None):
         config = _tri_pair_config(current_device(), a.dtype, a.shape[0], mode, PAIR_THREADS,
                                   fresh)
     nvec = b.shape[1] if flags & TRI_RIGHT else b.shape[2]
-    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, (b,))
+    return _launch_on_rhs(config, a, dst, nvec, flags, alpha, b)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -723,7 +723,7 @@ def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0):
     float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the
     blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
     bk, stages, blocks = shape
-    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {'true' if sym else 'false'}, {km}>",
+    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {cbool(sym)}, {km}>",
                       "pqqqpqqqpqqqiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
                        f"-DTT_BLOCKS_OPT={blocks}"))

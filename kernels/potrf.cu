@@ -405,22 +405,23 @@ __global__ void chol_solve(const T* __restrict__ A, index_t lda, index_t stride,
 #pragma unroll
                 for (int i = 0; i < NMAX; ++i) x[i] = (mine && i < n) ? b_in[(index_t)i * ldb + col] : T(0);
             }
+            // Both solves column by column (axpy form): once x_i is final, every later entry
+            // takes its term at once, independent FMAs, where a dot product a row chained
+            // i dependent FMAs.
 #pragma unroll
             for (int i = 0; i < NMAX; ++i) {                 // L y = b
                 if (i >= n) break;
-                T v = x[i];
+                x[i] *= dinv[i];
 #pragma unroll
-                for (int q = 0; q < i; ++q) v -= s[i * LD + q] * x[q];
-                x[i] = v * dinv[i];
+                for (int k = i + 1; k < NMAX; ++k)
+                    if (k < n) x[k] -= s[k * LD + i] * x[i];
             }
 #pragma unroll
             for (int i = NMAX - 1; i >= 0; --i) {            // L^T x = y
                 if (i >= n) continue;
-                T v = x[i];
+                x[i] *= dinv[i];
 #pragma unroll
-                for (int q = i + 1; q < NMAX; ++q)
-                    if (q < n) v -= s[q * LD + i] * x[q];
-                x[i] = v * dinv[i];
+                for (int k = 0; k < i; ++k) x[k] -= s[i * LD + k] * x[i];
             }
             if (mine) {
 #pragma unroll

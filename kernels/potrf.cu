@@ -258,12 +258,16 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
 // a matrix: within 1 %, the 168 registers bind the occupancy first; a 128-register cap spills
 // and loses 4-14 % in float64; scripts/probe_potrf_panels.py).
 // info: first != 0 writes it (j0 + j or 0); later panels keep an earlier failure.
+// Out of place (OUT): the panel's input is A_in's entry (same lda and stride as A, no overlap)
+// plus, past the first panel (j0 > 0), A's, where the launcher's GEMM wrote -L L^T with beta =
+// 0: a call that keeps its input reads it once, in the panels, and never copies it.
 template <int NMAX>
 __host__ __device__ constexpr int chol_panel_smem() { return 2 * chol_tile<NMAX>() + NMAX; }
 
-template <typename T>
+template <typename T, bool OUT>
 __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n, int j0,
-                           index_t batch, int lower, int first, int* __restrict__ info) {
+                           index_t batch, int lower, int first, int* __restrict__ info,
+                           const T* __restrict__ A_in) {
     constexpr int NMAX = 32, LD = chol_ld<NMAX>();
     extern __shared__ __align__(16) unsigned char chol_panel_smem_raw[];
     const int per_block = blockDim.x / NMAX;
@@ -278,12 +282,14 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
         const index_t k = base + m;
         const bool active = k < batch;
         T* a = A + (active ? k : 0) * stride + (index_t)j0 * lda + j0;   // diagonal block
+        const T* a_in = OUT ? A_in + (active ? k : 0) * stride + (index_t)j0 * lda + j0 : a;
         // Diagonal block in lower form (lane r reads column r of row i: coalesced both ways).
         {
             T v[NMAX];
 #pragma unroll
             for (int i = 0; i < NMAX; ++i) {
-                const T raw = a[clamped_offset(i, r, w, w, lower, lda)];
+                const index_t o = clamped_offset(i, r, w, w, lower, lda);
+                const T raw = OUT ? a_in[o] + (j0 ? a[o] : T(0)) : a[o];
                 v[i] = (active && i < w && r < w && (lower ? r <= i : r >= i)) ? raw : T(0);
             }
 #pragma unroll
@@ -297,13 +303,16 @@ __global__ void chol_panel(T* __restrict__ A, index_t lda, index_t stride, int n
         for (int cb = 0; cb < below; cb += NMAX) {
             const int rows = below - cb < NMAX ? below - cb : NMAX;
             T* p = lower ? a + (index_t)(w + cb) * lda : a + w + cb;      // chunk origin
+            const T* p_in = lower ? a_in + (index_t)(w + cb) * lda : a_in + w + cb;
             // c[row][col]: row = panel row (of L), col = panel column.
             {
                 T v[NMAX];
 #pragma unroll
-                for (int i = 0; i < NMAX; ++i)
-                    v[i] = p[lower ? clamped_offset(i, r, rows, w, -1, lda)
-                                   : clamped_offset(i, r, w, rows, -1, lda)];
+                for (int i = 0; i < NMAX; ++i) {
+                    const index_t o = lower ? clamped_offset(i, r, rows, w, -1, lda)
+                                            : clamped_offset(i, r, w, rows, -1, lda);
+                    v[i] = OUT ? p_in[o] + (j0 ? p[o] : T(0)) : p[o];
+                }
 #pragma unroll
                 for (int i = 0; i < NMAX; ++i) {
                     if (lower) { if (i < rows && r < w) c[i * LD + r] = v[i]; }

@@ -29,7 +29,8 @@ from ._compile import DEFAULT_SMEM, cbool, ctype, current_device, grid_1d, kerne
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
 # (the leaf kernels used here are listed by linalg/_cuda/triangular.py)
-COMPILE_CHECK = {"potrf.cu": ["chol_panel<float>", "chol_panel<double>"]
+COMPILE_CHECK = {"potrf.cu": [f"chol_panel<{t}, {o}>" for t in ("float", "double")
+                              for o in ("false", "true")]
                  + [f"chol_solve<{t}, {c}, {o}>" for t in ("float", "double")
                     for c in tri.SIZE_CLASSES for o in ("false", "true")]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
@@ -45,11 +46,6 @@ POTRS_SOLVE_FROM = 2
 # this n (H100, float64, batch 10240: 0.043 ms at n = 12 against 0.049 for tri_vec, 0.104 against
 # 0.228 at n = 32; at n <= 8 tri_vec wins: 0.031 against 0.038 ms at n = 8).
 POTRS_WARP_FROM = 9
-# A default POTRF call (its input kept) on the panel path copies each panel's part of the input
-# as the panels reach it from this n; below it, one whole copy first costs less than the panel
-# copies' launches. H200, float64, batch 10240, panel copies against one whole copy (two calls):
-# n = 33 / 48 / 64 0.83 / 0.93 / 0.96x, n = 96 / 128 1.02 / 1.05x (reports/gpu_20261126).
-PANEL_COPY_FROM = 96
 
 
 def potrs_width(n, itemsize):
@@ -68,64 +64,75 @@ READS_ONLY = {"potrs": ("l",)}
 # linalg/_cuda/triangular.py OUT_OF_PLACE).
 OUT_OF_PLACE = {"potrf": ("a",), "potrs": ("b",), "posv": ("a", "b"), "potri": ("l",),
                 "poti": ("a",)}
+# A default POTRF call (its input kept) on the panel path runs the out-of-place panels
+# (potrf_panels with src) from this n; below it, one whole copy first and the in-place panels
+# (the out-of-place chol_panel takes more registers: float64 190 against 168, float32 238).
+# H100, batch 10240, default-call ms, out-of-place panels against a copy first
+# (reports/gpu_20261126b/ab_kept_inputs.md): float64 n = 33 0.98x, 48 1.09x, 64 1.24x,
+# 96-256 1.12-1.15x; float32 n = 33 0.89x, 48 0.96x, 64 1.07x, 96-256 1.21-1.24x.
+PANEL_OUT_FROM = {"float64": 48, "float32": 64}
 # Shared elements a matrix of kernels/potrf.cu chol_panel (chol_panel_smem<32>()): two 32 x 33
 # tiles (+ 1 each) and the inverted diagonal.
 PANEL_SMEM_ELEMS = 2 * (32 * 33 + 1) + 32
 
 
-def chol_panel(a, j0, lower, info):
+def chol_panel(a, j0, lower, info, src=None):
     """kernels/potrf.cu chol_panel on the panel at column (row, for upper) j0 of the view ``a``;
-    ``info`` None on the first panel (then allocated and returned)."""
+    ``info`` None on the first panel (then allocated and returned). With ``src`` (a's shape and
+    strides): the out-of-place instantiation, whose panel input is src's entries plus (j0 > 0)
+    the -L L^T that the GEMM wrote to ``a``."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
-    launcher, grid, threads, smem = _panel_config(current_device(), a.dtype, batch)
+    fresh = src is not None
+    if fresh:
+        src = tri.check_twin(src, a)
+    launcher, grid, threads, smem = _panel_config(current_device(), a.dtype, batch, fresh=fresh)
     first = info is None
     if first:
         info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = tri.view_args(a)
-    launcher(grid, threads, (a, lda, sa, n, j0, batch, int(lower), int(first), info), smem)
+    launcher(grid, threads, (a, lda, sa, n, j0, batch, int(lower), int(first), info,
+                             a if src is None else src), smem)
     return info
 
 
 @functools.lru_cache(maxsize=4096)
-def _panel_config(device_id, dtype, batch, options=()):
+def _panel_config(device_id, dtype, batch, options=(), fresh=False):
     """(launcher, grid, threads, shared bytes): one warp a matrix, as many a block (up to 4) as
     fit the default shared memory; ``options``: extra NVRTC options (scripts/probe_potrf_panels.py
-    tries register caps)."""
+    tries register caps); ``fresh``: the out-of-place instantiation."""
     per_matrix = PANEL_SMEM_ELEMS * dtype.itemsize
     per_block = 4
     while per_block > 1 and per_block * per_matrix > DEFAULT_SMEM:
         per_block //= 2
-    launcher = kernel("potrf", f"chol_panel<{ctype(dtype)}>", "pqqiiqiip", options=options)
+    launcher = kernel("potrf", f"chol_panel<{ctype(dtype)}, {cbool(fresh)}>", "pqqiiqiipp",
+                      options=options)
     return launcher, grid_1d(batch, per_block), 32 * per_block, per_block * per_matrix
 
 
 def potrf_panels(a, lower, src=None):
     """Left-looking blocked Cholesky in place on the view ``a`` (n > LEAF), lower or upper form:
     for each 32-wide panel, one GEMM with the finished panels, then one chol_panel launch
-    (factor, solve below, zeros); returns info. With ``src`` (a's shape), the factor of ``src``
-    is written to ``a`` (``src`` unchanged): each panel's part of the referenced triangle is
-    copied from ``src`` just before its GEMM, half the bytes of a whole copy (the panels write
-    every entry of the other triangle as zero). H100, float64, batch 10240, against the
-    right-looking recursion (A11, TRSM, GEMM, A22) it replaced: n = 64 0.42 against 0.52 ms,
-    128 1.83 against 2.44, 256 8.5 against 10.7 (2.6x cuSOLVER potrfBatched, 43 % of copy
-    bandwidth); batch 2048, n = 512: 10.0 against 10.9."""
+    (factor, solve below, zeros); returns info. With ``src`` (a's shape and strides), the factor
+    of ``src`` is written to ``a`` and ``src`` is only read: each GEMM writes -L L^T with beta =
+    0 and the panel kernel adds src's entries as it loads them, so a default call (its input
+    kept) moves the bytes of the in-place one and copies nothing. H100, float64, batch 10240,
+    against the right-looking recursion (A11, TRSM, GEMM, A22) it replaced: n = 64 0.42 against
+    0.52 ms, 128 1.83 against 2.44, 256 8.5 against 10.7 (2.6x cuSOLVER potrfBatched, 43 % of
+    copy bandwidth); batch 2048, n = 512: 10.0 against 10.9."""
     n = a.shape[1]
     info = None
+    beta = 1.0 if src is None else 0.0
     for j0 in range(0, n, tri.LEAF):
         w = min(tri.LEAF, n - j0)
-        if src is not None:          # the panel's rows j0.. (lower: its columns' rows j0..)
-            part = (slice(None), slice(j0, None), slice(j0, j0 + w)) if lower else \
-                (slice(None), slice(j0, j0 + w), slice(j0, None))
-            tri.copy_into(a[part], src[part])
         if j0:
             if lower:        # A[j0:, panel] -= L[j0:, :j0] L[panel, :j0]^T
                 tri.gemm(a[:, j0:, j0:j0 + w], a[:, j0:, :j0],
-                         a[:, j0:j0 + w, :j0].swapaxes(1, 2), alpha=-1.0, beta=1.0)
+                         a[:, j0:j0 + w, :j0].swapaxes(1, 2), alpha=-1.0, beta=beta)
             else:            # A[panel, j0:] -= U[:j0, panel]^T U[:j0, j0:]
                 tri.gemm(a[:, j0:j0 + w, j0:], a[:, :j0, j0:j0 + w].swapaxes(1, 2),
-                         a[:, :j0, j0:], alpha=-1.0, beta=1.0)
-        info = chol_panel(a, j0, lower, info)
+                         a[:, :j0, j0:], alpha=-1.0, beta=beta)
+        info = chol_panel(a, j0, lower, info, src)
     return info
 
 
@@ -161,7 +168,7 @@ def potrf(a, lower=True, keep=()):
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(tri.writable(a, "a", keep), lower)
-    if "a" in keep and a.shape[1] >= PANEL_COPY_FROM:     # copied panel by panel as they go
+    if "a" in keep and a.shape[1] >= PANEL_OUT_FROM[a.dtype.name]:
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_panels(factor, lower, src=a)
     a = tri.writable(a, "a", keep)

@@ -59,6 +59,11 @@ PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
 PAIR_RULES = {("potrs", "float64"): "all", ("potrs", "float32"): "all",
               ("trsm", "float64"): "nested"}
 PAIR_THREADS = 128
+# TRSM with a kept B ("nested" rules): tri_pair out of place from this n, below it a copy and the
+# recursion. H100, float64, batch 10240, default-call ms against the copy and recursion
+# (reports/gpu_20261126b/ab_kept_inputs.md): n = 33 0.43 / 0.35 (0.80x), 48 0.51 / 0.53
+# (1.05x), 64 0.60 / 0.85 (1.42x).
+PAIR_KEPT_FROM = 48
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
 # 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
 # tri_pair's POTRS mode (the two sweeps). H100, batch 10240, nrhs = n, ms, block / pair /
@@ -816,25 +821,30 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False):
     trsm_inplace(sa_, second, right, lower, trans, unit, 1.0, True)
 
 
-def trtri_inplace(a, lower, unit):
+def trtri_recursion(a, lower, unit, src=None):
     """X = T^-1 for the triangular view ``a`` (lower or upper) whose other triangle is zero (it
-    stays zero); real dtypes."""
+    stays zero); real dtypes. With ``src`` (a view of a's shape and strides), T is read from
+    ``src``'s triangle and X written to ``a`` (src unchanged; a's other triangle zero already):
+    the out-of-place form reads the input once where a copy first would read it twice."""
     import cupy
     n = a.shape[1]
+    t = a if src is None else src
     if n <= LEAF:
-        chol_small(a, CHOL_TRTRI, lower, unit)
+        chol_small(t, CHOL_TRTRI, lower, unit, out=a)
         return
     n1 = split(n)
     a11, a22 = a[:, :n1, :n1], a[:, n1:, n1:]
-    trtri_inplace(a11, lower, unit)
-    trtri_inplace(a22, lower, unit)
-    off = a[:, n1:, :n1] if lower else a[:, :n1, n1:]
+    trtri_recursion(a11, lower, unit, None if src is None else src[:, :n1, :n1])
+    trtri_recursion(a22, lower, unit, None if src is None else src[:, n1:, n1:])
+    block = (slice(None), slice(n1, None), slice(None, n1)) if lower else \
+        (slice(None), slice(None, n1), slice(n1, None))
+    off, t_off = a[block], t[block]
     tmp = cupy.empty(off.shape, dtype=a.dtype)
     if lower:                                             # X21 = -X22 (L21 X11)
-        gemm(tmp, off, a11)
+        gemm(tmp, t_off, a11)
         gemm(off, a22, tmp, alpha=-1.0, beta=0.0)
     else:                                                 # X12 = -X11 (U12 X22)
-        gemm(tmp, off, a22)
+        gemm(tmp, t_off, a22)
         gemm(off, a11, tmp, alpha=-1.0, beta=0.0)
 
 
@@ -871,7 +881,11 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
                           out=x)
         return x, info
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n) and not small_batch("trsm", a)):
+    # A kept B would be copied for the recursion: from PAIR_KEPT_FROM, tri_pair's out-of-place
+    # launch costs less than that copy where PAIR_RULES admits it in the recursion's blocks.
+    kept = "b" in keep and n >= PAIR_KEPT_FROM
+    if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n, nested=kept)
+                                  and not small_batch("trsm", a)):
         x = result_array(b, "b", keep)
         return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
     b = writable(b, "b", keep)
@@ -921,6 +935,11 @@ def trtri(a, lower=True, unit_diagonal=False, keep=()):
         x = result_array(a, "a", keep)
         info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)
         return x, info
+    if "a" in keep and not small_batch("trtri", a):         # out of place: no copy first
+        x = triangle_fix(result_array(a, "a", keep), lower, zero=True)
+        info = _diag_info(a, unit_diagonal)
+        trtri_recursion(x, lower, unit_diagonal, src=a)
+        return x, info
     a = writable(a, "a", keep)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trtri", a):
@@ -929,7 +948,7 @@ def trtri(a, lower=True, unit_diagonal=False, keep=()):
         return vendor.trsm(a, identity(a.shape[0], a.shape[1], a.dtype), False, lower, False,
                            unit_diagonal), info
     triangle_fix(a, lower, zero=True)
-    trtri_inplace(a, lower, unit_diagonal)
+    trtri_recursion(a, lower, unit_diagonal)
     return a, info
 
 

@@ -590,13 +590,15 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
         fn(*args, **kwargs)
         return list(events)
     m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
-    m_copy = numpy.empty((2, chol_mod.PANEL_COPY_FROM, chol_mod.PANEL_COPY_FROM))
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
-    assert run(chol_mod.potrf, m_copy, True, keep=("a",)) == [("new", "a"), ("panels", True)]
-    assert run(chol_mod.potrf, m_copy, True) == [("panels", False)]
-    assert run(chol_mod.potrf, m100[:, :64, :64], True, keep=("a",)) == \
-        [("copy", "a"), ("panels", False)]
+    # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
+    assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}
+    for m in (m100[:, :48, :48], m100, m100[:, :64, :64].astype(numpy.float32)):
+        assert run(chol_mod.potrf, m, True, keep=("a",)) == [("new", "a"), ("panels", True)]
+        assert run(chol_mod.potrf, m, True) == [("panels", False)]
+    for m in (m100[:, :47, :47], m100[:, :63, :63].astype(numpy.float32)):
+        assert run(chol_mod.potrf, m, True, keep=("a",)) == [("copy", "a"), ("panels", False)]
     assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 3)), True, keep=("b",)) == \
         [("new", "b"), ("chol_solve", True)]
     assert run(chol_mod.potrs, numpy.empty((2, 4, 4)), numpy.empty((2, 4, 1)), True,
@@ -613,11 +615,28 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
         [("new", "b"), ("solve_leaf", True)]
     assert run(tri_mod.trsm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == \
         [("copy", "b"), ("recursion",)]
+    monkeypatch.setattr(tri_mod, "trtri_recursion",
+                        lambda a, lower, unit, src=None: events.append(("trtri", src is not None)))
+    monkeypatch.setattr(tri_mod, "triangle_fix", lambda a, keep_lower, zero: a)
+    assert run(tri_mod.trtri, m100, True, False, keep=("a",)) == [("new", "a"), ("trtri", True)]
+    assert run(tri_mod.trtri, m100, True, False) == [("trtri", False)]
     assert run(tri_mod.trtri, m16, True, False, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     monkeypatch.setattr(tri_mod, "tri_pair", record("tri_pair", 1))
     monkeypatch.setattr(tri_mod, "tri_block_trmm", record("tri_block", 1))
     monkeypatch.setattr(tri_mod, "tri_block_lauum", record("tri_block", 0))
     m48 = numpy.empty((2, 48, 48))
+    # float64 TRSM: tri_pair "nested" -- in the recursion's blocks, and for a kept B, whose copy
+    # for the recursion costs more than the out-of-place launch; float32 (no rule): the copy.
+    assert tri_mod.PAIR_RULES[("trsm", "float64")] == "nested"
+    assert ("trsm", "float32") not in tri_mod.PAIR_RULES
+    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
+        [("new", "b"), ("tri_pair", True)]
+    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5))) == [("recursion",)]
+    assert tri_mod.PAIR_KEPT_FROM == 48                   # below: the copy costs less
+    assert run(tri_mod.trsm, m48[:, :47, :47], numpy.empty((2, 47, 5)), keep=("b",)) == \
+        [("copy", "b"), ("recursion",)]
+    assert run(tri_mod.trsm, m48.astype(numpy.float32), numpy.empty((2, 48, 5), numpy.float32),
+               keep=("b",)) == [("copy", "b"), ("recursion",)]
     monkeypatch.setattr(tri_mod, "use_pair", lambda op, dtype, n, nested=False: True)
     assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
         [("new", "b"), ("tri_pair", True)]
@@ -645,23 +664,83 @@ def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used(
         tri_mod.check_twin(numpy.empty((5, 2, 3), numpy.float32), numpy.empty((5, 2, 3)))
 
 
+def _numpy_gemm(c, a, b, alpha=1.0, beta=0.0):
+    """cuBLAS's C := alpha A B + beta C on views; beta = 0 does not read C (it may be garbage)."""
+    c[...] = alpha * (a @ b) + (beta * c if beta else 0)
+
+
+def _numpy_chol_panel(a, j0, lower, info, src=None):
+    """kernels/potrf.cu chol_panel's arithmetic in NumPy: the panel input (src's entries plus,
+    past the first panel, a's with src) factored and solved in the lower form; zeros right of the
+    diagonal block's rows (left of them, upper)."""
+    if not lower:                       # the upper form is the lower one of the transpose
+        a = a.swapaxes(1, 2)
+        src = None if src is None else src.swapaxes(1, 2)
+    w = min(tri_mod.LEAF, a.shape[1] - j0)
+    panel = a[:, j0:, j0:j0 + w]
+    given = panel if src is None else src[:, j0:, j0:j0 + w] + (panel if j0 else 0)
+    d = numpy.tril(given[:, :w, :w])
+    factor = numpy.linalg.cholesky(d + numpy.tril(d, -1).swapaxes(1, 2))
+    below = given[:, w:, :] @ numpy.linalg.inv(factor).swapaxes(1, 2)
+    panel[:, :w, :], panel[:, w:, :] = factor, below
+    a[:, j0:j0 + w, j0 + w:] = 0
+    return info
+
+
 @pytest.mark.parametrize("lower", [True, False])
-def test_panels_with_a_source_copy_its_referenced_triangle_panel_by_panel(monkeypatch, lower):
-    """potrf_panels(out, lower, src): before each panel's GEMM the panel's part of the
-    referenced triangle is copied from ``src`` (the GEMMs and panel kernels stand in as no-ops
-    here), so the triangle the panels read is src's, and nothing of the other one is copied."""
+@pytest.mark.parametrize("n", [33, 100])
+def test_panels_with_a_source_factor_it_without_writing_it(monkeypatch, lower, n):
+    """potrf_panels(out, lower, src) with the GEMMs and panel kernels standing in with NumPy
+    (the kernel's OUT arithmetic: src's entries plus the -L L^T that a beta = 0 GEMM wrote):
+    out becomes the Cholesky factor of src with a zero other triangle, src is only read, and the
+    in-place factorization of a copy gives the same factor."""
     from linalg._cuda import cholesky as chol_mod
-    monkeypatch.setattr(tri_mod, "gemm", lambda *args, **kwargs: None)
-    monkeypatch.setattr(chol_mod, "chol_panel", lambda a, j0, lower, info: info)
-    monkeypatch.setattr(tri_mod, "copy_into", lambda out, x: out.__setitem__(Ellipsis, x))
-    src = numpy.random.default_rng(0).standard_normal((2, 100, 100))
-    out = numpy.zeros_like(src)
+    monkeypatch.setattr(tri_mod, "gemm", _numpy_gemm)
+    monkeypatch.setattr(chol_mod, "chol_panel", _numpy_chol_panel)
+    rng = numpy.random.default_rng(0)
+    g = rng.standard_normal((2, n, n))
+    spd = g @ g.swapaxes(1, 2) + n * numpy.eye(n)
+    other = numpy.triu(numpy.ones((n, n)), 1) if lower else numpy.tril(numpy.ones((n, n)), -1)
+    src = numpy.where(other > 0, numpy.nan, spd)      # the other triangle is never read
+    before = src.copy()
+    out = numpy.full_like(src, numpy.nan)             # a new array: garbage everywhere
     chol_mod.potrf_panels(out, lower, src=src)
-    keep = numpy.tril if lower else numpy.triu
-    numpy.testing.assert_array_equal(keep(out), keep(src))
-    other = numpy.triu(out, 1) if lower else numpy.tril(out, -1)
-    blocks = numpy.zeros_like(src)               # the diagonal blocks' other triangles
-    for j0 in range(0, 100, tri_mod.LEAF):
-        blocks[:, j0:j0 + 32, j0:j0 + 32] = src[:, j0:j0 + 32, j0:j0 + 32]
-    expected_other = numpy.triu(blocks, 1) if lower else numpy.tril(blocks, -1)
-    numpy.testing.assert_array_equal(other, expected_other)
+    numpy.testing.assert_array_equal(src, before)
+    factor = numpy.linalg.cholesky(spd)
+    expected = factor if lower else factor.swapaxes(1, 2)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+    inplace = numpy.where(other > 0, 0.0, spd)
+    chol_mod.potrf_panels(inplace, lower)
+    numpy.testing.assert_allclose(inplace, out, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", [33, 100])
+def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, lower, n):
+    """trtri_recursion(x, lower, unit, src): with the leaves (chol_small) and GEMMs standing in
+    with NumPy, x becomes the inverse of src's triangle, src is unchanged, and the in-place
+    recursion on a copy gives the same result."""
+    fake = types.ModuleType("cupy")
+    fake.empty = numpy.empty
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+
+    def leaf(t, ops, low, unit, out=None):
+        tri = numpy.tril(t) if low else numpy.triu(t)
+        (t if out is None else out)[...] = numpy.linalg.inv(tri)
+
+    monkeypatch.setattr(tri_mod, "chol_small", leaf)
+    monkeypatch.setattr(tri_mod, "gemm", _numpy_gemm)
+    rng = numpy.random.default_rng(7)
+    src = rng.standard_normal((3, n, n)) + 4 * numpy.eye(n)
+    before = src.copy()
+    keep_tri = numpy.tril if lower else numpy.triu
+    # the new array as trtri hands it over: garbage (NaN) in the referenced triangle, zeros in
+    # the other (triangle_fix)
+    x = numpy.where(keep_tri(numpy.ones((3, n, n))) > 0, numpy.nan, 0.0)
+    tri_mod.trtri_recursion(x, lower, False, src=src)
+    assert numpy.array_equal(src, before)
+    expected = numpy.linalg.inv(keep_tri(src))
+    assert numpy.allclose(x, expected, rtol=1e-10, atol=1e-12)
+    inplace = keep_tri(src.copy())
+    tri_mod.trtri_recursion(inplace, lower, False)
+    assert numpy.allclose(inplace, x, rtol=1e-12, atol=1e-14)

@@ -35,3 +35,32 @@ __device__ __forceinline__ index_t clamped_offset(int i, int j, int rows, int co
     if (tri == 1) jc = min(jc, ic); else if (tri == 0) jc = max(jc, ic);
     return (index_t)ic * ld + jc;
 }
+
+#ifdef __CUDACC__
+// Asynchronous global -> shared copies (cp.async, sm_80+), shared by the kernels that stage
+// operands while they compute (gemm.cu, trmm.cu, tri_block.cu). One element (.ca takes the 4 or
+// 8 bytes of a float or double) or 16 bytes (.cg; 16-byte aligned source and destination).
+template <typename T>
+__device__ __forceinline__ void cp_async_element(T* dst, const T* src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(sizeof(T))
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+}
+// Closes this thread's copies issued since the last commit into one group.
+__device__ __forceinline__ void cp_async_commit() {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+// Waits until at most N of this thread's committed groups (the most recent) are pending.
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+// Waits for all of this thread's copies (the block's need a barrier after it).
+__device__ __forceinline__ void cp_async_wait_all() {
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+#endif

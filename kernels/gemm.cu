@@ -222,25 +222,6 @@ __device__ __forceinline__ StagedOperand staged_operand(int outer, int k, bool o
     return s;
 }
 
-// Asynchronous global -> shared copy of one element (Ampere+ cp.async; .ca takes 4 or 8 bytes).
-template <typename T>
-__device__ __forceinline__ void cp_async_element(T* dst, const T* src) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(sizeof(T))
-                 : "memory");
-}
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-// Waits until at most one of this thread's committed groups (the most recent) is pending.
-__device__ __forceinline__ void cp_async_wait_all_but_last() {
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
-}
-
 // Issues dst[(e / cols) * ld + e % cols] = src[e] for e < count by threads tid, tid + nt, ...:
 // consecutive threads copy consecutive elements (coalesced); (row, col) of e advance by a
 // precomputed step instead of a division per element. VEC > 1: whole 16-byte pieces (cols, ld
@@ -367,7 +348,7 @@ __global__ void gemm_small(index_t batch, int m, int n, int k, T alpha, const T*
         const bool ahead = stages > 1 && next < groups;
         if (ahead) issue(next, s ^ 1);
         cp_async_commit();
-        cp_async_wait_all_but_last();       // this thread's copies of group g have landed
+        cp_async_wait<1>();       // this thread's copies of group g have landed
         __syncthreads();                    // ... and every thread's
         const T* As = buffers + s * buf;
         const T* Bs = shared_b ? smem : As + buf_a;

@@ -265,18 +265,10 @@ __host__ __device__ __forceinline__ void tb_store_transposed(const T* o, T* b, i
 template <typename T>
 __device__ __forceinline__ void tb_apply_async(const T* src, T* s, tb_move m) {
     if (m.what == TB_COPY) {
-        const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(s + m.dst));
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src + m.off),
-                     "n"(sizeof(T))
-                     : "memory");
+        cp_async_element(s + m.dst, src + m.off);
     } else {
         s[m.dst] = T(m.what);
     }
-}
-
-// Waits for all of this thread's copies (the block's need a barrier after it).
-__device__ __forceinline__ void tb_wait_copies() {
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
 
 // Issue the copies of a triangle of A into s (see tb_triangle_move).
@@ -358,7 +350,7 @@ tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
         T* const p = p0 + (PBUF == 2 ? (i & 1) : 0) * STRIDE;
         T* const q = q0 + (QBUF == 2 ? (i & 1) : 0) * STRIDE;
         const index_t next = t + gridDim.x;
-        tb_wait_copies();
+        cp_async_wait_all();
         __syncthreads();                      // item t staged; the last item's stores are done
         if (next < items) {                   // into the other buffers, during this product
             if (PBUF == 2) copy_p(next, p0 + ((i + 1) & 1) * STRIDE);
@@ -404,7 +396,7 @@ tri_block_lauum(T* __restrict__ A, index_t lda, index_t sa, int n, index_t batch
     for (int i = 0; k < batch; k += gridDim.x, ++i) {
         T* const f = f0 + (BUFS == 2 ? (i & 1) : 0) * STRIDE;
         const index_t next = k + gridDim.x;
-        tb_wait_copies();
+        cp_async_wait_all();
         __syncthreads();                      // matrix k staged; the last matrix's stores are done
         if (BUFS == 2 && next < batch) copy_f(next, f0 + ((i + 1) & 1) * STRIDE);
         T acc[4][4];

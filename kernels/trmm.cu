@@ -166,10 +166,7 @@ __host__ __device__ __forceinline__ int tt_what_x(int k, int j, int n, int nvec,
 template <typename T>
 __device__ __forceinline__ void tt_put(T* s, const T* src, int what) {
     if (what == TT_COPY) {
-        const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(s));
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src),
-                     "n"(sizeof(T))
-                     : "memory");
+        cp_async_element(s, src);
     } else {
         *s = T(what);
     }
@@ -193,11 +190,7 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
 #pragma unroll
             for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
                 const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
-                const unsigned d =
-                    static_cast<unsigned>(__cvta_generic_to_shared(s + f * tt_ldk() + k));
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
-                             "l"(src + (index_t)f * sf + (k0 + k))
-                             : "memory");
+                cp_async_16(s + f * tt_ldk() + k, src + (index_t)f * sf + (k0 + k));
             }
             return;
         }
@@ -216,11 +209,7 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
 #pragma unroll
         for (int r = 0; r < TT_PLACES / V; ++r) {
             const int k = t / ROW + (TT_THREADS / ROW) * r;
-            const unsigned d =
-                static_cast<unsigned>(__cvta_generic_to_shared(s + k * tt_ld<T>() + f));
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d),
-                         "l"(src + f + (index_t)(k0 + k) * sk)
-                         : "memory");
+            cp_async_16(s + k * tt_ld<T>() + f, src + f + (index_t)(k0 + k) * sk);
         }
         return;
     }
@@ -248,11 +237,6 @@ __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, con
         [&](int f, int k) { return tt_what_m(i0 + f, k, n, flags); });
     tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
         [&](int f, int k) { return tt_what_x(k, j0 + f, n, nvec, flags); });
-}
-
-template <int N>
-__device__ __forceinline__ void tt_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 // d += a b for one 16 x 8 x 8 fragment (double; sm_90's DMMA shape with 4 times the work of
@@ -439,7 +423,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
                 else stg.t = items;
             }
         }
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
+        cp_async_commit();
     };
     tt_acc<T> acc;
     T* const accp = reinterpret_cast<T*>(&acc);
@@ -450,7 +434,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
 #pragma unroll
     for (int s = 0; s < TT_STAGES - 1; ++s) stage_next(s);
     for (int step = 0;; ++step) {
-        tt_wait<TT_STAGES - 2>();
+        cp_async_wait<TT_STAGES - 2>();
         __syncthreads();                      // tile `step` staged; step - 1's reads are done
         stage_next((step + TT_STAGES - 1) % TT_STAGES);
         const T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
@@ -466,6 +450,6 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
             tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);
         }
     }
-    tt_wait<0>();                             // no copy left in flight at exit
+    cp_async_wait<0>();                             // no copy left in flight at exit
 }
 #endif

@@ -59,11 +59,17 @@ PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
 PAIR_RULES = {("potrs", "float64"): "all", ("potrs", "float32"): "all",
               ("trsm", "float64"): "nested"}
 PAIR_THREADS = 128
-# TRSM with a kept B ("nested" rules): tri_pair out of place from this n, below it a copy and the
-# recursion. H100, float64, batch 10240, default-call ms against the copy and recursion
-# (reports/gpu_20261126b/ab_kept_inputs.md): n = 33 0.43 / 0.35 (0.80x), 48 0.51 / 0.53
-# (1.05x), 64 0.60 / 0.85 (1.42x).
-PAIR_KEPT_FROM = 48
+# TRSM with a kept B: the recursion reads B in place of a copy (trsm_inplace with src) for the
+# dtypes of RECURSION_SRC_DTYPES, and where PAIR_RULES says "nested", tri_pair runs out of place
+# from PAIR_KEPT_FROM. H100, batch 10240, default-call ms, same calls
+# (reports/gpu_20261126b/ab_kept_inputs.md, ab_trsm_kept_recursion.md): float64, against a copy
+# and the in-place recursion: out-of-place recursion n = 33 / 40 / 96 / 128 / 256 1.05 / 1.11 /
+# 1.16 / 1.13 / 1.05x, tri_pair n = 64 1.42x (n = 33 0.80x); tri_pair against the out-of-place
+# recursion n = 48 0.51 / 0.48, 64 0.60 / 0.79 (the bound: the middle of the two). float32 lost
+# with the out-of-place recursion (0.87-0.92x from n = 40: the strided copies of the second
+# blocks cost more than one whole copy) and keeps the copy.
+RECURSION_SRC_DTYPES = frozenset((numpy.dtype(numpy.float64),))
+PAIR_KEPT_FROM = int(os.environ.get("LINALG_CUDA_PAIR_KEPT_FROM", "56"))  # (for measurements)
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
 # 16-row blocks, inverted diagonal blocks, register tiles, 256 threads a matrix); otherwise
 # tri_pair's POTRS mode (the two sweeps). H100, batch 10240, nrhs = n, ms, block / pair /
@@ -795,28 +801,35 @@ def solve_leaf(a, b, flags, alpha=1.0, out=None):
     return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha, out=out)
 
 
-def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False):
+def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None):
     """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes. ``nested``:
-    ``a`` is a diagonal block of a larger matrix's recursion (see PAIR_RULES)."""
+    ``a`` is a diagonal block of a larger matrix's recursion (see PAIR_RULES). With ``src`` (a
+    view of b's shape and strides), B is read from ``src`` and X written to ``b`` (src
+    unchanged): the first block's solve reads src (the leaves' and tri_pair's out-of-place
+    launches), only the second block's part of src is copied (its GEMM update works in place)."""
     n = a.shape[1]
+    flags = _flags(right, lower, trans, unit)
     if n <= LEAF:
-        solve_leaf(a, b, _flags(right, lower, trans, unit), alpha)
+        solve_leaf(a, b if src is None else src, flags, alpha, out=b)
         return
     if use_pair("trsm", a.dtype, n, nested):
-        tri_pair(a, b, _flags(right, lower, trans, unit), TRI_WARP_SOLVE, alpha)
+        tri_pair(a, b if src is None else src, flags, TRI_WARP_SOLVE, alpha, out=b)
         return
     n1 = split(n)
     a11, a22, off, op_lower = _op_blocks(a, n1, lower, trans)
-    if not right:
-        b1, b2 = b[:, :n1, :], b[:, n1:, :]
-        first, second, fa, sa_ = (b1, b2, a11, a22) if op_lower else (b2, b1, a22, a11)
-        trsm_inplace(fa, first, right, lower, trans, unit, alpha, True)
-        update = (off, first)                     # T21 X1 (op lower) or T12 X2 (op upper)
-    else:
-        b1, b2 = b[:, :, :n1], b[:, :, n1:]
-        first, second, fa, sa_ = (b2, b1, a22, a11) if op_lower else (b1, b2, a11, a22)
-        trsm_inplace(fa, first, right, lower, trans, unit, alpha, True)
-        update = (first, off)                     # X2 T21 (op lower) or X1 T12 (op upper)
+    # B's blocks by rows (left) or columns (right); the block solved first is block 1 where
+    # op(A) is lower on the left or upper on the right, else block 2.
+    blocks = [(slice(None), slice(None), cut) if right else (slice(None), cut)
+              for cut in (slice(None, n1), slice(n1, None))]
+    first_part, second_part = blocks if op_lower != right else blocks[::-1]
+    fa, sa_ = (a11, a22) if op_lower != right else (a22, a11)
+    first, second = b[first_part], b[second_part]
+    trsm_inplace(fa, first, right, lower, trans, unit, alpha, True,
+                 None if src is None else src[first_part])
+    if src is not None:
+        copy_into(second, src[second_part])
+    # left: T21 X1 (op lower) or T12 X2 (op upper); right: X2 T21 (op lower) or X1 T12 (op upper)
+    update = (first, off) if right else (off, first)
     gemm(second, *update, alpha=-1.0, beta=alpha)
     trsm_inplace(sa_, second, right, lower, trans, unit, 1.0, True)
 
@@ -881,18 +894,23 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
                           out=x)
         return x, info
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    # A kept B would be copied for the recursion: from PAIR_KEPT_FROM, tri_pair's out-of-place
-    # launch costs less than that copy where PAIR_RULES admits it in the recursion's blocks.
+    # A kept B: from PAIR_KEPT_FROM, tri_pair's out-of-place launch where PAIR_RULES admits it
+    # in the recursion's blocks (it costs less than the recursion's reads and copies there).
     kept = "b" in keep and n >= PAIR_KEPT_FROM
     if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n, nested=kept)
                                   and not small_batch("trsm", a)):
         x = result_array(b, "b", keep)
         return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
-    b = writable(b, "b", keep)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):
+        b = writable(b, "b", keep)
         vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    elif "b" in keep and a.dtype in RECURSION_SRC_DTYPES:
+        x = result_array(b, "b", keep)
+        trsm_inplace(a, x, right, lower, _trans_flag(trans), unit_diagonal, alpha, src=b)
+        b = x
     else:
+        b = writable(b, "b", keep)
         trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     return b, info
 

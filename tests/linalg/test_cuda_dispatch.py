@@ -581,7 +581,8 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
                         lambda a, lower, src=None: events.append(("panels", src is not None)))
     monkeypatch.setattr(trsv_mod, "launch_warp", record("trsv_warp"))
     monkeypatch.setattr(trsv_mod, "launch_staged", record("trsv_staged"))
-    monkeypatch.setattr(tri_mod, "trsm_inplace", record("recursion"))
+    monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, src=None, **kwargs:
+                        events.append(("recursion", src is not None)))
     monkeypatch.setattr(tri_mod, "_diag_info", lambda *args, **kwargs: None)
     monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args, **kwargs: events.append(("tile",)))
 
@@ -594,10 +595,10 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
     # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
     assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}
-    for m in (m100[:, :48, :48], m100, m100[:, :64, :64].astype(numpy.float32)):
+    for m in (m100[:, :48, :48], m100, numpy.zeros((2, 64, 64), numpy.float32)):
         assert run(chol_mod.potrf, m, True, keep=("a",)) == [("new", "a"), ("panels", True)]
         assert run(chol_mod.potrf, m, True) == [("panels", False)]
-    for m in (m100[:, :47, :47], m100[:, :63, :63].astype(numpy.float32)):
+    for m in (m100[:, :47, :47], numpy.zeros((2, 63, 63), numpy.float32)):
         assert run(chol_mod.potrf, m, True, keep=("a",)) == [("copy", "a"), ("panels", False)]
     assert run(chol_mod.potrs, m16, numpy.empty((2, 16, 3)), True, keep=("b",)) == \
         [("new", "b"), ("chol_solve", True)]
@@ -614,7 +615,8 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(tri_mod.trsm, m16, numpy.empty((2, 16, 5)), keep=("b",)) == \
         [("new", "b"), ("solve_leaf", True)]
     assert run(tri_mod.trsm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == \
-        [("copy", "b"), ("recursion",)]
+        [("new", "b"), ("recursion", True)]
+    assert run(tri_mod.trsm, m100, numpy.empty((2, 100, 5))) == [("recursion", False)]
     monkeypatch.setattr(tri_mod, "trtri_recursion",
                         lambda a, lower, unit, src=None: events.append(("trtri", src is not None)))
     monkeypatch.setattr(tri_mod, "triangle_fix", lambda a, keep_lower, zero: a)
@@ -625,18 +627,22 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "tri_block_trmm", record("tri_block", 1))
     monkeypatch.setattr(tri_mod, "tri_block_lauum", record("tri_block", 0))
     m48 = numpy.empty((2, 48, 48))
-    # float64 TRSM: tri_pair "nested" -- in the recursion's blocks, and for a kept B, whose copy
-    # for the recursion costs more than the out-of-place launch; float32 (no rule): the copy.
+    # float64 TRSM: tri_pair "nested" -- in the recursion's blocks, and for a kept B from
+    # PAIR_KEPT_FROM; the recursion otherwise, out of place for a kept float64 B.
     assert tri_mod.PAIR_RULES[("trsm", "float64")] == "nested"
     assert ("trsm", "float32") not in tri_mod.PAIR_RULES
-    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
+    m56 = numpy.empty((2, 56, 56))
+    assert run(tri_mod.trsm, m56, numpy.empty((2, 56, 5)), keep=("b",)) == \
         [("new", "b"), ("tri_pair", True)]
-    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5))) == [("recursion",)]
-    assert tri_mod.PAIR_KEPT_FROM == 48                   # below: the copy costs less
-    assert run(tri_mod.trsm, m48[:, :47, :47], numpy.empty((2, 47, 5)), keep=("b",)) == \
-        [("copy", "b"), ("recursion",)]
-    assert run(tri_mod.trsm, m48.astype(numpy.float32), numpy.empty((2, 48, 5), numpy.float32),
-               keep=("b",)) == [("copy", "b"), ("recursion",)]
+    assert run(tri_mod.trsm, m56, numpy.empty((2, 56, 5))) == [("recursion", False)]
+    assert tri_mod.PAIR_KEPT_FROM == 56               # below: the out-of-place recursion
+    assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
+        [("new", "b"), ("recursion", True)]
+    # float32: a copy first (the out-of-place recursion lost there)
+    assert tri_mod.RECURSION_SRC_DTYPES == {numpy.dtype(numpy.float64)}
+    assert run(tri_mod.trsm, numpy.zeros((2, 48, 48), numpy.float32),
+               numpy.zeros((2, 48, 5), numpy.float32), keep=("b",)) == \
+        [("copy", "b"), ("recursion", False)]
     monkeypatch.setattr(tri_mod, "use_pair", lambda op, dtype, n, nested=False: True)
     assert run(tri_mod.trsm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
         [("new", "b"), ("tri_pair", True)]
@@ -744,3 +750,46 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
     inplace = keep_tri(src.copy())
     tri_mod.trtri_recursion(inplace, lower, False)
     assert numpy.allclose(inplace, x, rtol=1e-12, atol=1e-14)
+
+
+def _numpy_solve(a, b, flags, alpha=1.0, out=None, *mode):
+    """The leaf / tri_pair solve in NumPy: op(T) X = alpha B (left) or X op(T) = alpha B (right)
+    for the flag word of linalg/_cuda/triangular.py, into ``out`` (b when None)."""
+    t = numpy.tril(a) if flags & tri_mod.TRI_LOWER else numpy.triu(a)
+    if flags & tri_mod.TRI_UNIT:
+        idx = numpy.arange(a.shape[1])
+        t[:, idx, idx] = 1
+    op = numpy.linalg.inv(t.swapaxes(1, 2) if flags & tri_mod.TRI_TRANS else t)
+    x = alpha * (b @ op if flags & tri_mod.TRI_RIGHT else op @ b)
+    (b if out is None else out)[...] = x
+
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("trans", [False, True])
+@pytest.mark.parametrize("n", [40, 100])
+def test_trsm_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, right, lower,
+                                                                 trans, n):
+    """trsm_inplace(a, x, ..., src=b): with the leaves, tri_pair, GEMMs and copies standing in
+    with NumPy, x becomes the solution for every side / triangle / transpose, b is unchanged,
+    and the in-place recursion on a copy of b gives the same result."""
+    monkeypatch.setattr(tri_mod, "solve_leaf", _numpy_solve)
+    monkeypatch.setattr(tri_mod, "tri_pair",
+                        lambda a, b, flags, mode, alpha=1.0, out=None:
+                        _numpy_solve(a, b, flags, alpha, out))
+    monkeypatch.setattr(tri_mod, "gemm", _numpy_gemm)
+    monkeypatch.setattr(tri_mod, "copy_into", lambda out, x: out.__setitem__(Ellipsis, x))
+    rng = numpy.random.default_rng(3)
+    a = rng.standard_normal((2, n, n)) + 2 * n * numpy.eye(n)
+    b = rng.standard_normal((2, 5, n) if right else (2, n, 5))
+    before = b.copy()
+    x = numpy.full_like(b, numpy.nan)
+    tri_mod.trsm_inplace(a, x, right, lower, trans, False, 0.5, src=b)
+    numpy.testing.assert_array_equal(b, before)
+    flags = tri_mod._flags(right, lower, trans, False)
+    expected = numpy.empty_like(b)
+    _numpy_solve(a, b, flags, 0.5, expected)
+    numpy.testing.assert_allclose(x, expected, rtol=1e-12, atol=1e-14)
+    inplace = b.copy()
+    tri_mod.trsm_inplace(a, inplace, right, lower, trans, False, 0.5)
+    numpy.testing.assert_allclose(inplace, x, rtol=1e-12, atol=1e-14)

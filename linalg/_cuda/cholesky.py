@@ -136,22 +136,28 @@ def potrf_panels(a, lower, src=None):
     return info
 
 
-def potrs_inplace(l, b, lower):
+def potrs_inplace(l, b, lower, src=None):
     """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
     recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
-    two solves are one leaf launch (the fused POTRS) whatever n. Real dtypes."""
+    two solves are one leaf launch (the fused POTRS) whatever n. Real dtypes. With ``src`` (b's
+    shape and strides), B is read from ``src`` and X written to ``b`` (src unchanged): the first
+    block's solve reads src, only the second block's rows are copied (triangular.trsm_inplace)."""
     n = l.shape[1]
+    flags = tri.TRI_LOWER if lower else 0
     if n <= tri.LEAF:
-        tri.solve_leaf(l, b, tri.TRI_POTRS | (tri.TRI_LOWER if lower else 0))
+        tri.solve_leaf(l, b if src is None else src, tri.TRI_POTRS | flags, out=b)
         return
     if tri.use_pair("potrs", l.dtype, n, nested=True):
-        tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS)
+        tri.tri_pair(l, b if src is None else src, flags, tri.TRI_WARP_POTRS, out=b)
         return
     n1 = tri.split(n)
     l11, l22, b1, b2 = l[:, :n1, :n1], l[:, n1:, n1:], b[:, :n1], b[:, n1:]
     # lower: T = L21, op(T11) = L11 then L11^T; upper: T = U12^T, op(T11) = U11^T then U11.
     t21 = l[:, n1:, :n1] if lower else l[:, :n1, n1:].swapaxes(1, 2)
-    tri.trsm_inplace(l11, b1, False, lower, not lower, False, 1.0, True)  # Y1 = T11^-1 B1
+    tri.trsm_inplace(l11, b1, False, lower, not lower, False, 1.0, True,   # Y1 = T11^-1 B1
+                     None if src is None else src[:, :n1])
+    if src is not None:
+        tri.copy_into(b2, src[:, n1:])
     tri.gemm(b2, t21, b1, alpha=-1.0, beta=1.0)                       # B2 -= T21 Y1
     potrs_inplace(l22, b2, lower)                                     # X2 = A22^-1 B2
     tri.gemm(b1, t21.swapaxes(1, 2), b2, alpha=-1.0, beta=1.0)        # Y1 -= T21^T X2
@@ -207,8 +213,12 @@ def potrs(l, b, lower=True, keep=()):
     if tri.use_pair("potrs", l.dtype, n):
         x = tri.result_array(b, "b", keep)
         return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
-    b = tri.writable(b, "b", keep)                         # the paths below work in place
     info = tri._diag_info(l, False)
+    if "b" in keep and l.dtype in tri.RECURSION_SRC_DTYPES:        # the recursion reads b
+        x = tri.result_array(b, "b", keep)
+        potrs_inplace(l, x, lower, src=b)
+        return x, info
+    b = tri.writable(b, "b", keep)
     potrs_inplace(l, b, lower)
     return b, info
 

@@ -66,8 +66,9 @@ PAIR_THREADS = 128
 # and the in-place recursion: out-of-place recursion n = 33 / 40 / 96 / 128 / 256 1.05 / 1.11 /
 # 1.16 / 1.13 / 1.05x, tri_pair n = 64 1.42x (n = 33 0.80x); tri_pair against the out-of-place
 # recursion n = 48 0.51 / 0.48, 64 0.60 / 0.79 (the bound: the middle of the two). float32 lost
-# with the out-of-place recursion (0.87-0.92x from n = 40: the strided copies of the second
-# blocks cost more than one whole copy) and keeps the copy.
+# with the out-of-place recursion (TRSM 0.87-0.92x from n = 40, POTRS 0.94-0.96x at n = 96 / 128,
+# ab_pitched_copy.md) and keeps the copy. POTRS's recursion (linalg/_cuda/cholesky.py) follows
+# the same rule (float64 n = 96 / 128 1.05 / 1.01x).
 RECURSION_SRC_DTYPES = frozenset((numpy.dtype(numpy.float64),))
 PAIR_KEPT_FROM = int(os.environ.get("LINALG_CUDA_PAIR_KEPT_FROM", "56"))  # (for measurements)
 # POTRS in tri_pair.cu for the dtypes in PAIR_POTRS_BLOCK: tri_pair_potrs (helper-written;
@@ -382,7 +383,10 @@ def writable(x, name, keep):
 
 
 def copy_into(out, x):
-    """out[...] = x: one device-to-device memcpy when both are C-contiguous (out new)."""
+    """out[...] = x: one device-to-device memcpy when both are C-contiguous (out new), else an
+    elementwise copy (for the recursions' blocks of rows or columns it beat one 2-D memcpy: H100,
+    float64 TRSM with a kept B n = 96-256, 0.89-0.94x with cudaMemcpy2DAsync;
+    reports/gpu_20261126b/ab_pitched_copy.md)."""
     import cupy
     if out.flags.c_contiguous and x.flags.c_contiguous:
         out.data.copy_from_device_async(x.data, x.nbytes)

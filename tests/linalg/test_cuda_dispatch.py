@@ -754,8 +754,13 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
 
 def _numpy_solve(a, b, flags, alpha=1.0, out=None, *mode):
     """The leaf / tri_pair solve in NumPy: op(T) X = alpha B (left) or X op(T) = alpha B (right)
-    for the flag word of linalg/_cuda/triangular.py, into ``out`` (b when None)."""
+    for the flag word of linalg/_cuda/triangular.py, or with TRI_POTRS A X = B for A = L L^T
+    (lower) or U^T U, into ``out`` (b when None)."""
     t = numpy.tril(a) if flags & tri_mod.TRI_LOWER else numpy.triu(a)
+    if flags & tri_mod.TRI_POTRS:
+        spd = t @ t.swapaxes(1, 2) if flags & tri_mod.TRI_LOWER else t.swapaxes(1, 2) @ t
+        (b if out is None else out)[...] = numpy.linalg.solve(spd, b)
+        return
     if flags & tri_mod.TRI_UNIT:
         idx = numpy.arange(a.shape[1])
         t[:, idx, idx] = 1
@@ -792,4 +797,34 @@ def test_trsm_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, ri
     numpy.testing.assert_allclose(x, expected, rtol=1e-12, atol=1e-14)
     inplace = b.copy()
     tri_mod.trsm_inplace(a, inplace, right, lower, trans, False, 0.5)
+    numpy.testing.assert_allclose(inplace, x, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", [40, 100])
+def test_potrs_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, lower, n):
+    """potrs_inplace(l, x, lower, src=b) with the leaves, tri_pair, GEMMs and copies standing in
+    with NumPy: x solves A X = B for the factor's A, b is unchanged, and the in-place recursion
+    on a copy gives the same result."""
+    from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(tri_mod, "solve_leaf", _numpy_solve)
+    monkeypatch.setattr(tri_mod, "tri_pair",
+                        lambda a, b, flags, mode, alpha=1.0, out=None: _numpy_solve(
+                            a, b, flags | (tri_mod.TRI_POTRS if mode == tri_mod.TRI_WARP_POTRS
+                                           else 0), alpha, out))
+    monkeypatch.setattr(tri_mod, "gemm", _numpy_gemm)
+    monkeypatch.setattr(tri_mod, "copy_into", lambda out, x: out.__setitem__(Ellipsis, x))
+    rng = numpy.random.default_rng(5)
+    g = rng.standard_normal((2, n, n))
+    factor = numpy.linalg.cholesky(g @ g.swapaxes(1, 2) + n * numpy.eye(n))
+    l = factor if lower else factor.swapaxes(1, 2).copy()
+    b = rng.standard_normal((2, n, 3))
+    before = b.copy()
+    x = numpy.full_like(b, numpy.nan)
+    chol_mod.potrs_inplace(l, x, lower, src=b)
+    numpy.testing.assert_array_equal(b, before)
+    expected = numpy.linalg.solve(factor @ factor.swapaxes(1, 2), b)
+    numpy.testing.assert_allclose(x, expected, rtol=1e-10, atol=1e-12)
+    inplace = b.copy()
+    chol_mod.potrs_inplace(l, inplace, lower)
     numpy.testing.assert_allclose(inplace, x, rtol=1e-12, atol=1e-14)

@@ -5,7 +5,9 @@ TRI_WARP_FROM, kernels/tri_warp.cu ``tri_warp`` from there, kernels/potrf.cu ``c
 several matrices per thread block. n > LEAF: recursion on the triangle (lower or upper in
 place, two-sided for trsm/trtri) down to those kernels, with the off-diagonal work done by cuBLAS
 batched GEMM on views (vendor.gemm), and kernels/tri_pair.cu for 33 <= n <= 64 where PAIR_RULES
-says (potrs, float64 trsm blocks of the recursion). trmm and lauum: kernels/tri_block.cu
+says (potrs, float64 trsm blocks of the recursion and kept B from PAIR_KEPT_FROM). A kept
+(float64 B for trsm, any real A for trtri) input is read by the recursion's first blocks in
+place of a copy (``src``). trmm and lauum: kernels/tri_block.cu
 (register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
 kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
 64 < n <= 256 where TILE_RULES says, else one dense cuBLAS product of the triangle, the triangle
@@ -229,8 +231,8 @@ CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
 READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
 # Operands written over unless the backend function's ``keep`` names them: then they stay as
 # they are and the result is a new array -- by the kernels' out-of-place (OUT) instantiations
-# where the path has one, after one copy where it works in place only (the public layer passes
-# them without a copy of its own; linalg/_batch.py).
+# and the recursions' ``src`` where the path has them, after one copy where it works in place
+# only (the public layer passes them without a copy of its own; linalg/_batch.py).
 OUT_OF_PLACE = {"trsm": ("b",), "trmm": ("b",), "trtri": ("a",), "lauum": ("a",)}
 
 # Every name expression a launcher may ask for (tests/linalg/test_kernels_compile.py compiles them).

@@ -156,7 +156,11 @@ def as_lower_problem(a, side="left", lower=True, trans="N"):
 
 
 CHUNK_BYTES = 1 << 21      # working set of one chunk of the batch: stays in the L2/L3 cache
-SUBSTITUTION_CHUNK = 256   # substitution is bound by NumPy call overhead: larger chunks
+# Substitution is bound by NumPy call overhead: larger chunks, past the cache. 2-core x86_64,
+# batch 10000, POTRS / TRSV with one vector, ms, 256 -> 1024 matrices a chunk: n = 32 93-99 /
+# 46-48 -> 78-79 / 39-41, n = 64 233-258 / 120-125 -> 116-130 / 64-69, n = 16 equal; batch 2000,
+# n = 128 101-107 / 41-44 -> 93 / 35-37 (two alternating runs each, 2026-11-26).
+SUBSTITUTION_CHUNK = 1024
 
 
 def chunks(batch, matrix_elements, itemsize, min_step=16):

@@ -20,6 +20,7 @@ def force_threads(monkeypatch):
     monkeypatch.setattr(cpu_blas, "_workers", lambda: 3)
     monkeypatch.setattr(cpu_blas, "_PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(cpu_tri, "CHUNK_BYTES", 1)          # many chunks a slice, too
+    monkeypatch.setattr(cpu_tri, "SUBSTITUTION_CHUNK", 4)   # (the substitution's as well)
 
 
 @pytest.fixture

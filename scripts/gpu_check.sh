@@ -43,22 +43,26 @@ status=0
     python3 -c "import torch; print('torch', torch.__version__)" 2>/dev/null
 } | tee "$OUT/environment.txt"
 limit() { local var="GPU_CHECK_TIMEOUT_$1"; echo "${!var:-$2}"; }
+gpu_tests() {
+    timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST "$@"
+}
+sanitize() {
+    timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
+        python3 scripts/sanitizer_smoke.py
+}
 for part in $PARTS; do
     echo "=== $part ($(date -u +%T)) ==="
     case $part in
-        tests) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
-        tests-cholesky) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST \
-                            tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_cholesky.txt" || status=1 ;;
-        tests-other) timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests \
-                         --ignore=tests/linalg/test_gpu_cholesky.py 2>&1 | tee "$OUT/gpu_tests_other.txt" || status=1 ;;
-        sanitizer) timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
-                       python3 scripts/sanitizer_smoke.py 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
+        tests) gpu_tests tests 2>&1 | tee "$OUT/gpu_tests.txt" || status=1 ;;
+        tests-cholesky) gpu_tests tests/linalg/test_gpu_cholesky.py 2>&1 \
+                            | tee "$OUT/gpu_tests_cholesky.txt" || status=1 ;;
+        tests-other) gpu_tests tests --ignore=tests/linalg/test_gpu_cholesky.py 2>&1 \
+                         | tee "$OUT/gpu_tests_other.txt" || status=1 ;;
+        sanitizer) sanitize 2>&1 | tail -25 | tee "$OUT/sanitizer.txt" || status=1 ;;
         checks)     # tests and sanitizer side by side: the sanitizer is one slow host process
-            ( timeout "$(limit sanitizer 300)" compute-sanitizer --tool memcheck --error-exitcode 9 \
-                  python3 scripts/sanitizer_smoke.py > "$OUT/sanitizer_full.txt" 2>&1 ) &
+            ( sanitize > "$OUT/sanitizer_full.txt" 2>&1 ) &
             san=$!
-            timeout "$(limit tests 570)" python3 -m pytest -m gpu -q -p no:cacheprovider $XDIST tests \
-                > "$OUT/gpu_tests.txt" 2>&1 || status=1
+            gpu_tests tests > "$OUT/gpu_tests.txt" 2>&1 || status=1
             wait $san || status=1
             tail -3 "$OUT/gpu_tests.txt"
             tail -25 "$OUT/sanitizer_full.txt" > "$OUT/sanitizer.txt"; rm -f "$OUT/sanitizer_full.txt"

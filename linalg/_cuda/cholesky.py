@@ -4,17 +4,16 @@ float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/
 ``chol_small`` for potrf/potri/poti, ``chol_solve`` for posv and potrs with several right-hand
 sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several matrices per
 thread block, each matrix read and written once.
-potrf for n > LEAF: left-looking panels on the referenced triangle (per 32-wide panel one
-cuBLAS GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve below,
-zeros), in place or, for a kept input, reading it in the panel kernel; potrs with many
-right-hand sides: 33 <= n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive
-around the fused leaf POTRS (64-leaves of tri_pair, 32-leaves below); potri = trtri + LAUUM
-(linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where
-TILE_RULES says, else one dense cuBLAS product). Small
-batches above n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves
-(linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
-launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE). Complex dtypes: a column-by-column factorization
-vectorized over the batch (info without a host sync) and cuBLAS.
+potrf for n > LEAF: left-looking panels on the referenced triangle (per 32-wide panel one cuBLAS
+GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in
+place or, for a kept input, reading it in the panel kernel; potrs with many right-hand sides: 33 <=
+n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
+(64-leaves of tri_pair, 32-leaves below); potri = trtri + LAUUM (linalg/_cuda/triangular.py: LAUUM
+by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES says, else one dense cuBLAS
+product). Small batches above n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular
+solves (linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
+launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE). Complex dtypes: a
+column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
 
 Every function returns (result, info) (docs/design.md): potrf/posv/poti info is potrf's (leading
 minor not positive definite, NaN included); potrs/potri info is a zero or non-finite diagonal
@@ -216,12 +215,8 @@ def potrs(l, b, lower=True, keep=()):
         x = tri.result_array(b, "b", keep)
         return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
     info = tri._diag_info(l, False)
-    if "b" in keep and l.dtype in tri.RECURSION_SRC_DTYPES:        # the recursion reads b
-        x = tri.result_array(b, "b", keep)
-        potrs_inplace(l, x, lower, src=b)
-        return x, info
-    b = tri.writable(b, "b", keep)
-    potrs_inplace(l, b, lower)
+    b, src = tri.recursion_target(b, "b", keep)
+    potrs_inplace(l, b, lower, src=src)
     return b, info
 
 

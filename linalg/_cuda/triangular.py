@@ -384,6 +384,15 @@ def writable(x, name, keep):
     return out
 
 
+def recursion_target(x, name, keep):
+    """(the array a recursion writes the result replacing operand ``name`` to, the array it reads
+    that operand from or None): for a kept operand of a RECURSION_SRC_DTYPES dtype a new array
+    and ``x`` (the recursion's ``src``), else ``writable`` (``x`` itself or a copy) and None."""
+    if name in keep and x.dtype in RECURSION_SRC_DTYPES:
+        return result_array(x, name, keep), x
+    return writable(x, name, keep), None
+
+
 def copy_into(out, x):
     """out[...] = x: one device-to-device memcpy when both are C-contiguous (out new), else an
     elementwise copy (for the recursions' blocks of rows or columns it beat one 2-D memcpy: H100,
@@ -911,13 +920,9 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     if small_batch("trsm", a):
         b = writable(b, "b", keep)
         vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
-    elif "b" in keep and a.dtype in RECURSION_SRC_DTYPES:
-        x = result_array(b, "b", keep)
-        trsm_inplace(a, x, right, lower, _trans_flag(trans), unit_diagonal, alpha, src=b)
-        b = x
     else:
-        b = writable(b, "b", keep)
-        trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+        b, src = recursion_target(b, "b", keep)
+        trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, src=src)
     return b, info
 
 

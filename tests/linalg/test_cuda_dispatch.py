@@ -828,3 +828,19 @@ def test_potrs_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, l
     inplace = b.copy()
     chol_mod.potrs_inplace(l, inplace, lower)
     numpy.testing.assert_allclose(inplace, x, rtol=1e-12, atol=1e-14)
+
+
+def test_recursion_target_reads_a_kept_float64_operand_and_copies_otherwise(monkeypatch):
+    """recursion_target: a kept float64 operand gives a new array and the operand as the
+    recursion's source; a kept float32 one a copy to work in place (no source); an operand not
+    kept itself."""
+    monkeypatch.setattr(tri_mod, "result_array", lambda x, name, keep: ("new", x))
+    monkeypatch.setattr(tri_mod, "writable",
+                        lambda x, name, keep: ("copy", x) if name in keep else x)
+    x64, x32 = numpy.zeros((2, 3, 3)), numpy.zeros((2, 3, 3), numpy.float32)
+    out, src = tri_mod.recursion_target(x64, "b", ("b",))
+    assert out[0] == "new" and out[1] is x64 and src is x64
+    out, src = tri_mod.recursion_target(x32, "b", ("b",))
+    assert out[0] == "copy" and out[1] is x32 and src is None
+    out, src = tri_mod.recursion_target(x64, "b", ("a",))
+    assert out is x64 and src is None

@@ -87,10 +87,15 @@ __device__ int chol_potrf_phase(T* s, int n, int r) {
 
 // Inverse of the lower triangular matrix in s (upper part zero); thread c computes column c of
 // X = L^-1 by right-looking substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i, with
-// b = e_c): independent updates, fully unrolled. Returns the LAPACK trtri info.
+// b = e_c): independent updates, fully unrolled. The reciprocals 1 / l_ii are taken first,
+// thread i's in the tile's padding column (s[i LD + NMAX], unused by the other phases), so the
+// substitution's dependency chain holds a multiply a step where it held a float64 division.
+// Returns the LAPACK trtri info.
 template <typename T, int NMAX>
 __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     constexpr int LD = chol_ld<NMAX>();
+    if (c < n) s[c * LD + NMAX] = unit ? T(1) : T(1) / s[c * LD + c];
+    group_sync<NMAX>();
     T x[NMAX];
 #pragma unroll
     for (int k = 0; k < NMAX; ++k) x[k] = T(0);
@@ -98,9 +103,8 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
 #pragma unroll
     for (int i = 0; i < NMAX; ++i) {
         if (i >= n) break;
-        const T d = unit ? T(1) : s[i * LD + i];
-        if (!unit && !is_finite_nonzero(d) && fail == 0) fail = i + 1;
-        const T xi = (i < c) ? T(0) : ((i == c) ? T(1) : x[i]) / d;
+        if (!unit && !is_finite_nonzero(s[i * LD + i]) && fail == 0) fail = i + 1;
+        const T xi = (i < c) ? T(0) : ((i == c) ? T(1) : x[i]) * s[i * LD + NMAX];
         x[i] = xi;
 #pragma unroll
         for (int k = i + 1; k < NMAX; ++k) x[k] -= s[k * LD + i] * xi;   // k >= n: scratch

@@ -43,15 +43,18 @@ struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, po
     __device__ __forceinline__ T& operator()(int i) const { return p[i * step]; }
 };
 
-// Registers: lane r holds y_r and d[j] = M(r0 + r, r0 + j) (j < r, and j == r unless unit).
-// Column-oriented substitution: x_j is divided in lane j and broadcast by one shuffle.
+// Registers: lane r holds y_r, d[j] = M(r0 + r, r0 + j) (j < r, and j == r unless unit) and
+// rinv = 1 / M(r0 + r, r0 + r). Column-oriented substitution: x_j is scaled in lane j and
+// broadcast by one shuffle; the reciprocals are taken by all lanes at once before it, so the
+// dependency chain holds a multiply a step (a float64 division in the unrolled loop also cost
+// registers and code).
 template <int W, typename T>
 __device__ __forceinline__ T group_solve_diag(const T (&d)[W], T y, int nb, const LaneGroup<W>& g,
-                                              bool unit) {
+                                              bool unit, T rinv) {
 #pragma unroll
     for (int j = 0; j < W; ++j) {
         if (j < nb) {
-            if (!unit && g.lane == j) y = y / d[j];
+            if (!unit && g.lane == j) y *= rinv;
             const T xj = g.shfl(y, j);
             if (g.lane > j) y -= d[j] * xj;
         }
@@ -83,7 +86,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
         const bool active = lane < nb;
         T y = active ? x(r0 + lane) : T(0);
         if (ROWS_CONTIGUOUS && r0 > 0) y -= group_gemv_row_panel<W>(M, r0, nb, r0, x, g);
-        T d[W];
+        T d[W], own;                               // own: this lane's diagonal entry (or 1)
         if (ROWS_CONTIGUOUS && STAGE_DIAGONAL) {
             // Row r of the block is contiguous: stage the block through shared memory (row by
             // row, coalesced), then lane r takes its row (row stride W + 1: few bank conflicts).
@@ -95,6 +98,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
             for (int j = 0; j < W; ++j)
                 d[j] = (active && (j < lane || (j == lane && !unit))) ? tile[lane * (W + 1) + j]
                                                                       : T(0);
+            own = (active && !unit) ? tile[lane * (W + 1) + lane] : T(1);
             g.sync();
         } else {
             // Lane r reads M(r0 + r, r0 + j) directly: coalesced when columns are contiguous,
@@ -103,12 +107,13 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
             for (int j = 0; j < W; ++j)
                 d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
                                                                         : T(0);
+            own = (active && !unit) ? M(r0 + lane, r0 + lane) : T(1);
         }
         if (check && !unit) {
             const T dd = active ? M(r0 + lane, r0 + lane) : T(1);
             bad = min(bad, group_first_bad<W>(dd, active, r0 + lane, n, reversed, g));
         }
-        y = group_solve_diag<W>(d, y, nb, g, unit);
+        y = group_solve_diag<W>(d, y, nb, g, unit, T(1) / own);
         if (active) x(r0 + lane) = y;
         g.sync();
         if (!ROWS_CONTIGUOUS && r0 + W < n) {

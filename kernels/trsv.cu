@@ -43,18 +43,25 @@ struct SharedVec {          // x(i) = p[i * step]: a vector in shared memory, po
     __device__ __forceinline__ T& operator()(int i) const { return p[i * step]; }
 };
 
+// Double only, the diagonal blocks are solved with reciprocals taken before the substitution
+// (group_solve_diag). Measured on the H100 (batch 10240): float64 TRSV n = 64 / 128 0.102 / 0.302
+// -> 0.092 / 0.290 ms; float32 gained nothing and lost at some widths (TRSV n = 256, W = 16
+// without a register cap: 71 -> 100 registers, 0.82 -> 2.17 ms; one-vector POTRS n = 48 / 64
+// 0.7x), so float32 divides in the chain.
+template <typename T> struct trsv_reciprocal { static constexpr bool value = sizeof(T) == 8; };
+
 // Registers: lane r holds y_r, d[j] = M(r0 + r, r0 + j) (j < r, and j == r unless unit) and
-// rinv = 1 / M(r0 + r, r0 + r). Column-oriented substitution: x_j is scaled in lane j and
-// broadcast by one shuffle; the reciprocals are taken by all lanes at once before it, so the
-// dependency chain holds a multiply a step (a float64 division in the unrolled loop also cost
-// registers and code).
+// (trsv_reciprocal) rinv = 1 / M(r0 + r, r0 + r). Column-oriented substitution: x_j is scaled in
+// lane j and broadcast by one shuffle. With the reciprocals, taken by all lanes at once before
+// the substitution, its dependency chain holds a multiply a step (a float64 division in the
+// unrolled loop also cost registers and code: trsv_warp<double, 16> at 96 registers spilled).
 template <int W, typename T>
 __device__ __forceinline__ T group_solve_diag(const T (&d)[W], T y, int nb, const LaneGroup<W>& g,
                                               bool unit, T rinv) {
 #pragma unroll
     for (int j = 0; j < W; ++j) {
         if (j < nb) {
-            if (!unit && g.lane == j) y *= rinv;
+            if (!unit && g.lane == j) y = trsv_reciprocal<T>::value ? y * rinv : y / d[j];
             const T xj = g.shfl(y, j);
             if (g.lane > j) y -= d[j] * xj;
         }
@@ -86,7 +93,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
         const bool active = lane < nb;
         T y = active ? x(r0 + lane) : T(0);
         if (ROWS_CONTIGUOUS && r0 > 0) y -= group_gemv_row_panel<W>(M, r0, nb, r0, x, g);
-        T d[W], own;                               // own: this lane's diagonal entry (or 1)
+        T d[W], own;               // own: this lane's diagonal entry (or 1; double only used)
         if (ROWS_CONTIGUOUS && STAGE_DIAGONAL) {
             // Row r of the block is contiguous: stage the block through shared memory (row by
             // row, coalesced), then lane r takes its row (row stride W + 1: few bank conflicts).
@@ -113,7 +120,8 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
             const T dd = active ? M(r0 + lane, r0 + lane) : T(1);
             bad = min(bad, group_first_bad<W>(dd, active, r0 + lane, n, reversed, g));
         }
-        y = group_solve_diag<W>(d, y, nb, g, unit, T(1) / own);
+        const T rinv = trsv_reciprocal<T>::value ? T(1) / own : T(1);
+        y = group_solve_diag<W>(d, y, nb, g, unit, rinv);
         if (active) x(r0 + lane) = y;
         g.sync();
         if (!ROWS_CONTIGUOUS && r0 + W < n) {

@@ -182,15 +182,19 @@ SMEM_BUDGET = 96 * 1024
 CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32): 64}
 
 # Small batches with LEAF < n <= ONE_LAUNCH_MAX: POTRF, TRTRI, POTRI and POTI as one launch of
-# chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 255
-# registers with a few spills) when the batch is below ONE_LAUNCH_BELOW[(op, dtype)] matrices.
+# chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 224
+# registers, no spills since the TRTRI phase's reciprocals) when the batch is below
+# ONE_LAUNCH_BELOW[(op, dtype)] matrices.
 # Their other paths take 4-20 launches (panels, recursion) or several vendor calls: 0.05-0.2 ms
 # of host time whatever the batch, where this launch takes 0.03-0.09 ms up to batch 256 (H100,
 # n = 64: 1.6-2.5x faster). At large batches its one-matrix blocks lose (POTRF n = 64, batch
 # 10240: 0.72 ms against 0.42). Bounds: the smallest crossover batch over n = 33/48/64 per op and
 # dtype, measured by scripts/bench_one_launch.py (reports/gpu_check_20261123f/one_launch.md:
 # float64 n = 64 crosses at ~512, float32 at 1448-2896, where batch 1024 is still 1.3-2.4x
-# faster by one launch).
+# faster by one launch). Re-measured after the reciprocals (reports/gpu_20261126c/one_launch.md,
+# one run): TRTRI float64 now crosses at 2896 (n = 64 one launch even at 16384: 0.67 against 0.72
+# ms), POTRI float64 at 1448; the float32 POTRI / POTI bounds fell to 1448 there, and each bound
+# is the smallest over all runs.
 ONE_LAUNCH_MAX = 64
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
 # one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each
@@ -218,10 +222,10 @@ BLOCK_LAUNCH_BELOW = {("potrf", "float64"): 282, ("potrf", "float32"): 565,
                       ("potri", "float64"): 565, ("potri", "float32"): 1131,
                       ("poti", "float64"): 565, ("poti", "float32"): 1131,
                       ("lauum", "float32"): 141}
-ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 512,
-                    ("potri", "float64"): 512, ("poti", "float64"): 1448,
+ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
+                    ("potri", "float64"): 1448, ("poti", "float64"): 1448,
                     ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,
-                    ("potri", "float32"): 2896, ("poti", "float32"): 2896}
+                    ("potri", "float32"): 1448, ("poti", "float32"): 1448}
 
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32

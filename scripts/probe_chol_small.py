@@ -6,7 +6,8 @@ left and right, nrhs = n): threads per block and a register cap. Every configura
 compared with the production launch's (bit for bit: same arithmetic, only the launch shape
 differs).
 
-    python3 scripts/probe_chol_small.py [--n 16 32]     # prints one line per (op, dtype, n)
+    python3 scripts/probe_chol_small.py [--n 16 32] [--caps 0 64 128] [--per-block 1 2 4 8 16]
+                                        [--no-trsm]     # prints one line per (op, dtype, n)
 """
 import argparse
 import os
@@ -78,6 +79,11 @@ def tri_warp_sweep(dtype):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, nargs="+", default=[16, 32])
+    parser.add_argument("--caps", type=int, nargs="+", default=[0, 64, 128],
+                        help="register caps to try (0: NVRTC's choice)")
+    parser.add_argument("--per-block", type=int, nargs="+", default=[1, 2, 4, 8, 16],
+                        help="matrices per block to try")
+    parser.add_argument("--no-trsm", action="store_true", help="skip the tri_warp sweep")
     args = parser.parse_args()
     for n in args.n:
         for dtype in (numpy.float64, numpy.float32):
@@ -92,8 +98,8 @@ def main():
                 reset(); tri.chol_small(a, ops, True)
                 want = a.get()
                 items = []
-                for per_block in (1, 2, 4, 8, 16):
-                    for cap in (0, 64, 128):
+                for per_block in args.per_block:
+                    for cap in args.caps:
                         try:
                             t = timeit(lambda: launch(a, ops, per_block, cap), reset, reps=15)
                             reset(); launch(a, ops, per_block, cap)
@@ -104,7 +110,7 @@ def main():
                 items.sort()
                 print(f"{name} {numpy.dtype(dtype).name} n={n}: production (pb{tri.PER_BLOCK[tri.size_class(n)]}) "
                       f"{base:.4f}; best " + "; ".join(s for _, s in items[:6]), flush=True)
-    for dtype in (numpy.float64, numpy.float32):
+    for dtype in () if args.no_trsm else (numpy.float64, numpy.float32):
         tri_warp_sweep(dtype)
 
 

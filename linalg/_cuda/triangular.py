@@ -230,6 +230,21 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
 CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
+# chol_small launches of one phase chain that differ from PER_BLOCK / CHOL_REGISTER_CAP: (dtype,
+# NMAX, chain) -> (matrices per block, register cap). After the TRTRI phase's reciprocals the
+# float64 n = 32 kernel fits 96 registers for POTRF alone (the other chains lose 10-15 % there),
+# and float32 n = 32 gains from 8 matrices a block except LAUUM alone (0.043 -> 0.044 ms). H100,
+# batch 10240, ms production -> override (scripts/probe_chol_small.py --caps 0 48 64 80 96 128
+# --per-block 2 4 8, reports/gpu_20261126c/probe_chol_small.txt): float64 POTRF 0.0682 -> 0.0661;
+# float32 POTRF 0.0424 -> 0.0409, TRTRI 0.0478 -> 0.0465, POTRI 0.0712 -> 0.0680, POTI 0.1006 ->
+# 0.0917. The A/B through the public calls (ab_chain_launch.md), n = 24 / 32, batch 10240 and
+# 100000: float64 POTRF 1.03-1.07x, float32 POTRF 1.02-1.05x, TRTRI 1.03-1.18x, POTRI 1.04-1.06x,
+# POTI 1.09-1.13x; the other chains unchanged.
+CHOL_CHAIN_LAUNCH = {("float64", 32, CHOL_POTRF): (4, 96),
+                     ("float32", 32, CHOL_POTRF): (8, 64),
+                     ("float32", 32, CHOL_TRTRI): (8, 64),
+                     ("float32", 32, CHOL_TRTRI | CHOL_LAUUM): (8, 64),
+                     ("float32", 32, CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM): (8, 64)}
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
@@ -329,9 +344,10 @@ def view_args(x):
     return x, x.strides[1] // item, x.strides[0] // item
 
 
-def launch_config(nmax, tile_elems, itemsize):
-    """(matrices per block, threads per block, dynamic shared bytes) for one size class."""
-    per_block = PER_BLOCK[nmax]
+def launch_config(nmax, tile_elems, itemsize, per_block=None):
+    """(matrices per block, threads per block, dynamic shared bytes) for one size class
+    (``per_block``: instead of PER_BLOCK[nmax])."""
+    per_block = per_block or PER_BLOCK[nmax]
     while per_block > 1 and per_block * tile_elems * itemsize > SMEM_BUDGET:
         per_block //= 2
     return per_block, per_block * nmax, per_block * tile_elems * itemsize
@@ -350,7 +366,7 @@ def chol_small(a, ops, lower, unit=False, out=None):
         return chol_block(a, ops, lower, unit)
     batch, n = a.shape[0], a.shape[1]
     dst, fresh = write_target(out, a)
-    launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch, fresh)
+    launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch, fresh, ops)
     info = cupy.empty(batch, dtype=numpy.int32)
     _, lda, sa = view_args(dst)
     launcher(grid, threads, (dst, lda, sa, n, batch, ops, int(lower), int(unit), info, a), smem)
@@ -358,12 +374,15 @@ def chol_small(a, ops, lower, unit=False, out=None):
 
 
 @functools.lru_cache(maxsize=4096)
-def _chol_config(device_id, dtype, n, batch, fresh=False):
-    """(launcher, grid, threads, shared bytes) of one chol_small launch (cached: the host cost
-    is most of a small call); ``fresh``: the out-of-place instantiation."""
+def _chol_config(device_id, dtype, n, batch, fresh=False, ops=0):
+    """(launcher, grid, threads, shared bytes) of one chol_small launch of the phase chain
+    ``ops`` (cached: the host cost is most of a small call); ``fresh``: the out-of-place
+    instantiation."""
     nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
-    per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize)
-    cap = CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)
+    per_block, cap = CHOL_CHAIN_LAUNCH.get((dtype.name, nmax, ops),
+                                           (None, CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)))
+    per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize,
+                                             per_block)
     launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}, {cbool(fresh)}>",
                       "pqqiqiiipp", options=register_cap(cap))
     return launcher, grid_1d(batch, per_block), threads, smem

@@ -108,8 +108,10 @@ def main():
                         except Exception as exc:       # too much shared memory, ...
                             items.append((float("inf"), f"pb{per_block}/cap{cap} {type(exc).__name__}"))
                 items.sort()
-                print(f"{name} {numpy.dtype(dtype).name} n={n}: production (pb{tri.PER_BLOCK[tri.size_class(n)]}) "
-                      f"{base:.4f}; best " + "; ".join(s for _, s in items[:6]), flush=True)
+                pb, cap = tri.chol_small_launch(dtype, tri.size_class(n), ops)
+                print(f"{name} {numpy.dtype(dtype).name} n={n}: production "
+                      f"(pb{pb}/cap{cap}) {base:.4f}; best "
+                      + "; ".join(s for _, s in items[:6]), flush=True)
     for dtype in () if args.no_trsm else (numpy.float64, numpy.float32):
         tri_warp_sweep(dtype)
 

@@ -373,14 +373,22 @@ def chol_small(a, ops, lower, unit=False, out=None):
     return info
 
 
+def chol_small_launch(dtype, nmax, ops):
+    """(matrices per block, register cap; 0: none) of chol_small<T, NMAX> for the phase chain
+    ``ops`` (CHOL_* flags): CHOL_CHAIN_LAUNCH's entry, else PER_BLOCK and CHOL_REGISTER_CAP.
+    The matrices per block are shrunk further where shared memory asks (launch_config)."""
+    name = numpy.dtype(dtype).name
+    default = (PER_BLOCK[nmax], CHOL_REGISTER_CAP.get((name, nmax), 0))
+    return CHOL_CHAIN_LAUNCH.get((name, nmax, ops), default)
+
+
 @functools.lru_cache(maxsize=4096)
 def _chol_config(device_id, dtype, n, batch, fresh=False, ops=0):
     """(launcher, grid, threads, shared bytes) of one chol_small launch of the phase chain
     ``ops`` (cached: the host cost is most of a small call); ``fresh``: the out-of-place
     instantiation."""
     nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
-    per_block, cap = CHOL_CHAIN_LAUNCH.get((dtype.name, nmax, ops),
-                                           (None, CHOL_REGISTER_CAP.get((dtype.name, nmax), 0)))
+    per_block, cap = chol_small_launch(dtype, nmax, ops)
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize,
                                              per_block)
     launcher = kernel("potrf", f"chol_small<{ctype(dtype)}, {nmax}, {cbool(fresh)}>",

@@ -171,6 +171,19 @@ def test_one_launch_bounds_cover_each_op_and_dtype():
     assert tri_mod.one_launch_below("lauum", "float64") == 0
 
 
+def test_chol_small_launch_takes_a_chains_override_else_the_size_class_defaults(monkeypatch):
+    """chol_small_launch: CHOL_CHAIN_LAUNCH for its (dtype, NMAX, chain), else PER_BLOCK and
+    CHOL_REGISTER_CAP (0 where no cap is set)."""
+    monkeypatch.setattr(tri_mod, "PER_BLOCK", {16: 8, 32: 4})
+    monkeypatch.setattr(tri_mod, "CHOL_REGISTER_CAP", {("float64", 32): 128})
+    potrf, trtri = tri_mod.CHOL_POTRF, tri_mod.CHOL_TRTRI
+    monkeypatch.setattr(tri_mod, "CHOL_CHAIN_LAUNCH", {("float64", 32, potrf): (2, 96)})
+    assert tri_mod.chol_small_launch(numpy.float64, 32, potrf) == (2, 96)
+    assert tri_mod.chol_small_launch(numpy.dtype("float64"), 32, trtri) == (4, 128)
+    assert tri_mod.chol_small_launch(numpy.float32, 32, potrf) == (4, 0)
+    assert tri_mod.chol_small_launch(numpy.float64, 16, potrf) == (8, 0)
+
+
 def test_block_launch_bounds_cover_each_op_and_dtype():
     """chol_block serves POTRF, TRTRI, POTRI and POTI in both dtypes on small batches; LAUUM
     float64 measured slower than the default path at n = 128 and stays off."""

@@ -196,6 +196,12 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 # ms), POTRI float64 at 1448; the float32 POTRI / POTI bounds fell to 1448 there, and each bound
 # is the smallest over all runs.
 ONE_LAUNCH_MAX = 64
+# TRTRI float64 from n = ONE_LAUNCH_FROM to ONE_LAUNCH_MAX is that one launch at every batch:
+# since the reciprocals chol_small<double, 64> beats the recursion into 32-leaves there. H100,
+# float64, in place, same call (reports/gpu_20261126c/trtri_one_launch.md): TRTRI n = 56 / 64
+# 1.13-1.19 / 1.07-1.11x at batch 10240 and 100000, POTRI 1.09-1.12 / 1.04-1.05x, POTI 1.03-1.07x;
+# n = 40 / 48 lost (0.93-0.98x). As the recursion's 64-leaves it lost (n = 96-256 0.86-0.93x).
+ONE_LAUNCH_FROM = {("trtri", "float64"): 56}
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
 # one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each
 # thread's registers, LAPACK's blocked order by 4 x 4 blocks) below BLOCK_LAUNCH_BELOW[(op,
@@ -290,13 +296,19 @@ def small_batch(op, a):
 
 def one_launch(op, a):
     """True where ``op`` ("potrf", "trtri", "potri", "poti", "lauum") on the (batch, n, n) batch
-    ``a`` runs as one launch on a small batch: chol_small<T, 64> for LEAF < n <= ONE_LAUNCH_MAX
-    (batch below one_launch_below), chol_block for ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX (batch
-    below block_launch_below)."""
+    ``a`` runs as one launch: chol_small<T, 64> for LEAF < n <= ONE_LAUNCH_MAX (batch below
+    one_launch_below, or any batch from n = one_launch_from), chol_block for ONE_LAUNCH_MAX < n
+    <= CHOL_BLOCK_MAX (batch below block_launch_below)."""
     n = a.shape[1]
     if LEAF < n <= ONE_LAUNCH_MAX:
-        return a.shape[0] < one_launch_below(op, a.dtype)
+        return n >= one_launch_from(op, a.dtype) or a.shape[0] < one_launch_below(op, a.dtype)
     return ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX and a.shape[0] < block_launch_below(op, a.dtype)
+
+
+def one_launch_from(op, dtype):
+    """The n from which ``op`` on ``dtype`` takes the chol_small<T, 64> path at any batch
+    (ONE_LAUNCH_FROM; past ONE_LAUNCH_MAX where it has no entry: never)."""
+    return ONE_LAUNCH_FROM.get((op, numpy.dtype(dtype).name), ONE_LAUNCH_MAX + 1)
 
 
 def one_launch_below(op, dtype):
@@ -884,7 +896,9 @@ def trtri_recursion(a, lower, unit, src=None):
     """X = T^-1 for the triangular view ``a`` (lower or upper) whose other triangle is zero (it
     stays zero); real dtypes. With ``src`` (a view of a's shape and strides), T is read from
     ``src``'s triangle and X written to ``a`` (src unchanged; a's other triangle zero already):
-    the out-of-place form reads the input once where a copy first would read it twice."""
+    the out-of-place form reads the input once where a copy first would read it twice. Leaves:
+    chol_small up to LEAF (chol_small<double, 64> leaves of 56-64, as ONE_LAUNCH_FROM takes at
+    the top, lost here: TRTRI n = 96-256 0.86-0.93x)."""
     import cupy
     n = a.shape[1]
     t = a if src is None else src

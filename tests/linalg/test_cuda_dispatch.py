@@ -147,21 +147,25 @@ def test_small_batch_rule_above_the_leaf_only(monkeypatch, batch, n, small):
 
 @pytest.mark.parametrize("op,dtype,batch,n,one", [
     ("potrf", "float64", 1, 33, True), ("potri", "float64", 99, 64, True),
-    ("trtri", "float64", 100, 64, False), ("trtri", "float32", 100, 64, True),
+    ("trtri", "float64", 100, 48, False), ("trtri", "float64", 10 ** 6, 56, True),
+    ("trtri", "float64", 10 ** 6, 64, True), ("trtri", "float64", 10 ** 6, 55, False),
+    ("trtri", "float32", 100, 64, True),
     ("trtri", "float32", 200, 64, False), ("poti", "float64", 1, 65, True),
     ("poti", "float64", 50, 128, False), ("lauum", "float64", 49, 128, True),
     ("potrf", "float64", 1, 129, False), ("potrf", "float64", 1, 32, False),
     ("lauum", "float64", 1, 40, False)])
 def test_one_launch_rules_between_the_leaf_and_128(monkeypatch, op, dtype, batch, n, one):
-    """chol_small<T, 64> below ONE_LAUNCH_BELOW for 33..64, chol_block below BLOCK_LAUNCH_BELOW
-    for 65..128, per op and dtype."""
+    """chol_small<T, 64> below ONE_LAUNCH_BELOW for 33..64 (and float64 TRTRI from n = 56 at
+    any batch), chol_block below BLOCK_LAUNCH_BELOW for 65..128, per op and dtype."""
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_FROM", {("trtri", "float64"): 56})
     bounds = {(o, "float64"): 100 for o in ("potrf", "trtri", "potri", "poti")}
     bounds[("trtri", "float32")] = 200
     monkeypatch.setattr(tri_mod, "ONE_LAUNCH_BELOW", bounds)
     monkeypatch.setattr(tri_mod, "BLOCK_LAUNCH_BELOW", {("poti", "float64"): 50,
                                                         ("lauum", "float64"): 50,
                                                         ("potrf", "float64"): 50})
-    assert tri_mod.one_launch(op, numpy.empty((batch, n, n), dtype)) is one
+    a = numpy.broadcast_to(numpy.empty((), dtype), (batch, n, n))    # the shape, no memory
+    assert tri_mod.one_launch(op, a) is one
 
 
 def test_one_launch_bounds_cover_each_op_and_dtype():
@@ -763,6 +767,24 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
     inplace = keep_tri(src.copy())
     tri_mod.trtri_recursion(inplace, lower, False)
     assert numpy.allclose(inplace, x, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("dtype,n,leaves", [
+    ("float64", 128, [32, 32, 32, 32]), ("float64", 112, [32, 32, 32, 16]),
+    ("float64", 64, [32, 32]), ("float32", 96, [32, 32, 32]), ("float64", 40, [32, 8])])
+def test_trtri_recursion_bottoms_out_in_32_leaves(monkeypatch, dtype, n, leaves):
+    """The TRTRI recursion's leaves are chol_small's up to LEAF, in order, whatever
+    ONE_LAUNCH_FROM says for the top level (64-leaves measured slower)."""
+    fake = types.ModuleType("cupy")
+    fake.empty = numpy.empty
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_FROM", {("trtri", "float64"): 56})
+    seen = []
+    monkeypatch.setattr(tri_mod, "chol_small",
+                        lambda t, ops, low, unit, out=None: seen.append(t.shape[1]))
+    monkeypatch.setattr(tri_mod, "gemm", lambda *args, **kwargs: None)
+    tri_mod.trtri_recursion(numpy.zeros((2, n, n), dtype), True, False)
+    assert seen == leaves
 
 
 def _numpy_solve(a, b, flags, alpha=1.0, out=None, *mode):

@@ -198,9 +198,10 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 ONE_LAUNCH_MAX = 64
 # TRTRI float64 from n = ONE_LAUNCH_FROM to ONE_LAUNCH_MAX is that one launch at every batch:
 # since the reciprocals chol_small<double, 64> beats the recursion into 32-leaves there. H100,
-# float64, in place, same call (reports/gpu_20261126c/trtri_one_launch.md): TRTRI n = 56 / 64
-# 1.13-1.19 / 1.07-1.11x at batch 10240 and 100000, POTRI 1.09-1.12 / 1.04-1.05x, POTI 1.03-1.07x;
-# n = 40 / 48 lost (0.93-0.98x). As the recursion's 64-leaves it lost (n = 96-256 0.86-0.93x).
+# float64, in place, same call (reports/gpu_20261126c/trtri_one_launch.md,
+# scripts/probe_trtri_one_launch.py): TRTRI n = 56 / 64 1.13-1.19 / 1.07-1.11x at batch 10240 and
+# 100000, POTRI 1.09-1.12 / 1.04-1.05x, POTI 1.03-1.07x; n = 40 / 48 lost (0.93-0.98x). As the
+# recursion's 64-leaves it lost (n = 96-256 0.86-0.93x).
 ONE_LAUNCH_FROM = {("trtri", "float64"): 56}
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
 # one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each

@@ -1,0 +1,35 @@
+"""TRTRI / POTRI float64 with TRTRI as one chol_small<double, 64> launch at every batch, against the
+default rules, through scripts/bench_cholesky.py in this process (the probe behind
+linalg/_cuda/triangular.py ONE_LAUNCH_FROM).
+
+    python3 scripts/probe_trtri_one_launch.py OUT 0|1 [bench_cholesky.py options]
+
+1 raises ONE_LAUNCH_BELOW[("trtri", "float64")] to 10^9 first, 0 keeps the rules; the remaining
+options go to bench_cholesky.py (default: --ops trtri,potri --sizes 40,48,56,64 --batches
+10240,100000 --dtypes float64 --fresh). Run both, alternately, in one device call and pair the
+CSVs with `python3 scripts/ab_table.py OUT0/bench_cholesky.csv OUT1/bench_cholesky.csv`.
+"""
+import runpy
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+import linalg._cuda.triangular as tri  # noqa: E402
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[2] not in ("0", "1"):
+        sys.exit(__doc__)
+    out, patched, rest = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
+    if patched:
+        tri.ONE_LAUNCH_BELOW[("trtri", "float64")] = 10 ** 9
+    rest = rest or ["--ops", "trtri,potri", "--sizes", "40,48,56,64", "--batches", "10240,100000",
+                    "--dtypes", "float64", "--fresh"]
+    sys.argv = ["bench_cholesky.py", *rest, "--output", out]
+    runpy.run_path(str(ROOT / "scripts" / "bench_cholesky.py"), run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()

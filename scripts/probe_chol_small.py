@@ -31,7 +31,7 @@ BATCH = 10240
 
 def launch(a, ops, per_block, cap):
     batch, n = a.shape[0], a.shape[1]
-    nmax = tri.size_class(n)
+    nmax = tri.chol_small_class(n)
     launcher = kernel("potrf", f"chol_small<{ctype(a.dtype)}, {nmax}, false>", "pqqiqiiipp",
                       options=register_cap(cap))
     smem = per_block * (nmax * (nmax + 1) + 1) * a.itemsize
@@ -108,7 +108,7 @@ def main():
                         except Exception as exc:       # too much shared memory, ...
                             items.append((float("inf"), f"pb{per_block}/cap{cap} {type(exc).__name__}"))
                 items.sort()
-                pb, cap = tri.chol_small_launch(dtype, tri.size_class(n), ops)
+                pb, cap = tri.chol_small_launch(dtype, tri.chol_small_class(n), ops)
                 print(f"{name} {numpy.dtype(dtype).name} n={n}: production "
                       f"(pb{pb}/cap{cap}) {base:.4f}; best "
                       + "; ".join(s for _, s in items[:6]), flush=True)

@@ -386,6 +386,11 @@ def chol_small(a, ops, lower, unit=False, out=None):
     return info
 
 
+def chol_small_class(n):
+    """chol_small's NMAX for order n (<= ONE_LAUNCH_MAX): the size class up to LEAF, else 64."""
+    return size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
+
+
 def chol_small_launch(dtype, nmax, ops):
     """(matrices per block, register cap; 0: none) of chol_small<T, NMAX> for the phase chain
     ``ops`` (CHOL_* flags): CHOL_CHAIN_LAUNCH's entry, else PER_BLOCK and CHOL_REGISTER_CAP.
@@ -400,7 +405,7 @@ def _chol_config(device_id, dtype, n, batch, fresh=False, ops=0):
     """(launcher, grid, threads, shared bytes) of one chol_small launch of the phase chain
     ``ops`` (cached: the host cost is most of a small call); ``fresh``: the out-of-place
     instantiation."""
-    nmax = size_class(n) if n <= LEAF else ONE_LAUNCH_MAX
+    nmax = chol_small_class(n)
     per_block, cap = chol_small_launch(dtype, nmax, ops)
     per_block, threads, smem = launch_config(nmax, nmax * (nmax + 1) + 1, dtype.itemsize,
                                              per_block)

@@ -10,6 +10,7 @@ import pytest
 
 import linalg
 from linalg._cpu import blas as cpu_blas
+from linalg._cpu import cholesky as cpu_chol
 from linalg._cpu import triangular as cpu_tri
 
 from . import helpers as h
@@ -21,6 +22,8 @@ def force_threads(monkeypatch):
     monkeypatch.setattr(cpu_blas, "_PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(cpu_tri, "CHUNK_BYTES", 1)          # many chunks a slice, too
     monkeypatch.setattr(cpu_tri, "SUBSTITUTION_CHUNK", 4)   # (the substitution's as well)
+    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_STEPS", (4, 4))     # (and the one-vector POTRS's)
+    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_THREADED", 4)
 
 
 @pytest.fixture
@@ -102,6 +105,8 @@ CALLS = {
     "potrs": lambda spd, tri, b, v: linalg.potrs(tri, b, return_info=True),
     "potrs vector": lambda spd, tri, b, v: linalg.potrs(tri, v, return_info=True),
     "posv": lambda spd, tri, b, v: linalg.posv(spd, b, return_info=True),
+    "posv vector upper": lambda spd, tri, b, v: linalg.posv(spd, v, lower=False,
+                                                            return_info=True),
     "potri": lambda spd, tri, b, v: linalg.potri(tri, return_info=True),
     "poti": lambda spd, tri, b, v: linalg.poti(spd, return_info=True),
     "trsm right T": lambda spd, tri, b, v: linalg.trsm(tri, b.swapaxes(1, 2), side="right",

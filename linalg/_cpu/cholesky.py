@@ -15,8 +15,8 @@ import numpy
 
 from .blas import split_batch, threads_pay
 from .triangular import (as_lower_problem, ct, diag_info, dot_lower_solve,
-                         dot_lower_transposed_solve, gram, inverse_chunked, solve_chunked,
-                         with_identity)
+                         dot_lower_transposed_solve, gram, inverse_chunked, over_chunks,
+                         solve_chunked, with_identity)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -162,16 +162,12 @@ def _solve_vector(factor, x, lower):
     factor: (batch, n, n), the ``lower`` triangle read; x: (batch, n) view of the right-hand
     sides, same dtype. Returns None. Each chunk of the batch runs its forward and backward
     substitution back to back (:func:`_solve_vector_chunk`); chunks are shared among threads as
-    ``split_batch`` decides.
+    ``over_chunks`` decides.
     """
     batch, n = x.shape
     t = factor if lower else numpy.swapaxes(factor, 1, 2)    # lower: L, or U^T as a view
-    step = _vector_chunk(batch, n, factor.itemsize)
-
-    def part(lo, hi):
-        for s in range(lo, hi, step):
-            _solve_vector_chunk(t[s:min(s + step, hi)], x[s:min(s + step, hi)], lower)
-    split_batch(part, batch, n * n)
+    over_chunks(lambda s: _solve_vector_chunk(t[s], x[s], lower), batch, n * n, factor.itemsize,
+                n * n, step=_vector_chunk(batch, n, factor.itemsize))
 
 
 # (block order, right-looking) of the forward and of the backward substitution of

@@ -227,18 +227,19 @@ CHUNK_BYTES = 1 << 21      # working set of one chunk of the batch: stays in the
 SUBSTITUTION_CHUNK = 1024
 
 
-def chunks(batch, matrix_elements, itemsize, min_step=16):
-    """Slices of the batch whose working set (about CHUNK_BYTES) stays in cache."""
-    step = max(min_step, CHUNK_BYTES // max(1, matrix_elements * itemsize))
+def chunks(batch, matrix_elements, itemsize, min_step=16, step=None):
+    """Slices of the batch whose working set (about CHUNK_BYTES) stays in cache, or of ``step``
+    matrices where the caller sized them."""
+    step = step or max(min_step, CHUNK_BYTES // max(1, matrix_elements * itemsize))
     return [slice(s, min(s + step, batch)) for s in range(0, batch, step)]
 
 
-def over_chunks(run, batch, matrix_elements, itemsize, work_per_matrix, min_step=16):
-    """``run(s)`` for every cache-sized slice ``s`` of the batch (:func:`chunks`); the slices are
-    shared among a few threads when the batch holds enough work (``blas.split_batch``).
-    ``run`` must only write its own slice."""
+def over_chunks(run, batch, matrix_elements, itemsize, work_per_matrix, min_step=16, step=None):
+    """``run(s)`` for every cache-sized slice ``s`` of the batch (:func:`chunks`; ``step``: its
+    matrices a slice instead); the slices are shared among a few threads when the batch holds
+    enough work (``blas.split_batch``). ``run`` must only write its own slice."""
     def part(lo, hi):
-        for s in chunks(hi - lo, matrix_elements, itemsize, min_step):
+        for s in chunks(hi - lo, matrix_elements, itemsize, min_step, step):
             run(slice(lo + s.start, lo + s.stop))
     split_batch(part, batch, work_per_matrix)
 

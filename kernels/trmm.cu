@@ -31,17 +31,18 @@
 //             everywhere / 16-byte copies where allowed: left N (X) 10.2 / 9.0, left T (M and X)
 //             9.35 / 7.7.
 // Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 8
-//             (double) or 64 + 4 (float): the fragment loads below and both staging orders are
-//             free of bank conflicts (double: rows 8 words apart alternate half-banks; float:
-//             (4k + i) mod 32).
+//             elements: the fragment loads below are free of bank conflicts (double: rows 8
+//             words apart alternate half-banks; float: lane (g, q) reads bank 8 q + g).
 // Product:    128 threads. double: DMMA mma.sync.aligned.m16n8k8.row.col.f64 (sm_90's shape, four
 //             times the m8n8k4 work an instruction; TRMM left N n = 256 10.2 ms against 11.8 for
 //             m8n8k4 with 256 threads and 32 x 16 warp parts), 4 warps
 //             as 2 (rows) x 2 (columns), a warp part of 32 x 32 = 2 x 4 fragments of 16 x 8, 32
 //             accumulators a thread; a warp skips the k steps of 8 its rows' (columns') triangle
-//             leaves zero. float: FFMA, an 8 x 4 register tile a thread (rows 8 (t / 16)..,
-//             columns 4 (t % 16)..), three 16-byte shared loads a k step; a warp (a band of 16
-//             rows) skips its zero k steps.
+//             leaves zero. float: the same DMMA product, its staged floats widened to double as
+//             the fragments are loaded, the sums kept in double and rounded once at the store.
+//             Against the FFMA 8 x 4 register tiles it replaced (H100, batch 10240, same call,
+//             reports/gpu_20261126d/ab_tile_f32_dmma.md): LAUUM n = 128 / 256 1.60 / 6.39 ->
+//             1.35 / 4.65 ms, TRMM left N n = 256 8.23 -> 7.72, POTRI n = 256 11.4 -> 9.7.
 // Layout:     row-major batches as everywhere (common.cuh); strides in elements, 64-bit.
 // Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE).
 #include "common.cuh"
@@ -59,7 +60,7 @@ constexpr int TT_B = 64;                    // output tile: 64 x 64
 #define TT_BLOCKS_OPT 3
 #endif
 constexpr int TT_BK = TT_BK_OPT;
-constexpr int TT_THREADS = 128;                // 4 warps, a 32 x 32 (float: 16 x 64) part each
+constexpr int TT_THREADS = 128;                // 4 warps, a 32 x 32 part each
 constexpr int TT_STAGES = TT_STAGES_OPT;
 
 // Flag word of tri_tile (linalg/_cuda/triangular.py TT_*).
@@ -75,7 +76,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 
 // Row stride (elements) of a staged k row.
 template <typename T>
-__host__ __device__ constexpr int tt_ld() { return sizeof(T) == 8 ? TT_B + 8 : TT_B + 4; }
+__host__ __device__ constexpr int tt_ld() { return TT_B + 8; }
 
 // Row stride (elements) of an operand staged k-major, s[f][k] (KM below): TT_BK + 4 doubles,
 // 16-byte aligned rows; the DMMA fragment loads then meet two wavefronts a warp, the minimum for
@@ -252,40 +253,32 @@ __device__ __forceinline__ void tt_dmma(double (&d)[4], const double (&a)[4],
         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 }
 
-// Accumulators of a thread. double (DMMA): acc[m][c][e] = C(wr + 16 m + g + 8 (e / 2), wc + 8 c
-// + 2 q + e % 2), wr = 32 (warp % 2), wc = 32 (warp / 2). float: acc[r][c] = C(8 (t / 16) + r,
-// 4 (t % 16) + c).
-template <typename T> struct tt_acc;
-template <> struct tt_acc<double> {
+// Accumulators of a thread (double for both T): v[m][c][e] = C(wr + 16 m + g + 8 (e / 2), wc
+// + 8 c + 2 q + e % 2), wr = 32 (warp % 2), wc = 32 (warp / 2), g = lane / 4, q = lane % 4.
+struct tt_acc {
     double v[2][4][4];
-};
-template <> struct tt_acc<float> {
-    float v[8][4];
 };
 
 // The rows / columns of a warp's part of the tile (for its skip of zero k steps).
-template <typename T>
 __device__ __forceinline__ void tt_warp_part(int warp, int& r0, int& h, int& c0, int& w) {
-    if constexpr (sizeof(T) == 8) {
-        r0 = 32 * (warp & 1), h = 32, c0 = 32 * (warp >> 1), w = 32;
-    } else {
-        r0 = 16 * warp, h = 16, c0 = 0, w = TT_B;
-    }
+    r0 = 32 * (warp & 1), h = 32, c0 = 32 * (warp >> 1), w = 32;
 }
 
-// acc += (the staged tiles' product) over the k steps of 8 that meet [kb, ke) (tile-relative).
-// KM: which operands are staged k-major (TT_KM_M, TT_KM_X): entry (f, k) at s[f tt_ldk + k]
-// instead of s[k tt_ld + f].
-template <int KM>
-__device__ __forceinline__ void tt_multiply(const double* sa, const double* sx, int kb, int ke,
-                                            tt_acc<double>& acc) {
+// acc += (the staged tiles' product) over the k steps of 8 that meet [kb, ke) (tile-relative);
+// a float operand is widened to double as its fragments are loaded.
+// KM: which operands are staged k-major (TT_KM_M, TT_KM_X; double only): entry (f, k) at
+// s[f tt_ldk + k] instead of s[k tt_ld + f].
+template <int KM, typename T>
+__device__ __forceinline__ void tt_multiply(const T* sa, const T* sx, int kb, int ke,
+                                            tt_acc& acc) {
+    static_assert(KM == 0 || sizeof(T) == 8, "float stages its operands by k rows only");
     // (f, k) offsets of a staged operand: a k step of one, an f step of one, per layout
-    constexpr int AK = (KM & TT_KM_M) ? 1 : tt_ld<double>(), AF = (KM & TT_KM_M) ? tt_ldk() : 1;
-    constexpr int XK = (KM & TT_KM_X) ? 1 : tt_ld<double>(), XF = (KM & TT_KM_X) ? tt_ldk() : 1;
+    constexpr int AK = (KM & TT_KM_M) ? 1 : tt_ld<T>(), AF = (KM & TT_KM_M) ? tt_ldk() : 1;
+    constexpr int XK = (KM & TT_KM_X) ? 1 : tt_ld<T>(), XF = (KM & TT_KM_X) ? tt_ldk() : 1;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, q = lane & 3;
-    const double* pa = sa + q * AK + (32 * (warp & 1) + g) * AF;
-    const double* px = sx + q * XK + (32 * (warp >> 1) + g) * XF;
+    const T* pa = sa + q * AK + (32 * (warp & 1) + g) * AF;
+    const T* px = sx + q * XK + (32 * (warp >> 1) + g) * XF;
 #pragma unroll
     for (int k = 0; k < TT_BK; k += 8) {
         if (k + 8 <= kb || k >= ke) continue;          // warp-uniform
@@ -306,27 +299,6 @@ __device__ __forceinline__ void tt_multiply(const double* sa, const double* sx, 
     }
 }
 
-template <int KM>
-__device__ __forceinline__ void tt_multiply(const float* sa, const float* sx, int kb, int ke,
-                                            tt_acc<float>& acc) {
-    static_assert(KM == 0, "float stages its operands by k rows only");
-    constexpr int LD = tt_ld<float>();
-    const int r = 8 * (threadIdx.x >> 4), c = 4 * (threadIdx.x & 15);
-    const int lo = kb > 0 ? kb : 0, hi = ke < TT_BK ? ke : TT_BK;
-#pragma unroll 4
-    for (int k = lo; k < hi; ++k) {
-        const float4 a0 = *reinterpret_cast<const float4*>(sa + k * LD + r);
-        const float4 a1 = *reinterpret_cast<const float4*>(sa + k * LD + r + 4);
-        const float4 b = *reinterpret_cast<const float4*>(sx + k * LD + c);
-        const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-        const float bv[4] = {b.x, b.y, b.z, b.w};
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc.v[i][j] = fmaf(av[i], bv[j], acc.v[i][j]);
-    }
-}
-
 // Out(i, j) = alpha v (and Out(j, i) with sym), inside n x nvec; on a diagonal tile of SYM
 // only i >= j (the mirror comes from the same register).
 template <typename T, bool SYM>
@@ -342,28 +314,19 @@ __device__ __forceinline__ void tt_put_out(T* out, index_t oi, index_t oj, int n
 
 template <typename T, bool SYM>
 __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, int nvec,
-                                         int i0, int j0, const tt_acc<T>& acc, T alpha) {
+                                         int i0, int j0, const tt_acc& acc, T alpha) {
     const bool diag = SYM && i0 == j0;
-    if constexpr (sizeof(T) == 8) {
-        const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-        const int r = i0 + 32 * (warp & 1) + (lane >> 2);
-        const int c = j0 + 32 * (warp >> 1) + 2 * (lane & 3);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int r = i0 + 32 * (warp & 1) + (lane >> 2);
+    const int c = j0 + 32 * (warp >> 1) + 2 * (lane & 3);
 #pragma unroll
-        for (int m = 0; m < 2; ++m)
+    for (int m = 0; m < 2; ++m)
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < 4; ++j)
 #pragma unroll
-                for (int e = 0; e < 4; ++e)
-                    tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + 16 * m + 8 * (e >> 1),
-                                       c + 8 * j + (e & 1), alpha * acc.v[m][j][e]);
-    } else {
-        const int r = i0 + 8 * (threadIdx.x >> 4), c = j0 + 4 * (threadIdx.x & 15);
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + i, c + j, alpha * acc.v[i][j]);
-    }
+            for (int e = 0; e < 4; ++e)
+                tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + 16 * m + 8 * (e >> 1),
+                                   c + 8 * j + (e & 1), T((double)alpha * acc.v[m][j][e]));
 }
 
 // One work item's place in the k tile stream: its tile, first k, k tiles and operand pointers.
@@ -403,7 +366,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
     const index_t items = batch * (SYM ? rb * (rb + 1) / 2 : rb * cb);
     if ((index_t)blockIdx.x >= items) return;
     int wr0, wh, wc0, ww;
-    tt_warp_part<T>(threadIdx.x >> 5, wr0, wh, wc0, ww);
+    tt_warp_part(threadIdx.x >> 5, wr0, wh, wc0, ww);
     // The block's k tiles of all its items form one stream: the copy of the next tile (of this
     // item or the next) runs during this tile's product, across item boundaries too.
     auto work = [&](index_t t) {
@@ -425,10 +388,10 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         }
         cp_async_commit();
     };
-    tt_acc<T> acc;
-    T* const accp = reinterpret_cast<T*>(&acc);
+    tt_acc acc;
+    double* const accp = &acc.v[0][0][0];
 #pragma unroll
-    for (int e = 0; e < (int)(sizeof(acc) / sizeof(T)); ++e) accp[e] = T(0);
+    for (int e = 0; e < 32; ++e) accp[e] = 0.0;
     int wk0, wk1;
     tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);   // this warp's part
 #pragma unroll
@@ -443,7 +406,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         if (++kt == cur.tiles) {              // item done: store from registers, next item
             tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha);
 #pragma unroll
-            for (int e = 0; e < (int)(sizeof(acc) / sizeof(T)); ++e) accp[e] = T(0);
+            for (int e = 0; e < 32; ++e) accp[e] = 0.0;
             const index_t nt = cur.t + gridDim.x;
             if (nt >= items) break;
             cur = work(nt), kt = 0;

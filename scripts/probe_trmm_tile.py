@@ -1,5 +1,7 @@
 """Probe for kernels/trmm.cu tri_tile: every variant against NumPy (small batches, poisoned other
-triangle), every matrix of a 10240 batch, and timings against the dense product (CUDA events)."""
+triangle), every matrix of a 10240 batch, and timings against the dense product (CUDA events).
+Modes: all, check, time [SIZES], sweep ["BK,STAGES,BLOCKS;..." [SIZES]], rules [SIZES [DTYPES]]
+(TILE_RULES: each variant by tri_tile and by the dense path)."""
 import itertools
 import statistics
 import sys
@@ -143,11 +145,11 @@ def timings(sizes, batch=10240):
         print("LAUUM", " | ".join(row), flush=True)
 
 
-def sweep(sizes, shapes, batch=10240):
+def sweep(sizes, shapes, batch=10240, dtypes=(numpy.float64, numpy.float32)):
     """tri_tile's (k tile, stages, blocks) by timing: TRMM left lower N, LAUUM lower."""
     rng = cupy.random.default_rng(4)
     keep = dict(gtri.TILE_SHAPE)
-    for dtype, n in itertools.product((numpy.float64, numpy.float32), sizes):
+    for dtype, n in itertools.product(dtypes, sizes):
         a = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         b = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         row = [f"{dtype.__name__} n={n}:"]
@@ -161,6 +163,39 @@ def sweep(sizes, shapes, batch=10240):
         print("SWEEP", " | ".join(row), flush=True)
 
 
+def rules(dtypes, sizes, batch=10240):
+    """TILE_RULES by timing: every TRMM variant and both LAUUM triangles, tri_tile forced (the
+    rule widened to every n) against the dense path (TILE_UPTO = 0) and one dense product."""
+    rng = cupy.random.default_rng(6)
+    keep, old = {k: dict(v) for k, v in gtri.TILE_RULES.items()}, gtri.TILE_UPTO
+    trmm_variants = (("left", "N"), ("left", "T"), ("right", "N"), ("right", "T"))
+    for dtype, n in itertools.product(dtypes, sizes):
+        name = numpy.dtype(dtype).name
+        gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): (65, 512)
+                                           for s, t in trmm_variants}
+        gtri.TILE_RULES[("lauum", name)] = {"lower": (65, 512), "upper": (65, 512)}
+        a = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        b = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        row = [f"{name} n={n}: dense matmul {timeit(lambda: cupy.matmul(a, b)):.3f}"]
+        for side, trans in trmm_variants:
+            ms = []
+            for upto in (old, 0):
+                gtri.TILE_UPTO = upto
+                ms.append(timeit(lambda: gtri.trmm(a, b, side, True, trans, False, 1.0)))
+            row.append(f"{side[0]}{trans} tile {ms[0]:.3f} dense {ms[1]:.3f}")
+        work = cupy.empty_like(a)
+        for lower in (True, False):
+            ms = []
+            for upto in (old, 0):
+                gtri.TILE_UPTO = upto
+                ms.append(timeit(lambda: gtri.lauum(work, lower), lambda: cupy.copyto(work, a)))
+            row.append(f"lauum {'lower' if lower else 'upper'} tile {ms[0]:.3f} dense {ms[1]:.3f}")
+        gtri.TILE_UPTO = old
+        gtri.TILE_RULES.clear()
+        gtri.TILE_RULES.update({k: dict(v) for k, v in keep.items()})
+        print("RULES", " | ".join(row), flush=True)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     t0 = time.time()
@@ -172,6 +207,13 @@ if __name__ == "__main__":
         every_matrix(numpy.random.default_rng(1))
     if what in ("all", "time"):
         timings([int(s) for s in (sys.argv[2] if len(sys.argv) > 2 else "128,256").split(",")])
+    if what == "rules":
+        rules([numpy.dtype(d) for d in (sys.argv[3] if len(sys.argv) > 3 else "float32").split(",")],
+              [int(n) for n in (sys.argv[2] if len(sys.argv) > 2 else "96,128,192,256").split(",")])
     if what in ("all", "sweep"):
-        sweep([128, 256], [(32, 2, 3), (16, 3, 4), (16, 4, 3), (32, 3, 2), (32, 2, 4)])
+        shapes = [(32, 2, 3), (16, 3, 4), (16, 4, 3), (32, 3, 2), (32, 2, 4)]
+        if what == "sweep" and len(sys.argv) > 2:       # sweep "BK,STAGES,BLOCKS;..." [SIZES]
+            shapes = [tuple(int(v) for v in s.split(",")) for s in sys.argv[2].split(";")]
+        sizes = [int(n) for n in sys.argv[3].split(",")] if len(sys.argv) > 3 else [128, 256]
+        sweep(sizes, shapes)
     print(f"probe {time.time() - t0:.1f} s")

@@ -1,10 +1,14 @@
 """GPU SYRK on strided batches: C := alpha op(A) op(A)^T + beta C, returned full symmetric.
 
-float32/float64 with op(A) and C small enough for shared memory and n <= MAX_N (n <=
-SMALL_BATCH_MAX_N on small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small``
-(several matrices per block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
+float32/float64, C not read (beta = 0), C-contiguous A and n up to GEMM_SMALL_UPTO: one launch
+of kernels/gemm.cu ``gemm_small`` with B = A (op(B) = op(A)^T); each entry sums its products in
+the same order with the factors swapped, so C comes out symmetric bit for bit without a mirror.
+Else with op(A) and C small enough for shared memory and n <= MAX_N (n <= SMALL_BATCH_MAX_N on
+small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small`` (several matrices per
+block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
 from ._compile import ctype, grid_1d, kernel
+from . import blas
 from . import triangular as tri
 
 __all__ = ["syrk"]
@@ -34,6 +38,32 @@ SMALL_BATCH_MAX_N = 64
 SMALL_BATCH_BELOW = {"float32": 1000, "float64": 300}
 
 
+# SYRK by gemm_small (A, A^T) up to n = GEMM_SMALL_UPTO[(dtype, op(A) = A^T)], inner dimension
+# up to GEMM_SMALL_MAX_K. H100, k = n, backend ms syrk_small / gemm_small / GEMM + mirror / dense
+# cupy.matmul(A, A^T) (`python3 scripts/probe_syrk_gemm.py`, reports/gpu_20261126d/syrk_gemm.md):
+# float64 batch 10240 n = 16 0.046 / 0.037 / 0.093 / 0.075, n = 32 0.157 / 0.122 / 0.135 / 0.167,
+# n = 48 0.46 / 0.36 / 0.29 (lost); batch 100000 n = 8 0.085 / 0.057, n = 32 1.36 / 0.99 / 1.10;
+# float32 n = 32 0.131 / 0.064 (T: 0.086) / 0.125 / 0.124, n = 48 0.356 / 0.154 (T: 0.235) /
+# 0.317, n = 64 0.70 / 0.256 (T: 0.415, lost) / 0.40 (T: 0.364). n = 8 float32 ties syrk_small.
+GEMM_SMALL_UPTO = {("float64", False): 32, ("float64", True): 32,
+                   ("float32", False): 64, ("float32", True): 48}
+GEMM_SMALL_MAX_K = 64
+_GEMM_SMALL = {"kernel": "small"}
+
+
+def gemm_small_serves(a, c, n, kd, tr):
+    """Whether SYRK (C not read) of ``a`` is one gemm_small launch: a measured n, a short inner
+    dimension, C-contiguous A and C (gemm_small reads no leading dimensions)."""
+    return (n <= GEMM_SMALL_UPTO.get((a.dtype.name, tr), 0) and kd <= GEMM_SMALL_MAX_K
+            and a.flags.c_contiguous and (c is None or c.flags.c_contiguous))
+
+
+def _gemm_small_syrk(a, c, tr, alpha):
+    """alpha op(A) op(A)^T by gemm_small with B = A, into ``c`` (or a new array)."""
+    return blas.gemm(a, a, c, "T" if tr else "N", "N" if tr else "T", alpha, 0.0,
+                     _params=_GEMM_SMALL, _path="kernel")
+
+
 def small_kernel_serves(n, batch, dtype):
     """Whether syrk_small takes order ``n`` (shared memory permitting) at this batch count."""
     return n <= MAX_N or (n <= SMALL_BATCH_MAX_N and batch < SMALL_BATCH_BELOW.get(dtype.name, 0))
@@ -48,6 +78,8 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
     use_c = c is not None and beta != 0
     if not tri.is_real(a.dtype) or kd == 0:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
+    if not use_c and gemm_small_serves(a, c, n, kd, tr):
+        return _gemm_small_syrk(a, c, tr, alpha)
     tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
     if not small_kernel_serves(n, a.shape[0], a.dtype) or tile * a.itemsize > SMEM_PER_MATRIX:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)

@@ -118,33 +118,39 @@ BLOCK_BUFFERS = {("trmm", "float64"): (1, 1), ("trmm", "float32"): (1, 1),
 # (tests: a few blocks walk a small batch through every buffer turn).
 BLOCK_GRID = 0
 # kernels/trmm.cu tri_tile (64 x 64 output tiles out of place, k tiles of 32 over the triangle
-# only, two cp.async stages -- 16-byte copies where an operand's rows run along the tile --;
-# float64 by DMMA mma.sync m16n8k8, float32 by FFMA register tiles) serves BLOCK_MAX < n <=
-# TILE_MAX for TRMM and LAUUM where TILE_RULES[(op, dtype)][variant] = (first n, last n) admits n;
+# only, two cp.async stages -- 16-byte copies where an operand's rows run along the tile --; a
+# DMMA mma.sync m16n8k8 product, float32 widened to double on the way) serves BLOCK_MAX < n <=
+# TILE_MAX for TRMM and LAUUM where TILE_RULES[(op, dtype)][variant] = (first n, last n, least
+# fill) admits n: first <= n <= last and n fills at least that share of its 64-row tiles (fill =
+# n / (64 ceil(n / 64)): the padded rows of the last tile row and column are computed too);
 # elsewhere the dense cuBLAS product of the triangle (triangle copy/zeroing + gemm + copy/mirror).
 # Variants: TRMM "left", "left_t", "right", "right_t" (side, op(A) = A^T): the triangle M the
 # kernel multiplies is op(A) (left) or op(A)^T (right), its tiles copied 16 bytes at a time when
 # M's rows run along i (left_t, right) and 8 (4) at a time, transposed, when along k (left,
 # right_t); B's: 16 bytes on the left, 8 (4) on the right. LAUUM "lower" (16-byte copies) and
 # "upper" (8/4). TILE_UPTO (LINALG_CUDA_TILE_UPTO, default TILE_MAX; 0 turns it off) is for
-# measurements. H100, batch 10240, ms tri_tile / dense path before it / one dense cuBLAS product
-# (cupy.matmul(L, B); torch.matmul(L^T, L) for LAUUM), n = 128 and 256 (scripts/probe_trmm_tile.py,
-# 2026-11-23; the dense path measured for left N and LAUUM lower, the right side's is the same
-# copy + gemm):
-#   float64 TRMM left N 1.55 / 2.20 / 1.37, 9.01 / 10.58 / 7.77; left T 1.51, 7.72; right N
-#           1.88, 9.93; right T 2.08, 12.04 (lost at 256: right_t stops at 192, the midpoint);
-#           LAUUM lower 1.27 / 2.07 / 1.19, 4.74 / 9.36 / 8.23; upper 1.52, 6.89;
-#   float32 TRMM left N 1.44 / 1.77 / 1.21, 8.26 / 8.88 / 7.18; left T 1.35, 7.33; right N 2.37,
-#           11.32 and right T 2.70, 12.57 (lost: the dense path); LAUUM lower 1.60 / 1.70 / 1.17,
-#           6.40 / 9.14 / 7.20; upper 1.71 (a tie at 128: from 129), 7.37.
+# measurements. H100, batch 10240, ms tri_tile / dense path, every variant forced each way
+# (`python3 scripts/probe_trmm_tile.py rules 72,80,96,112,128,160,192,256 float64,float32`,
+# reports/gpu_20261126d/tile_rules.txt, 2026-11-26; a dense cupy.matmul in brackets):
+#   float64 n = 96 (0.83): TRMM left N 1.39 / 1.25, left T 1.25 / 1.24, right N 1.15 / 1.25,
+#           right T 1.31 / 1.25; n = 112: 1.64-1.70 / 1.73-1.75 (all four); n = 160 (2.54): left N
+#           4.00 / 3.69, left T 3.52 / 3.76, right N 3.36 / 3.69, right T 3.85 / 3.70; n = 72 / 80
+#           the dense path by 1.3-1.6x (0.65); n = 128, 192, 256 tri_tile everywhere (n = 256:
+#           7.5-8.6 against 9.8-11.4 (7.77)); LAUUM tri_tile at every n (n = 72 a tie, 0.99 /
+#           1.00; n = 128 1.26 / 2.08 (1.37)).
+#   float32 TRMM left N / left T: the dense path up to n = 112 and at 160 (n = 112 1.94 / 1.58
+#           and 1.87 / 1.59; n = 160 4.48 / 3.89 and 3.44 / 3.53), tri_tile at 128 (1.43 / 1.70,
+#           1.31 / 1.67 (1.21)), 192 and 256 (7.81 / 8.91 and 6.58 / 8.88 (7.18)); right N / T:
+#           the dense path at every n (n = 256: 9.19 / 8.88, 11.43 / 9.06); LAUUM the dense path
+#           at n = 72 / 80 (1.14 / 0.95), tri_tile from 96 (1.00 / 1.14; n = 256 4.65 / 9.90).
 # n = 512 was not measured: the rules stop at 256.
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 256), "left_t": (65, 256), "right": (65, 256),
-                                    "right_t": (65, 192)},
-              ("trmm", "float32"): {"left": (65, 256), "left_t": (65, 256)},
-              ("lauum", "float64"): {"lower": (65, 256), "upper": (65, 256)},
-              ("lauum", "float32"): {"lower": (65, 256), "upper": (129, 256)}}
+TILE_RULES = {("trmm", "float64"): {"left": (65, 256, 0.85), "left_t": (65, 256, 0.8),
+                                    "right": (65, 256, 0.7), "right_t": (65, 256, 0.85)},
+              ("trmm", "float32"): {"left": (65, 256, 0.9), "left_t": (65, 256, 0.9)},
+              ("lauum", "float64"): {"lower": (65, 256, 0.0), "upper": (65, 256, 0.0)},
+              ("lauum", "float32"): {"lower": (65, 256, 0.7), "upper": (65, 256, 0.7)}}
 TILE_THREADS = 128
 TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X = 1, 2, 4, 8, 16   # kernels/trmm.cu flags
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
@@ -706,11 +712,13 @@ def use_tile(op, dtype, n, variant):
     """True where ``op`` ("trmm" or "lauum") on a real n x n triangle runs kernels/trmm.cu
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
-    dtype) a range (first, last) that holds n."""
+    dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
+    at least the fill."""
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
-    first, last = TILE_RULES.get((op, numpy.dtype(dtype).name), {}).get(variant, (0, -1))
-    return first <= n <= last
+    first, last, fill = TILE_RULES.get((op, numpy.dtype(dtype).name), {}).get(variant,
+                                                                                (0, -1, 0.0))
+    return first <= n <= last and n >= fill * 64 * -(-n // 64)
 
 
 def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
@@ -759,10 +767,9 @@ def tile_lauum(a, lower):
 
 def tile_smem(dtype, shape=None):
     """Dynamic shared bytes of tri_tile (kernels/trmm.cu tt_smem_bytes<T>): ``stages`` stages of
-    two ``bk``-row k tiles (TILE_SHAPE), rows of 64 + 8 (float64) or 64 + 4 (float32) elements."""
-    itemsize = numpy.dtype(dtype).itemsize
+    two ``bk``-row k tiles (TILE_SHAPE), rows of 64 + 8 elements."""
     bk, stages, _ = shape or TILE_SHAPE[numpy.dtype(dtype).name]
-    return stages * 2 * bk * (64 + (8 if itemsize == 8 else 4)) * itemsize
+    return stages * 2 * bk * (64 + 8) * numpy.dtype(dtype).itemsize
 
 
 def _vec_flag(x, fs, ks, bs, flag):

@@ -504,9 +504,11 @@ def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
 
 def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
     """syrk_small serves n <= MAX_N at every batch and n <= SMALL_BATCH_MAX_N below the measured
-    SMALL_BATCH_BELOW of the dtype; the rest (and complex) is GEMM + mirror."""
+    SMALL_BATCH_BELOW of the dtype; the rest (and complex) is GEMM + mirror (gemm_small's rule
+    off here: tested below)."""
     from linalg._cuda import syrk as gsyrk
     calls = []
+    monkeypatch.setattr(gsyrk, "GEMM_SMALL_UPTO", {})
     monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
     monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
     for dtype in ("float32", "float64"):
@@ -517,6 +519,39 @@ def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
             gsyrk.syrk(numpy.empty((batch, n, n), dtype))
         gsyrk.syrk(numpy.empty((1, 32, 32), numpy.complex128))
         assert calls == ["small", "small", "small", "gemm", "gemm", "gemm"], dtype
+
+
+def test_syrk_gemm_small_serves_its_measured_range_with_c_unread(monkeypatch):
+    """gemm_small (B = A) takes SYRK where GEMM_SMALL_UPTO admits n for the dtype and transpose,
+    the inner dimension is at most GEMM_SMALL_MAX_K, C is not read and A is C-contiguous; else the
+    older rules (syrk_small up to MAX_N, then GEMM + mirror)."""
+    from linalg._cuda import syrk as gsyrk
+    assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 32, ("float64", True): 32,
+                                     ("float32", False): 64, ("float32", True): 48}
+    calls = []
+    monkeypatch.setattr(gsyrk, "_gemm_small_syrk", lambda *args: calls.append("gemm_small"))
+    monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
+    monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
+    cases = [  # (dtype, n, kd, trans, beta, contiguous) -> path
+        ("float64", 32, 32, "N", 0.0, True, "gemm_small"),
+        ("float64", 32, 32, "T", 0.0, True, "gemm_small"),
+        ("float64", 33, 33, "N", 0.0, True, "gemm"),
+        ("float64", 16, 65, "N", 0.0, True, "small"),        # k past GEMM_SMALL_MAX_K
+        ("float64", 16, 16, "N", 0.5, True, "small"),        # C read
+        ("float64", 16, 16, "N", 0.0, False, "small"),       # a strided view
+        ("float32", 64, 64, "N", 0.0, True, "gemm_small"),
+        ("float32", 48, 48, "T", 0.0, True, "gemm_small"),
+        ("float32", 64, 64, "T", 0.0, True, "gemm"),
+    ]
+    for dtype, n, kd, trans, beta, contiguous, path in cases:
+        calls.clear()
+        shape = (8, n, kd) if trans == "N" else (8, kd, n)
+        a = numpy.empty(shape, dtype) if contiguous else numpy.empty(shape[:2] + (2 * shape[2],),
+                                                                     dtype)[:, :, ::2]
+        monkeypatch.setattr(gsyrk, "SMALL_BATCH_BELOW", {"float32": 0, "float64": 0})
+        c = numpy.empty((8, n, n), dtype) if beta else None
+        gsyrk.syrk(a, c, True, trans, 1.0, beta)
+        assert calls == [path], (dtype, n, kd, trans, beta, contiguous)
 
 
 def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
@@ -672,6 +707,25 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant: True)
     monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
     assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]
+
+
+def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
+    """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
+    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules: float64 left N TRMM at 112,
+    128, 192 and 256, not at 96 or 160 (their padded tiles lost to the dense path); float32
+    right-side TRMM never; LAUUM float64 everywhere above BLOCK_MAX, float32 from 96."""
+    def sizes(op, dtype, variant):
+        return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257)
+                if tri_mod.use_tile(op, dtype, n, variant)]
+    assert sizes("trmm", numpy.float64, "left") == [112, 128, 192, 256]
+    assert sizes("trmm", numpy.float64, "left_t") == [112, 128, 160, 192, 256]
+    assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256]
+    assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256]
+    assert sizes("trmm", numpy.float32, "left") == [128, 192, 256]
+    assert sizes("trmm", numpy.float32, "left_t") == [128, 192, 256]
+    assert sizes("trmm", numpy.float32, "right") == []
+    assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256]
+    assert sizes("lauum", numpy.float32, "lower") == [96, 112, 128, 160, 192, 256]
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():
@@ -879,3 +933,27 @@ def test_recursion_target_reads_a_kept_float64_operand_and_copies_otherwise(monk
     assert out[0] == "copy" and out[1] is x32 and src is None
     out, src = tri_mod.recursion_target(x64, "b", ("a",))
     assert out is x64 and src is None
+
+
+def test_plans_with_a_fixed_override_are_planned_once(monkeypatch):
+    """cached_plan: equal override dicts (a caller's fixed kernel, e.g. SYRK's gemm_small) share
+    one plan; other overrides, paths or keys get their own; an unhashable value is planned
+    afresh each call."""
+    calls = []
+
+    def planner(gpu, size, override, path):
+        calls.append((size, dict(override), path))
+        return ("kernel", size)
+
+    plan_probe = functools.lru_cache(maxsize=None)(planner)     # __wrapped__ is planner
+    monkeypatch.setattr(_tuning, "gpu_name", lambda: "a test GPU")
+    for _ in range(3):
+        assert blas.cached_plan(plan_probe, (8,), {"kernel": "small"}, "kernel") == ("kernel", 8)
+    assert len(calls) == 1
+    blas.cached_plan(plan_probe, (8,), {"kernel": "small", "rm": 2}, "kernel")
+    blas.cached_plan(plan_probe, (16,), {"kernel": "small"}, "kernel")
+    blas.cached_plan(plan_probe, (8,), {"kernel": "small"}, None)
+    assert len(calls) == 4
+    for _ in range(2):
+        blas.cached_plan(plan_probe, (8,), {"tiles": [1, 2]}, None)
+    assert len(calls) == 6

@@ -220,7 +220,7 @@ def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, setup):
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
-TILE_EVERYWHERE = {(op, d): {v: (65, 512) for v in variants}
+TILE_EVERYWHERE = {(op, d): {v: (65, 512, 0.0) for v in variants}
                    for op, variants in (("trmm", ("left", "left_t", "right", "right_t")),
                                         ("lauum", ("lower", "upper")))
                    for d in ("float32", "float64")}
@@ -276,9 +276,11 @@ def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (24, 30), (25, 25), (33, 40),
-                                 (64, 64), (100, 20)])
+@pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (24, 30), (25, 25), (32, 64),
+                                 (33, 40), (48, 48), (64, 64), (100, 20)])
 def test_syrk(cp, n, k, dtype):
+    """Every path by its default rules (gemm_small where C is not read, syrk_small, GEMM +
+    mirror): both transposes and triangles, beta 0 and 0.5; C symmetric bit for bit."""
     gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
     gen = rng(n * k)
     batch = 50
@@ -299,9 +301,11 @@ def test_syrk(cp, n, k, dtype):
 def test_syrk_small_kernel_above_its_large_batch_bound(cp, monkeypatch, n, k, dtype):
     """syrk_small for MAX_N < n <= SMALL_BATCH_MAX_N (its small-batch rule, forced here for every
     batch): both transposes, beta on either triangle (the other poisoned; where op(A) and C
-    overflow a matrix's shared budget the GEMM path runs), batches 1, 3 and 50."""
+    overflow a matrix's shared budget the GEMM path runs), batches 1, 3 and 50; gemm_small's rule
+    off (test_syrk covers it)."""
     gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
     monkeypatch.setattr(gpu_syrk, "SMALL_BATCH_BELOW", {"float32": 10**9, "float64": 10**9})
+    monkeypatch.setattr(gpu_syrk, "GEMM_SMALL_UPTO", {})
     gen = rng(n + 7 * k)
     for batch in (1, 3, 50):
         for lower, trans, beta in itertools.product((True, False), "NT", (0.0, 0.5)):

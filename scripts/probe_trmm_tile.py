@@ -6,11 +6,12 @@ import itertools
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy
 import cupy
 
-sys.path.insert(0, ".")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # the tree this script is in
 from linalg._cuda import triangular as gtri  # noqa: E402
 from tests.linalg.helpers import eps, poison_triangle, triangle_of  # noqa: E402
 

@@ -172,9 +172,9 @@ def rules(dtypes, sizes, batch=10240):
     trmm_variants = (("left", "N"), ("left", "T"), ("right", "N"), ("right", "T"))
     for dtype, n in itertools.product(dtypes, sizes):
         name = numpy.dtype(dtype).name
-        gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): (65, 512)
+        gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): (65, 512, 0.0)
                                            for s, t in trmm_variants}
-        gtri.TILE_RULES[("lauum", name)] = {"lower": (65, 512), "upper": (65, 512)}
+        gtri.TILE_RULES[("lauum", name)] = {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)}
         a = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         b = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
         row = [f"{name} n={n}: dense matmul {timeit(lambda: cupy.matmul(a, b)):.3f}"]

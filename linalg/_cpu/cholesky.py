@@ -16,7 +16,7 @@ import numpy
 from .blas import split_batch, threads_pay
 from .triangular import (as_lower_problem, ct, diag_info, dot_lower_solve,
                          dot_lower_transposed_solve, gram, inverse_chunked, over_chunks,
-                         solve_chunked, with_identity)
+                         solve_chunked, vector_chunk, vector_plans, with_identity)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -136,26 +136,6 @@ def _solve_with_factor(factor, b, lower, info=None):
     return b, info
 
 
-# Matrices a chunk of the one-vector solve. One thread: about VECTOR_CHUNK_BYTES of factor, so
-# that the backward pass finds it in the cache the forward pass filled, within VECTOR_CHUNK_STEPS
-# (with fewer matrices NumPy's per-call cost, ~1-3 us a call and 3 calls a row, takes over).
-# Threads (split_batch): at least VECTOR_CHUNK_THREADED, as the Python part of every call holds
-# the GIL and the other thread waits. 2-core x86_64, float64, batch 10000, ms by matrices a chunk
-# (in-process alternation, 2026-11-26): one thread, n = 32 256: 45.7, 512: 43.8, 1024: 51.2,
-# 2048: 55.0; threads, n = 64 256: 186, 1024: 107, 2048: 98; n = 128 256: 402, 1024: 248,
-# 2048: 227.
-VECTOR_CHUNK_BYTES = 1 << 22
-VECTOR_CHUNK_STEPS = (256, 8192)
-VECTOR_CHUNK_THREADED = 2048
-
-
-def _vector_chunk(batch, n, itemsize):
-    """Returns the number of matrices in one chunk of :func:`_solve_vector` (int)."""
-    lo, hi = VECTOR_CHUNK_STEPS
-    step = min(hi, max(lo, VECTOR_CHUNK_BYTES // max(1, n * n * itemsize)))
-    return max(step, VECTOR_CHUNK_THREADED) if threads_pay(batch, n * n) else step
-
-
 def _solve_vector(factor, x, lower):
     """x := A^-1 x for A = L L^H (lower) or U^H U (upper), one vector a matrix, in place.
 
@@ -167,17 +147,7 @@ def _solve_vector(factor, x, lower):
     batch, n = x.shape
     t = factor if lower else numpy.swapaxes(factor, 1, 2)    # lower: L, or U^T as a view
     over_chunks(lambda s: _solve_vector_chunk(t[s], x[s], lower), batch, n * n, factor.itemsize,
-                n * n, step=_vector_chunk(batch, n, factor.itemsize))
-
-
-# (block order, right-looking) of the forward and of the backward substitution of
-# _solve_vector_chunk, by factor triangle. A C-order L has contiguous rows: the forward pass's dot
-# products run along them (long blocks) and the backward's along short strided columns (short
-# blocks, so that the stacked GEMVs carry most of it), each GEMV reading rows of L. With U, t =
-# U^T is the mirror image: contiguous columns. 2-core x86_64, float64, batch 10000, ms, L's plan
-# / the mirror one (in-process alternation, 2026-11-26): n = 64 lower 108 / 122, upper 117 / 89;
-# n = 128 upper 372 / 275; n = 16 and 32 equal within the noise.
-VECTOR_PLANS = {True: ((16, False), (8, True)), False: ((8, True), (16, False))}
+                n * n, step=vector_chunk(batch, n, factor.itemsize))
 
 
 def _solve_vector_chunk(t, x, lower):
@@ -191,7 +161,7 @@ def _solve_vector_chunk(t, x, lower):
     diag = numpy.diagonal(t, axis1=1, axis2=2).copy()   # every row of both passes reads it
     scratch = numpy.empty(x.shape[0], x.dtype)
     conj = numpy.iscomplexobj(x)
-    (nb_fwd, right_fwd), (nb_back, right_back) = VECTOR_PLANS[lower]
+    (nb_fwd, right_fwd), (nb_back, right_back) = vector_plans(t)
     if conj and not lower:
         numpy.conjugate(x, out=x)
     dot_lower_solve(t, x, diag, scratch, nb_fwd, right_fwd)

@@ -6,9 +6,10 @@ among a few threads when the batch holds enough work (:func:`over_chunks`):
 
 * Every problem is first mapped to a lower-triangular one by views (:func:`as_lower_problem`):
   X op(A) = B is op(A)^T X^T = B^T, and an upper T is the reversal J T J of a lower one.
-* Few right-hand sides (m <= SUBSTITUTION_MAX_RHS, e.g. TRSV): column substitution, element-wise
-  over the batch. POTRS / POSV with one vector use the row-oriented (dot product) substitutions
-  :func:`dot_lower_solve` and :func:`dot_lower_transposed_solve` (``linalg._cpu.cholesky``).
+* Few right-hand sides (m <= SUBSTITUTION_MAX_RHS): column substitution, element-wise over the
+  batch. TRSV and POTRS / POSV with one vector use the row-oriented (dot product) substitutions
+  :func:`dot_lower_solve` and :func:`dot_lower_transposed_solve` (``linalg._cpu.trsv``,
+  ``linalg._cpu.cholesky``).
 * Otherwise blocked: the NB x NB diagonal blocks of all matrices of a chunk are inverted at once
   by an element-wise substitution loop, and everything else is NumPy's stacked matmul (BLAS 3 per
   matrix, looped in C): left-looking block substitution for TRSM, LAPACK's blocked TRTRI.
@@ -19,7 +20,7 @@ The module also serves ``linalg._cpu.cholesky`` and ``linalg._cpu.trsv``.
 """
 import numpy
 
-from .blas import split_batch
+from .blas import split_batch, threads_pay
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -242,6 +243,43 @@ def over_chunks(run, batch, matrix_elements, itemsize, work_per_matrix, min_step
         for s in chunks(hi - lo, matrix_elements, itemsize, min_step, step):
             run(slice(lo + s.start, lo + s.stop))
     split_batch(part, batch, work_per_matrix)
+
+
+# Matrices a chunk of the one-vector solves (POTRS / POSV: linalg._cpu.cholesky._solve_vector;
+# TRSV: linalg._cpu.trsv). One thread: about VECTOR_CHUNK_BYTES of triangle, so that POTRS's
+# backward pass finds it in the cache its forward pass filled, within VECTOR_CHUNK_STEPS (with
+# fewer matrices NumPy's per-call cost, ~1-3 us a call and 3 calls a row, takes over). Threads
+# (split_batch): at least VECTOR_CHUNK_THREADED, as the Python part of every call holds the GIL
+# and the other thread waits. 2-core x86_64, float64, batch 10000, POTRS ms by matrices a chunk
+# (in-process alternation, 2026-11-26): one thread, n = 32 256: 45.7, 512: 43.8, 1024: 51.2,
+# 2048: 55.0; threads, n = 64 256: 186, 1024: 107, 2048: 98; n = 128 256: 402, 1024: 248,
+# 2048: 227.
+VECTOR_CHUNK_BYTES = 1 << 22
+VECTOR_CHUNK_STEPS = (256, 8192)
+VECTOR_CHUNK_THREADED = 2048
+
+
+def vector_chunk(batch, n, itemsize):
+    """Returns the number of matrices in one chunk of a one-vector solve (int)."""
+    lo, hi = VECTOR_CHUNK_STEPS
+    step = min(hi, max(lo, VECTOR_CHUNK_BYTES // max(1, n * n * itemsize)))
+    return max(step, VECTOR_CHUNK_THREADED) if threads_pay(batch, n * n) else step
+
+
+# (block order, right-looking) of a forward (dot_lower_solve) and of a backward
+# (dot_lower_transposed_solve) one-vector substitution, by whether the lower view T has unit
+# stride along its rows. A C-order L has contiguous rows: the forward pass's dot products run
+# along them (long blocks) and the backward's along short strided columns (short blocks, so that
+# the stacked GEMVs carry most of it), each GEMV reading rows of L. T = U^T (a view of a C-order U)
+# is the mirror image: contiguous columns. 2-core x86_64, float64, batch 10000, POTRS ms, L's plan
+# / the mirror one (in-process alternation, 2026-11-26): n = 64 lower 108 / 122, upper 117 / 89;
+# n = 128 upper 372 / 275; n = 16 and 32 equal within the noise.
+VECTOR_PLANS = {True: ((16, False), (8, True)), False: ((8, True), (16, False))}
+
+
+def vector_plans(t):
+    """((nb, right_looking) forward, (nb, right_looking) backward) for the lower view ``t``."""
+    return VECTOR_PLANS[t.strides[2] == t.itemsize]
 
 
 def _op(a, lower, trans):

@@ -6,7 +6,6 @@ import numpy
 import pytest
 
 import linalg
-from linalg._cpu import cholesky as cpu_chol
 from linalg._cpu import triangular as cpu_tri
 
 from . import helpers as h
@@ -19,8 +18,8 @@ REAL = (numpy.float32, numpy.float64)
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Five matrices a chunk, one thread or several alike."""
-    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_STEPS", (5, 5))
-    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_THREADED", 5)
+    monkeypatch.setattr(cpu_tri, "VECTOR_CHUNK_STEPS", (5, 5))
+    monkeypatch.setattr(cpu_tri, "VECTOR_CHUNK_THREADED", 5)
 
 
 def _factor(n, batch, dtype, lower, seed):

@@ -10,7 +10,6 @@ import pytest
 
 import linalg
 from linalg._cpu import blas as cpu_blas
-from linalg._cpu import cholesky as cpu_chol
 from linalg._cpu import triangular as cpu_tri
 
 from . import helpers as h
@@ -22,8 +21,8 @@ def force_threads(monkeypatch):
     monkeypatch.setattr(cpu_blas, "_PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(cpu_tri, "CHUNK_BYTES", 1)          # many chunks a slice, too
     monkeypatch.setattr(cpu_tri, "SUBSTITUTION_CHUNK", 4)   # (the substitution's as well)
-    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_STEPS", (4, 4))     # (and the one-vector POTRS's)
-    monkeypatch.setattr(cpu_chol, "VECTOR_CHUNK_THREADED", 4)
+    monkeypatch.setattr(cpu_tri, "VECTOR_CHUNK_STEPS", (4, 4))      # (and the one-vector solves')
+    monkeypatch.setattr(cpu_tri, "VECTOR_CHUNK_THREADED", 4)
 
 
 @pytest.fixture

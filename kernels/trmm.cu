@@ -43,6 +43,11 @@
 //             Against the FFMA 8 x 4 register tiles it replaced (H100, batch 10240, same call,
 //             reports/gpu_20261126d/ab_tile_f32_dmma.md): LAUUM n = 128 / 256 1.60 / 6.39 ->
 //             1.35 / 4.65 ms, TRMM left N n = 256 8.23 -> 7.72, POTRI n = 256 11.4 -> 9.7.
+// Stores:     from the accumulators straight to Out; where Out's rows run along j (TT_VEC_OUT:
+//             left TRMM) a thread's two adjacent entries (i, j), (i, j + 1) go as one 16-byte
+//             (float: 8-byte) store. H100, batch 10240, same call, ms element stores / pairs
+//             (reports/gpu_20261126d/ab_tile_pair_store.md): float64 TRMM n = 128 1.44 / 1.24,
+//             192 3.50 / 3.14, 256 7.36 / 6.54; float32 n = 128 1.40 / 1.22, 256 7.73 / 7.01.
 // Layout:     row-major batches as everywhere (common.cuh); strides in elements, 64-bit.
 // Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE).
 #include "common.cuh"
@@ -69,6 +74,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_X_LOWER 4
 #define TT_VEC_M 8                          // M's i stride is 1 and its rows 16-byte aligned
 #define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
+#define TT_VEC_OUT 32                       // Out's j stride is 1, its rows 2-element aligned
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major (double only).
 #define TT_KM_M 1
@@ -312,13 +318,40 @@ __device__ __forceinline__ void tt_put_out(T* out, index_t oi, index_t oj, int n
     out[(index_t)i * oi + (index_t)j * oj] = v;
 }
 
+// A pair of entries (i, j), (i, j + 1) of a row of Out whose j stride is 1, as one 16-byte
+// (double) or 8-byte (float) store where both lie inside nvec.
+template <typename T>
+__device__ __forceinline__ void tt_put_pair(T* out, index_t oi, int n, int nvec, int i, int j,
+                                            T v0, T v1) {
+    if (i >= n || j >= nvec) return;
+    T* p = out + (index_t)i * oi + j;
+    if (j + 1 < nvec) {
+        if constexpr (sizeof(T) == 8) *reinterpret_cast<double2*>(p) = make_double2(v0, v1);
+        else *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+    } else {
+        *p = v0;
+    }
+}
+
 template <typename T, bool SYM>
 __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, int nvec,
-                                         int i0, int j0, const tt_acc& acc, T alpha) {
+                                         int i0, int j0, const tt_acc& acc, T alpha, int flags) {
     const bool diag = SYM && i0 == j0;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int r = i0 + 32 * (warp & 1) + (lane >> 2);
     const int c = j0 + 32 * (warp >> 1) + 2 * (lane & 3);
+    if (!SYM && (flags & TT_VEC_OUT)) {       // a thread's entries come in pairs along a row
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    tt_put_pair<T>(out, oi, n, nvec, r + 16 * m + 8 * h, c + 8 * j,
+                                   T((double)alpha * acc.v[m][j][2 * h]),
+                                   T((double)alpha * acc.v[m][j][2 * h + 1]));
+        return;
+    }
 #pragma unroll
     for (int m = 0; m < 2; ++m)
 #pragma unroll
@@ -404,7 +437,8 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         const int kb = cur.k0 + kt * TT_BK;
         tt_multiply<KM>(st, st + HALF, wk0 - kb, wk1 - kb, acc);
         if (++kt == cur.tiles) {              // item done: store from registers, next item
-            tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha);
+            tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha,
+                             flags);
 #pragma unroll
             for (int e = 0; e < 32; ++e) accp[e] = 0.0;
             const index_t nt = cur.t + gridDim.x;

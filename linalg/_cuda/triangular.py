@@ -153,6 +153,7 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 256, 0.85), "left_t": (65, 256,
               ("lauum", "float32"): {"lower": (65, 256, 0.7), "upper": (65, 256, 0.7)}}
 TILE_THREADS = 128
 TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X = 1, 2, 4, 8, 16   # kernels/trmm.cu flags
+TT_VEC_OUT = 32
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # float64 operands whose k stride is 1 (TRMM left N: A; right side: B) staged k-major (s[f][k],
 # 16-byte copies along k) instead of an element a copy into k rows. LINALG_CUDA_TILE_KMAJOR=0
@@ -791,6 +792,9 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, fla
               else _vec_flag(a, mi, mk, sa, TT_VEC_M))
     flags |= (_vec_flag(x, xk, xj, sx, TT_VEC_X) if km & TT_KM_X
               else _vec_flag(x, xj, xk, sx, TT_VEC_X))
+    # pairs of entries along Out's rows as one store: j stride 1, rows and base 2-element aligned
+    if oj == 1 and oi % 2 == 0 and so % 2 == 0 and out.data.ptr % (2 * out.itemsize) == 0:
+        flags |= TT_VEC_OUT
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
                                             TILE_SHAPE[a.dtype.name], km)
     launcher(min(items, grid), TILE_THREADS,

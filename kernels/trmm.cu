@@ -44,10 +44,13 @@
 //             reports/gpu_20261126d/ab_tile_f32_dmma.md): LAUUM n = 128 / 256 1.60 / 6.39 ->
 //             1.35 / 4.65 ms, TRMM left N n = 256 8.23 -> 7.72, POTRI n = 256 11.4 -> 9.7.
 // Stores:     from the accumulators straight to Out; where Out's rows run along j (TT_VEC_OUT:
-//             left TRMM) a thread's two adjacent entries (i, j), (i, j + 1) go as one 16-byte
-//             (float: 8-byte) store. H100, batch 10240, same call, ms element stores / pairs
+//             left TRMM, LAUUM's own triangle) a thread's two adjacent entries (i, j), (i, j + 1)
+//             go as one 16-byte (float: 8-byte) store. H100, batch 10240, same call, ms element stores / pairs
 //             (reports/gpu_20261126d/ab_tile_pair_store.md): float64 TRMM n = 128 1.44 / 1.24,
-//             192 3.50 / 3.14, 256 7.36 / 6.54; float32 n = 128 1.40 / 1.22, 256 7.73 / 7.01.
+//             192 3.50 / 3.14, 256 7.36 / 6.54; float32 n = 128 1.40 / 1.22, 256 7.73 / 7.01;
+//             LAUUM (its own triangle in pairs, the mirror an element a store) float64 n = 128
+//             1.26 / 1.16, 256 4.66 / 4.17, float32 1.34 / 1.22, 4.65 / 4.16
+//             (ab_lauum_pair_store.md).
 // Layout:     row-major batches as everywhere (common.cuh); strides in elements, 64-bit.
 // Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE).
 #include "common.cuh"
@@ -340,16 +343,26 @@ __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, 
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int r = i0 + 32 * (warp & 1) + (lane >> 2);
     const int c = j0 + 32 * (warp >> 1) + 2 * (lane & 3);
-    if (!SYM && (flags & TT_VEC_OUT)) {       // a thread's entries come in pairs along a row
+    if (flags & TT_VEC_OUT) {                 // a thread's entries come in pairs along a row
 #pragma unroll
         for (int m = 0; m < 2; ++m)
 #pragma unroll
             for (int j = 0; j < 4; ++j)
 #pragma unroll
-                for (int h = 0; h < 2; ++h)
-                    tt_put_pair<T>(out, oi, n, nvec, r + 16 * m + 8 * h, c + 8 * j,
-                                   T((double)alpha * acc.v[m][j][2 * h]),
-                                   T((double)alpha * acc.v[m][j][2 * h + 1]));
+                for (int h = 0; h < 2; ++h) {
+                    const int i = r + 16 * m + 8 * h, jj = c + 8 * j;
+                    const T v0 = T((double)alpha * acc.v[m][j][2 * h]);
+                    const T v1 = T((double)alpha * acc.v[m][j][2 * h + 1]);
+                    if (!SYM || !diag || i > jj) {
+                        tt_put_pair<T>(out, oi, n, nvec, i, jj, v0, v1);
+                    } else if (i == jj && i < n) {          // (i, i + 1) lies above the diagonal
+                        out[(index_t)i * oi + jj] = v0;
+                    }
+                    if (SYM && i < n) {                     // the mirror, (jj, i), (jj + 1, i)
+                        if (jj < nvec && (!diag || i >= jj)) out[(index_t)jj * oi + i] = v0;
+                        if (jj + 1 < nvec && (!diag || i > jj)) out[(index_t)(jj + 1) * oi + i] = v1;
+                    }
+                }
         return;
     }
 #pragma unroll

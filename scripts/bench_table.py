@@ -3,6 +3,8 @@ vendor path, float64 (or --dtype), batch 10 240, one row per operation, one colu
 
     python3 scripts/bench_table.py reports/<run>/bench_cholesky.csv reports/<run>/bench_blas.csv
     python3 scripts/bench_table.py ... --targets     # the cells short of the issues' targets
+    python3 scripts/bench_table.py OLD/bench_cholesky.csv ... --update NEW/bench_cholesky.csv
+                                                     # cells of a later, partial run replace OLD's
 
 Cholesky-family rows come from bench_cholesky.csv (column n); GEMV-N, GEMM-NN and TRSV from the
 square rows of bench_blas.csv, GEBRD against torch svdvals. A cell is "vendor" where the public
@@ -27,6 +29,16 @@ BLAS = (("trsv_LN", "trsv (1 rhs)"), ("gemv_N", "gemv N"), ("gemm_NN", "gemm NN"
 def read(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def updated(rows, newer):
+    """``rows`` with each (op, dtype, n, batch) cell that ``newer`` (bench_cholesky rows of a later
+    run) measured replaced by the newer row, in the order of ``rows``; newer cells not in
+    ``rows`` appended."""
+    key = lambda r: (r["op"], r["dtype"], r["n"], r["batch"])  # noqa: E731
+    fresh = {key(r): r for r in newer}
+    out = [fresh.pop(key(r), r) for r in rows]
+    return out + list(fresh.values())
 
 
 def cell(row):
@@ -158,12 +170,18 @@ def main(argv=None):
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--batch", type=int, default=10240)
     ap.add_argument("--targets", action="store_true", help="list the cells short of a target")
+    ap.add_argument("--update", action="append", default=[], metavar="CSV",
+                    help="bench_cholesky CSV of a later run whose cells replace the same cells of "
+                         "cholesky_csv (repeatable, in order)")
     args = ap.parse_args(argv)
     blas_rows = [row for path in args.blas_csv for row in read(path)]
+    cholesky_rows = read(args.cholesky_csv)
+    for path in args.update:
+        cholesky_rows = updated(cholesky_rows, read(path))
     if args.targets:
-        print("\n".join(misses(read(args.cholesky_csv), blas_rows, args.dtype, args.batch)))
+        print("\n".join(misses(cholesky_rows, blas_rows, args.dtype, args.batch)))
     else:
-        print(table(read(args.cholesky_csv), blas_rows, args.dtype, args.batch))
+        print(table(cholesky_rows, blas_rows, args.dtype, args.batch))
 
 
 if __name__ == "__main__":

@@ -56,3 +56,14 @@ def test_headline_cell_forms():
     gemm = next(line for line in out.splitlines() if line.startswith("| gemm NN |"))
     assert potrf.split(" | ")[1] == "12x" and potrf.split(" | ")[2] == "-"
     assert gemm.split(" | ")[4] == "vendor"
+
+
+def test_a_later_partial_run_replaces_only_the_cells_it_measured():
+    bench = load_script("bench_table")
+    old = [_chol("trmm", 128, 0.96, 90), _chol("potrf", 128, 2.4, 57),
+           _chol("trmm", 128, 0.87, 50, dtype="float32")]
+    new = [_chol("trmm", 128, 1.19, 99), _chol("syrk", 32, 1.3, 40)]
+    rows = bench.updated(old, new)
+    assert [(r["op"], r["dtype"], r["speedup"]) for r in rows] == [
+        ("trmm", "float64", "1.19"), ("potrf", "float64", "2.4"), ("trmm", "float32", "0.87"),
+        ("syrk", "float64", "1.3")]

@@ -108,6 +108,7 @@ def choose_vendor(op, dtype, dims, override=None, path=None):
 
 
 _OVERRIDE_PLANS = {}
+_OVERRIDE_PLANS_MAX = 4096            # as _gemm_plan's lru_cache: emptied when full
 
 
 def cached_plan(fn, key, override, path):
@@ -124,6 +125,8 @@ def cached_plan(fn, key, override, path):
     except TypeError:                   # an unhashable value: plan it afresh
         return fn.__wrapped__(gpu, *key, override, path)
     if plan is None:
+        if len(_OVERRIDE_PLANS) >= _OVERRIDE_PLANS_MAX:
+            _OVERRIDE_PLANS.clear()
         plan = _OVERRIDE_PLANS[okey] = fn.__wrapped__(gpu, *key, override, path)
     return plan
 

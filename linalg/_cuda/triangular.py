@@ -143,6 +143,8 @@ BLOCK_GRID = 0
 #           1.31 / 1.67 (1.21)), 192 and 256 (7.81 / 8.91 and 6.58 / 8.88 (7.18)); right N / T:
 #           the dense path at every n (n = 256: 9.19 / 8.88, 11.43 / 9.06); LAUUM the dense path
 #           at n = 72 / 80 (1.14 / 0.95), tri_tile from 96 (1.00 / 1.14; n = 256 4.65 / 9.90).
+# Measured before the pair stores of the same day (TT_VEC_OUT), which made tri_tile 1.09-1.16x
+# faster at n = 96-256 (left TRMM, LAUUM): sizes near a fill threshold may now favour it.
 # n = 512 was not measured: the rules stop at 256.
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
@@ -152,8 +154,8 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 256, 0.85), "left_t": (65, 256,
               ("lauum", "float64"): {"lower": (65, 256, 0.0), "upper": (65, 256, 0.0)},
               ("lauum", "float32"): {"lower": (65, 256, 0.7), "upper": (65, 256, 0.7)}}
 TILE_THREADS = 128
-TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X = 1, 2, 4, 8, 16   # kernels/trmm.cu flags
-TT_VEC_OUT = 32
+# kernels/trmm.cu flags
+TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT = 1, 2, 4, 8, 16, 32
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # float64 operands whose k stride is 1 (TRMM left N: A; right side: B) staged k-major (s[f][k],
 # 16-byte copies along k) instead of an element a copy into k rows. LINALG_CUDA_TILE_KMAJOR=0

@@ -36,6 +36,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False):
     conj = trans == "C" and numpy.iscomplexobj(a)
     batch, n = x.shape
     plan = vector_plans(t)[0 if forward else 1]
+    solve = dot_lower_solve if forward else dot_lower_transposed_solve
 
     def run(s):
         # op(A) = A^H = conj(A^T): solve A^T conj(y) = conj(x), the same pass on conjugates.
@@ -44,7 +45,6 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False):
             numpy.conjugate(xs, out=xs)
         diag = (numpy.ones((xs.shape[0], n), x.dtype) if unit_diagonal
                 else numpy.diagonal(t[s], axis1=1, axis2=2).copy())
-        solve = dot_lower_solve if forward else dot_lower_transposed_solve
         solve(t[s], xs, diag, numpy.empty(xs.shape[0], x.dtype), *plan)
         if conj:
             numpy.conjugate(xs, out=xs)

@@ -775,11 +775,13 @@ def tile_smem(dtype, shape=None):
     return stages * 2 * bk * (64 + 8) * numpy.dtype(dtype).itemsize
 
 
-def _vec_flag(x, fs, ks, bs, flag):
-    """``flag`` where an operand's tiles can be copied 16 bytes at a time: f stride ``fs`` 1, its
-    k and batch strides (elements) and its base 16-byte aligned."""
-    v = 16 // x.itemsize
-    return flag if fs == 1 and x.data.ptr % 16 == 0 and ks % v == 0 and bs % v == 0 else 0
+def _vec_flag(x, fs, ks, bs, flag, v=None):
+    """``flag`` where ``v`` consecutive elements of an operand (default: 16 bytes of them) can
+    move as one access: f stride ``fs`` 1, its k and batch strides (elements) multiples of v and
+    its base aligned to v elements."""
+    v = v or 16 // x.itemsize
+    return flag if fs == 1 and x.data.ptr % (v * x.itemsize) == 0 and ks % v == 0 and bs % v == 0 \
+        else 0
 
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha,
@@ -794,9 +796,7 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, fla
               else _vec_flag(a, mi, mk, sa, TT_VEC_M))
     flags |= (_vec_flag(x, xk, xj, sx, TT_VEC_X) if km & TT_KM_X
               else _vec_flag(x, xj, xk, sx, TT_VEC_X))
-    # pairs of entries along Out's rows as one store: j stride 1, rows and base 2-element aligned
-    if oj == 1 and oi % 2 == 0 and so % 2 == 0 and out.data.ptr % (2 * out.itemsize) == 0:
-        flags |= TT_VEC_OUT
+    flags |= _vec_flag(out, oj, oi, so, TT_VEC_OUT, v=2)     # pairs along Out's rows, one store
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
                                             TILE_SHAPE[a.dtype.name], km)
     launcher(min(items, grid), TILE_THREADS,

@@ -957,3 +957,22 @@ def test_plans_with_a_fixed_override_are_planned_once(monkeypatch):
     for _ in range(2):
         blas.cached_plan(plan_probe, (8,), {"tiles": [1, 2]}, None)
     assert len(calls) == 6
+
+
+def test_tri_tile_vector_flags_need_unit_stride_and_aligned_strides_and_base():
+    """_vec_flag: 16-byte copies of an operand (v = 16 bytes of elements) and tri_tile's pair
+    stores (v = 2): the f stride 1, the k and batch strides multiples of v, the base aligned to
+    v elements; else no flag."""
+    class Operand:
+        def __init__(self, ptr, itemsize):
+            self.data, self.itemsize = types.SimpleNamespace(ptr=ptr), itemsize
+    flag = tri_mod.TT_VEC_OUT
+    assert tri_mod._vec_flag(Operand(256, 8), 1, 64, 4096, flag, v=2) == flag
+    assert tri_mod._vec_flag(Operand(256, 4), 1, 64, 4096, flag, v=2) == flag
+    assert tri_mod._vec_flag(Operand(264, 4), 1, 64, 4096, flag, v=2) == flag    # 8-byte aligned
+    assert tri_mod._vec_flag(Operand(260, 4), 1, 64, 4096, flag, v=2) == 0       # 4-byte only
+    assert tri_mod._vec_flag(Operand(256, 8), 1, 65, 4096, flag, v=2) == 0       # odd rows
+    assert tri_mod._vec_flag(Operand(256, 8), 1, 64, 4097, flag, v=2) == 0       # odd batch stride
+    assert tri_mod._vec_flag(Operand(256, 8), 64, 1, 4096, flag, v=2) == 0       # columns
+    assert tri_mod._vec_flag(Operand(264, 4), 1, 64, 4096, tri_mod.TT_VEC_X) == 0   # 16 bytes
+    assert tri_mod._vec_flag(Operand(272, 4), 1, 64, 4096, tri_mod.TT_VEC_X) == tri_mod.TT_VEC_X

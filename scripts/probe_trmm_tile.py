@@ -166,7 +166,8 @@ def sweep(sizes, shapes, batch=10240, dtypes=(numpy.float64, numpy.float32)):
 
 def rules(dtypes, sizes, batch=10240):
     """TILE_RULES by timing: every TRMM variant and both LAUUM triangles, tri_tile forced (the
-    rule widened to every n) against the dense path (TILE_UPTO = 0) and one dense product."""
+    rule widened to every n) against the dense path (TILE_UPTO = 0) and one dense product; the
+    batch is cut to keep an operand within 4 GiB (n = 512: 2048 matrices)."""
     rng = cupy.random.default_rng(6)
     keep, old = {k: dict(v) for k, v in gtri.TILE_RULES.items()}, gtri.TILE_UPTO
     trmm_variants = (("left", "N"), ("left", "T"), ("right", "N"), ("right", "T"))
@@ -175,9 +176,10 @@ def rules(dtypes, sizes, batch=10240):
         gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): (65, 512, 0.0)
                                            for s, t in trmm_variants}
         gtri.TILE_RULES[("lauum", name)] = {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)}
-        a = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
-        b = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
-        row = [f"{name} n={n}: dense matmul {timeit(lambda: cupy.matmul(a, b)):.3f}"]
+        nb = min(batch, (1 << 29) // (n * n))          # at most 4 GiB of float64 an operand
+        a = rng.standard_normal((nb, n, n), dtype=numpy.float64).astype(dtype)
+        b = rng.standard_normal((nb, n, n), dtype=numpy.float64).astype(dtype)
+        row = [f"{name} n={n} batch {nb}: dense matmul {timeit(lambda: cupy.matmul(a, b)):.3f}"]
         for side, trans in trmm_variants:
             ms = []
             for upto in (old, 0):

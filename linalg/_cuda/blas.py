@@ -17,7 +17,7 @@ import itertools
 import numpy
 
 from . import _compile, vendor
-from ._compile import is_real, kernel
+from ._compile import dtype_name, is_real, kernel
 from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
@@ -86,7 +86,7 @@ def params(op, dtype, *dims, override=None):
     """Tuned parameters for op/dtype/shape class, or ``override`` (the tuner's candidates)."""
     if override is not None:
         return dict(override)
-    return _tuning.lookup(op, numpy.dtype(dtype).name, _tuning.shape_class(*dims))
+    return _tuning.lookup(op, dtype_name(dtype), _tuning.shape_class(*dims))
 
 
 PATHS = (None, "kernel", "vendor")
@@ -104,7 +104,7 @@ def choose_vendor(op, dtype, dims, override=None, path=None):
         return path == "vendor"
     if override is not None:
         return bool(override.get("use_vendor") or override.get("vendor"))
-    return _tuning.use_vendor(op, numpy.dtype(dtype).name, _tuning.shape_class(*dims))[0]
+    return _tuning.use_vendor(op, dtype_name(dtype), _tuning.shape_class(*dims))[0]
 
 
 _OVERRIDE_PLANS = {}

@@ -25,7 +25,7 @@ import numpy
 
 from . import triangular as tri
 from . import trsv, vendor
-from ._compile import DEFAULT_SMEM, cbool, ctype, current_device, grid_1d, kernel
+from ._compile import DEFAULT_SMEM, cbool, ctype, current_device, dtype_name, grid_1d, kernel
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -175,7 +175,7 @@ def potrf(a, lower=True, keep=()):
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(tri.writable(a, "a", keep), lower)
-    if "a" in keep and a.shape[1] >= PANEL_OUT_FROM[a.dtype.name]:
+    if "a" in keep and a.shape[1] >= PANEL_OUT_FROM[dtype_name(a.dtype)]:
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_panels(factor, lower, src=a)
     a = tri.writable(a, "a", keep)

@@ -7,7 +7,7 @@ Else with op(A) and C small enough for shared memory and n <= MAX_N (n <= SMALL_
 small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small`` (several matrices per
 block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-from ._compile import ctype, grid_1d, kernel
+from ._compile import ctype, dtype_name, grid_1d, kernel
 from . import blas
 from . import triangular as tri
 
@@ -54,7 +54,7 @@ _GEMM_SMALL = {"kernel": "small"}
 def gemm_small_serves(a, c, n, kd, tr):
     """Whether SYRK (C not read) of ``a`` is one gemm_small launch: a measured n, a short inner
     dimension, C-contiguous A and C (gemm_small reads no leading dimensions)."""
-    return (n <= GEMM_SMALL_UPTO.get((a.dtype.name, tr), 0) and kd <= GEMM_SMALL_MAX_K
+    return (n <= GEMM_SMALL_UPTO.get((dtype_name(a.dtype), tr), 0) and kd <= GEMM_SMALL_MAX_K
             and a.flags.c_contiguous and (c is None or c.flags.c_contiguous))
 
 
@@ -66,7 +66,8 @@ def _gemm_small_syrk(a, c, tr, alpha):
 
 def small_kernel_serves(n, batch, dtype):
     """Whether syrk_small takes order ``n`` (shared memory permitting) at this batch count."""
-    return n <= MAX_N or (n <= SMALL_BATCH_MAX_N and batch < SMALL_BATCH_BELOW.get(dtype.name, 0))
+    return n <= MAX_N or (n <= SMALL_BATCH_MAX_N
+                          and batch < SMALL_BATCH_BELOW.get(dtype_name(dtype), 0))
 
 
 def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):

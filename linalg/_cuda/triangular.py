@@ -25,7 +25,8 @@ import numpy
 from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
-from ._compile import cbool, ctype, current_device, grid_1d, is_real, kernel, register_cap
+from ._compile import (cbool, ctype, current_device, dtype_name, grid_1d, is_real, kernel,
+                       register_cap)
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -145,14 +146,24 @@ BLOCK_GRID = 0
 #           at n = 72 / 80 (1.14 / 0.95), tri_tile from 96 (1.00 / 1.14; n = 256 4.65 / 9.90).
 # Measured before the pair stores of the same day (TT_VEC_OUT), which made tri_tile 1.09-1.16x
 # faster at n = 96-256 (left TRMM, LAUUM): sizes near a fill threshold may now favour it.
-# n = 512 was not measured: the rules stop at 256.
+# n = 288-512 (2026-11-26, same command at those sizes, reports/gpu_20261126e/rules_*.txt; the
+# batch cut to 4 GiB an operand where marked: n = 512 2048 matrices): tri_tile wins every float64
+# variant (n = 512: TRMM 8.1-8.7 / 12.1-12.8 (11.3), LAUUM 3.7-3.8 / 11.6), float32 LAUUM (n =
+# 512 3.6 / 12.8 lower, 5.9 / 13.1 upper), TRMM left N / T (9.2 / 12.1, 7.6 / 12.2 (10.7)) and, from
+# n = 288, right N (10.5 / 12.1; at 256 the dense path: 9.19 / 8.88); float32 right T stays dense
+# (n = 512 13.6 / 12.4). The fills between 256 and 288 were not measured: the thresholds above hold.
+# On small batches the dense path's three launches cost more still: float64 n = 512, batch 1 /
+# 8 / 100, GPU time us, tile / dense path / one cupy.matmul: TRMM 24 / 39 / 34, 50 / 66 / 49,
+# 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
+# (`python3 scripts/probe_small_split.py`, reports/gpu_20261126e/small_split_call2_3.md).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 256, 0.85), "left_t": (65, 256, 0.8),
-                                    "right": (65, 256, 0.7), "right_t": (65, 256, 0.85)},
-              ("trmm", "float32"): {"left": (65, 256, 0.9), "left_t": (65, 256, 0.9)},
-              ("lauum", "float64"): {"lower": (65, 256, 0.0), "upper": (65, 256, 0.0)},
-              ("lauum", "float32"): {"lower": (65, 256, 0.7), "upper": (65, 256, 0.7)}}
+TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.8),
+                                    "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
+              ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
+                                    "right": (257, 512, 0.9)},
+              ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
+              ("lauum", "float32"): {"lower": (65, 512, 0.7), "upper": (65, 512, 0.7)}}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT = 1, 2, 4, 8, 16, 32
@@ -318,12 +329,12 @@ def one_launch(op, a):
 def one_launch_from(op, dtype):
     """The n from which ``op`` on ``dtype`` takes the chol_small<T, 64> path at any batch
     (ONE_LAUNCH_FROM; past ONE_LAUNCH_MAX where it has no entry: never)."""
-    return ONE_LAUNCH_FROM.get((op, numpy.dtype(dtype).name), ONE_LAUNCH_MAX + 1)
+    return ONE_LAUNCH_FROM.get((op, dtype_name(dtype)), ONE_LAUNCH_MAX + 1)
 
 
 def one_launch_below(op, dtype):
     """The batch below which ``op`` on ``dtype`` takes the chol_small<T, 64> path (0: never)."""
-    return ONE_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
+    return ONE_LAUNCH_BELOW.get((op, dtype_name(dtype)), 0)
 
 
 def pair_launch(op, a):
@@ -336,17 +347,17 @@ def pair_launch(op, a):
 
 def pair_launch_below(op, dtype):
     """The batch below which ``op`` on ``dtype`` takes the one tri_pair launch (0: never)."""
-    return PAIR_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
+    return PAIR_LAUNCH_BELOW.get((op, dtype_name(dtype)), 0)
 
 
 def block_launch_below(op, dtype):
     """The batch below which ``op`` on ``dtype`` takes the chol_block path (0: never)."""
-    return BLOCK_LAUNCH_BELOW.get((op, numpy.dtype(dtype).name), 0)
+    return BLOCK_LAUNCH_BELOW.get((op, dtype_name(dtype)), 0)
 
 
 def vendor_below(op, dtype, n):
     """The small-batch bound (batch * n) of ``op`` at order ``n`` on the current GPU."""
-    return _vendor_below(current_device(), op, numpy.dtype(dtype).name, n)
+    return _vendor_below(current_device(), op, dtype_name(dtype), n)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -404,7 +415,7 @@ def chol_small_launch(dtype, nmax, ops):
     """(matrices per block, register cap; 0: none) of chol_small<T, NMAX> for the phase chain
     ``ops`` (CHOL_* flags): CHOL_CHAIN_LAUNCH's entry, else PER_BLOCK and CHOL_REGISTER_CAP.
     The matrices per block are shrunk further where shared memory asks (launch_config)."""
-    name = numpy.dtype(dtype).name
+    name = dtype_name(dtype)
     default = (PER_BLOCK[nmax], CHOL_REGISTER_CAP.get((name, nmax), 0))
     return CHOL_CHAIN_LAUNCH.get((name, nmax, ops), default)
 
@@ -582,7 +593,7 @@ def use_pair(op, dtype, n, nested=False):
     it ("all", or "nested" for a block of a larger matrix's recursion)."""
     if not LEAF < n <= min(PAIR_UPTO, PAIR_MAX):
         return False
-    rule = PAIR_RULES.get((op, numpy.dtype(dtype).name))
+    rule = PAIR_RULES.get((op, dtype_name(dtype)))
     return rule == "all" or (rule == "nested" and nested)
 
 
@@ -647,7 +658,7 @@ def use_block(op, dtype, n, variant):
     "lower"/"upper" for lauum) of (op, dtype) a first n at most n."""
     if not LEAF < n <= min(BLOCK_UPTO, BLOCK_MAX):
         return False
-    return n >= BLOCK_RULES.get((op, numpy.dtype(dtype).name), {}).get(variant, BLOCK_MAX + 1)
+    return n >= BLOCK_RULES.get((op, dtype_name(dtype)), {}).get(variant, BLOCK_MAX + 1)
 
 
 def block_smem(dtype, operands):
@@ -668,8 +679,8 @@ def tri_block_trmm(a, b, flags, alpha=1.0, out=None):
     dst, fresh = write_target(out, b)
     items = batch * -(-nvec // 64)                      # (matrix, chunk of 64 vectors) pairs
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, items, "trmm",
-                                             BLOCK_BUFFERS[("trmm", a.dtype.name)], BLOCK_GRID,
-                                             fresh)
+                                             BLOCK_BUFFERS[("trmm", dtype_name(a.dtype))],
+                                             BLOCK_GRID, fresh)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(dst)
     launcher(grid, BLOCK_THREADS, (a, lda, sa, dst, ldb, sb, n, nvec, batch, flags, alpha, b),
@@ -685,8 +696,8 @@ def tri_block_lauum(a, lower, out=None):
     batch, n = a.shape[0], a.shape[1]
     dst, fresh = write_target(out, a)
     launcher, grid, smem = _tri_block_config(current_device(), a.dtype, batch, "lauum",
-                                             BLOCK_BUFFERS[("lauum", a.dtype.name)], BLOCK_GRID,
-                                             fresh)
+                                             BLOCK_BUFFERS[("lauum", dtype_name(a.dtype))],
+                                             BLOCK_GRID, fresh)
     _, lda, sa = view_args(dst)
     launcher(grid, BLOCK_THREADS, (dst, lda, sa, n, batch, int(lower), a), smem)
     return dst
@@ -719,7 +730,7 @@ def use_tile(op, dtype, n, variant):
     at least the fill."""
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
-    first, last, fill = TILE_RULES.get((op, numpy.dtype(dtype).name), {}).get(variant,
+    first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
                                                                                 (0, -1, 0.0))
     return first <= n <= last and n >= fill * 64 * -(-n // 64)
 
@@ -771,7 +782,7 @@ def tile_lauum(a, lower):
 def tile_smem(dtype, shape=None):
     """Dynamic shared bytes of tri_tile (kernels/trmm.cu tt_smem_bytes<T>): ``stages`` stages of
     two ``bk``-row k tiles (TILE_SHAPE), rows of 64 + 8 elements."""
-    bk, stages, _ = shape or TILE_SHAPE[numpy.dtype(dtype).name]
+    bk, stages, _ = shape or TILE_SHAPE[dtype_name(dtype)]
     return stages * 2 * bk * (64 + 8) * numpy.dtype(dtype).itemsize
 
 
@@ -798,7 +809,7 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, fla
               else _vec_flag(x, xj, xk, sx, TT_VEC_X))
     flags |= _vec_flag(out, oj, oi, so, TT_VEC_OUT, v=2)     # pairs along Out's rows, one store
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
-                                            TILE_SHAPE[a.dtype.name], km)
+                                            TILE_SHAPE[dtype_name(a.dtype)], km)
     launcher(min(items, grid), TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha), smem)
 

@@ -89,10 +89,7 @@ STAGED_WARPS = 4
 def staged_serves(ranges, n, dtype):
     """Whether trsv_staged takes order ``n`` in ``dtype`` under ``ranges`` (STAGED_RANGE or
     STAGED_POTRS_RANGE: dtype name -> (first, last n); a dtype not listed: never)."""
-    # dtype.type.__name__, not numpy.dtype(dtype).name: the latter costs ~3 us a call (a
-    # Python property), on the path of every small one-vector POTRS
-    name = dtype.type.__name__ if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype).name
-    first, last = ranges.get(name, (0, 0))
+    first, last = ranges.get(_compile.dtype_name(dtype), (0, 0))
     return first <= n <= min(last, STAGED_MAX)
 
 

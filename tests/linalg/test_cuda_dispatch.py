@@ -712,20 +712,23 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
 def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
     (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules: float64 left N TRMM at 112,
-    128, 192 and 256, not at 96 or 160 (their padded tiles lost to the dense path); float32
-    right-side TRMM never; LAUUM float64 everywhere above BLOCK_MAX, float32 from 96."""
+    128, 192, 256, 288, 384 and 512, not at 96, 160 or 257 (their padded tiles lost to the dense
+    path); float32 right-side TRMM from 288 only; LAUUM float64 everywhere above BLOCK_MAX, float32
+    from 96; nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
-        return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257)
+        return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
-    assert sizes("trmm", numpy.float64, "left") == [112, 128, 192, 256]
-    assert sizes("trmm", numpy.float64, "left_t") == [112, 128, 160, 192, 256]
-    assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256]
-    assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256]
-    assert sizes("trmm", numpy.float32, "left") == [128, 192, 256]
-    assert sizes("trmm", numpy.float32, "left_t") == [128, 192, 256]
-    assert sizes("trmm", numpy.float32, "right") == []
-    assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256]
-    assert sizes("lauum", numpy.float32, "lower") == [96, 112, 128, 160, 192, 256]
+    big = [288, 384, 512]
+    assert sizes("trmm", numpy.float64, "left") == [112, 128, 192, 256] + big
+    assert sizes("trmm", numpy.float64, "left_t") == [112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
+    assert sizes("trmm", numpy.float32, "left") == [128, 192, 256] + big
+    assert sizes("trmm", numpy.float32, "left_t") == [128, 192, 256] + big
+    assert sizes("trmm", numpy.float32, "right") == big
+    assert sizes("trmm", numpy.float32, "right_t") == []
+    assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("lauum", numpy.float32, "lower") == [96, 112, 128, 160, 192, 256, 257] + big
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():

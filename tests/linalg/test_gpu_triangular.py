@@ -255,6 +255,26 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
 
 
 @pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [300, 512])
+def test_trmm_lauum_default_paths_up_to_512(cp, gpu, n, dtype):
+    """The default rules above 256 (TILE_RULES reach 512: tri_tile for most variants, the dense
+    product for the others): every TRMM variant with n and 5 vectors, and LAUUM, against NumPy."""
+    batch = 2
+    gen = rng(n + 17)
+    for (side, lower, trans, unit), nvec in itertools.product(VARIANTS, (5, n)):
+        t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
+        opm = op_matrix(t, lower, trans, unit)
+        shape = (batch, n, nvec) if side == "left" else (batch, nvec, n)
+        b = gen.standard_normal(shape).astype(dtype)
+        y = gpu.trmm(cp.asarray(poison_triangle(t, lower, unit)), cp.asarray(b), side, lower,
+                     trans, unit, 0.75).get()
+        ref = 0.75 * (opm @ b if side == "left" else b @ opm)
+        res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)
+        assert res < THRESHOLD, (side, lower, trans, unit, nvec, res)
+    check_lauum(cp, gpu, gen, batch, n, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [48, 64])
 def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
     """kernels/tri_block.cu with its tuned buffers at the resident grid over 1500 matrices (each

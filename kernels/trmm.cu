@@ -25,14 +25,16 @@
 //             item or the next) is issued (cp.async) before this one's product, one barrier a
 //             tile. Copies run along the operand's unit stride: 16 bytes a copy where a tile is
 //             whole and the operand's rows run along i (j) and are 16-byte aligned (TT_VEC_M,
-//             TT_VEC_X); else one element a copy, transposed where the rows run along k. Entries
+//             TT_VEC_X); an operand whose rows run along k (k stride 1) is staged k-major
+//             instead (KM: s[f][k], 16-byte copies along k); else one element a copy. Entries
 //             outside a triangle, beyond n or nvec are staged as zeros by plain stores; a unit
 //             diagonal as ones. H100, float64 batch 10240, TRMM n = 256, ms one element a copy
 //             everywhere / 16-byte copies where allowed: left N (X) 10.2 / 9.0, left T (M and X)
-//             9.35 / 7.7.
+//             9.35 / 7.7; k-major M (left N) 7.18 (float32 since 2026-11-26: 5.75 -> 4.71).
 // Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 8
-//             elements: the fragment loads below are free of bank conflicts (double: rows 8
-//             words apart alternate half-banks; float: lane (g, q) reads bank 8 q + g).
+//             elements, or k-major As[i][k] / Xs[j][k] (row stride TT_BK + 4): the fragment loads
+//             below are free of bank conflicts (k rows, double: rows 8 words apart alternate
+//             half-banks; float: lane (g, q) reads bank 8 q + g).
 // Product:    128 threads. double: DMMA mma.sync.aligned.m16n8k8.row.col.f64 (sm_90's shape, four
 //             times the m8n8k4 work an instruction; TRMM left N n = 256 10.2 ms against 11.8 for
 //             m8n8k4 with 256 threads and 32 x 16 warp parts), 4 warps
@@ -79,7 +81,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
 #define TT_VEC_OUT 32                       // Out's j stride is 1, its rows 2-element aligned
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
-// KM, tri_tile's template argument: the operands staged k-major (double only).
+// KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
 #define TT_KM_X 2
 
@@ -87,9 +89,10 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 template <typename T>
 __host__ __device__ constexpr int tt_ld() { return TT_B + 8; }
 
-// Row stride (elements) of an operand staged k-major, s[f][k] (KM below): TT_BK + 4 doubles,
-// 16-byte aligned rows; the DMMA fragment loads then meet two wavefronts a warp, the minimum for
-// 256 bytes. The tile takes TT_B x tt_ldk = the k-row tile's TT_BK x tt_ld elements.
+// Row stride (elements) of an operand staged k-major, s[f][k] (KM below): TT_BK + 4 elements,
+// 16-byte aligned rows; the DMMA fragment loads then meet two wavefronts a warp in double, the
+// minimum for 256 bytes, and one in float (lane (g, q) reads bank 4 g + q). The tile takes TT_B
+// x tt_ldk = the k-row tile's TT_BK x tt_ld elements.
 __host__ __device__ constexpr int tt_ldk() { return TT_BK + 4; }
 static_assert(TT_B * tt_ldk() <= TT_BK * (TT_B + 8), "a k-major tile fits the stage");
 
@@ -186,17 +189,16 @@ __device__ __forceinline__ void tt_put(T* s, const T* src, int what) {
 // (k0 + k) sk into s[k][f]; what(f, k0 + k) says zero / one / copy unless the tile is `full`.
 // vec (f runs along the unit stride, 16-byte aligned sources): 16-byte copies of 16 / sizeof(T)
 // consecutive f where the tile is full (a quarter or half of the copy instructions).
-// KMAJOR (the operand's k stride is 1; double only): into s[f][k] (row stride tt_ldk), and vec
-// means 16-byte copies of 2 consecutive k -- the source's unit stride -- where the tile is full.
+// KMAJOR (the operand's k stride is 1): into s[f][k] (row stride tt_ldk), and vec means 16-byte
+// copies of 16 / sizeof(T) consecutive k -- the source's unit stride -- where the tile is full.
 template <typename T, bool KMAJOR, typename What>
 __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index_t sk, int k0,
                                                  bool full, bool vec, T* s, What what) {
     const bool kc = sk == 1;
     const int t = threadIdx.x;
     if constexpr (KMAJOR) {
-        static_assert(sizeof(T) == 8, "k-major staging is for the DMMA (double) product");
         if (vec && full) {
-            constexpr int V = 2, ROW = TT_BK / V;                  // 16-byte chunks a row of k
+            constexpr int V = 16 / (int)sizeof(T), ROW = TT_BK / V;   // 16-byte chunks a row of k
 #pragma unroll
             for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
                 const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
@@ -275,12 +277,11 @@ __device__ __forceinline__ void tt_warp_part(int warp, int& r0, int& h, int& c0,
 
 // acc += (the staged tiles' product) over the k steps of 8 that meet [kb, ke) (tile-relative);
 // a float operand is widened to double as its fragments are loaded.
-// KM: which operands are staged k-major (TT_KM_M, TT_KM_X; double only): entry (f, k) at
+// KM: which operands are staged k-major (TT_KM_M, TT_KM_X): entry (f, k) at
 // s[f tt_ldk + k] instead of s[k tt_ld + f].
 template <int KM, typename T>
 __device__ __forceinline__ void tt_multiply(const T* sa, const T* sx, int kb, int ke,
                                             tt_acc& acc) {
-    static_assert(KM == 0 || sizeof(T) == 8, "float stages its operands by k rows only");
     // (f, k) offsets of a staged operand: a k step of one, an f step of one, per layout
     constexpr int AK = (KM & TT_KM_M) ? 1 : tt_ld<T>(), AF = (KM & TT_KM_M) ? tt_ldk() : 1;
     constexpr int XK = (KM & TT_KM_X) ? 1 : tt_ld<T>(), XF = (KM & TT_KM_X) ? tt_ldk() : 1;

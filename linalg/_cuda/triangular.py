@@ -126,10 +126,10 @@ BLOCK_GRID = 0
 # n / (64 ceil(n / 64)): the padded rows of the last tile row and column are computed too);
 # elsewhere the dense cuBLAS product of the triangle (triangle copy/zeroing + gemm + copy/mirror).
 # Variants: TRMM "left", "left_t", "right", "right_t" (side, op(A) = A^T): the triangle M the
-# kernel multiplies is op(A) (left) or op(A)^T (right), its tiles copied 16 bytes at a time when
-# M's rows run along i (left_t, right) and 8 (4) at a time, transposed, when along k (left,
-# right_t); B's: 16 bytes on the left, 8 (4) on the right. LAUUM "lower" (16-byte copies) and
-# "upper" (8/4). TILE_UPTO (LINALG_CUDA_TILE_UPTO, default TILE_MAX; 0 turns it off) is for
+# kernel multiplies is op(A) (left) or op(A)^T (right), its tiles copied 16 bytes at a time along
+# i where M's rows run along i (left_t, right), along k into a k-major tile where they run along k
+# (left, right_t; TILE_KMAJOR below); B's the same way (rows on the left, k-major on the right).
+# LAUUM "lower" (rows) and "upper" (k-major). TILE_UPTO (LINALG_CUDA_TILE_UPTO, default TILE_MAX; 0 turns it off) is for
 # measurements. H100, batch 10240, ms tri_tile / dense path, every variant forced each way
 # (`python3 scripts/probe_trmm_tile.py rules 72,80,96,112,128,160,192,256 float64,float32`,
 # reports/gpu_20261126d/tile_rules.txt, 2026-11-26; a dense cupy.matmul in brackets):
@@ -150,8 +150,18 @@ BLOCK_GRID = 0
 # batch cut to 4 GiB an operand where marked: n = 512 2048 matrices): tri_tile wins every float64
 # variant (n = 512: TRMM 8.1-8.7 / 12.1-12.8 (11.3), LAUUM 3.7-3.8 / 11.6), float32 LAUUM (n =
 # 512 3.6 / 12.8 lower, 5.9 / 13.1 upper), TRMM left N / T (9.2 / 12.1, 7.6 / 12.2 (10.7)) and, from
-# n = 288, right N (10.5 / 12.1; at 256 the dense path: 9.19 / 8.88); float32 right T stays dense
-# (n = 512 13.6 / 12.4). The fills between 256 and 288 were not measured: the thresholds above hold.
+# n = 288, right N (10.5 / 12.1; at 256 the dense path: 9.19 / 8.88); float32 right T stayed dense
+# (n = 512 13.6 / 12.4) until the k-major staging below. The fills between 256 and 288 were not
+# measured: the thresholds above hold.
+# float32 since its operands with k stride 1 are staged k-major too (same day, same command,
+# before / after in one call, reports/gpu_20261126e/rules_f32_kmajor_*.txt): right N / T TRMM
+# n = 128 1.78 / 2.10 -> 1.32 / 1.26 ms (dense path 1.70 / 1.56, a dense product 1.22), n = 256
+# 7.50 / 9.46 -> 5.34 / 5.13 (7.18 / 7.35; 5.73), left N 1.25 -> 1.10 and 5.75 -> 4.71, LAUUM
+# upper 1.37 -> 1.06 and 4.83 -> 3.14; the right side now takes tri_tile at the left side's fill.
+# At n = 96 every float32 TRMM variant stays dense (1.21-1.44 against 1.01-1.22). At n = 160 (fill
+# 0.83) the tiles now took 0.83-0.87x the dense path's time, but n = 112 (fill 0.88) was not
+# measured since (left T, which the k-major staging does not change, lost there: 1.87 / 1.59), so
+# the fill stays 0.9.
 # On small batches the dense path's three launches cost more still: float64 n = 512, batch 1 /
 # 8 / 100, GPU time us, tile / dense path / one cupy.matmul: TRMM 24 / 39 / 34, 50 / 66 / 49,
 # 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
@@ -161,18 +171,22 @@ TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
 TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.8),
                                     "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
               ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
-                                    "right": (257, 512, 0.9)},
+                                    "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
               ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
               ("lauum", "float32"): {"lower": (65, 512, 0.7), "upper": (65, 512, 0.7)}}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT = 1, 2, 4, 8, 16, 32
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
-# float64 operands whose k stride is 1 (TRMM left N: A; right side: B) staged k-major (s[f][k],
-# 16-byte copies along k) instead of an element a copy into k rows. LINALG_CUDA_TILE_KMAJOR=0
-# turns it off. H100, float64, batch 10240, same call: TRMM n = 128 1.53 -> 1.43 ms, n = 192
-# 4.23 -> 3.52, n = 256 8.94 -> 7.18 (reports/gpu_20261125e/kmajor.md; LAUUM unchanged).
-TILE_KMAJOR = os.environ.get("LINALG_CUDA_TILE_KMAJOR", "1") != "0"
+# Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
+# (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
+# LINALG_CUDA_TILE_KMAJOR=0 turns it off. H100, float64, batch 10240, same call: TRMM n = 128
+# 1.53 -> 1.43 ms, n = 192 4.23 -> 3.52, n = 256 8.94 -> 7.18 (reports/gpu_20261125e/kmajor.md;
+# LAUUM unchanged). float32 (2026-11-26; its fragments are widened from either layout): TRMM left
+# N n = 128 / 192 / 256 1.15 / 1.19 / 1.21x (reports/gpu_20261126e/ab_f32_kmajor.md), right side
+# 1.3-1.8x, LAUUM upper 1.3-1.6x (the rules' timings above).
+TILE_KMAJOR = {"float64", "float32"} if os.environ.get("LINALG_CUDA_TILE_KMAJOR", "1") != "0" \
+    else set()
 # tri_tile's grid: a block an item; TILE_GRID > 0 caps it (tests: a few blocks walk many items,
 # their k tile streams crossing item boundaries).
 TILE_GRID = 0
@@ -798,9 +812,9 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha,
               items, sym):
     """One launch of tri_tile<T, sym, km> over ``items`` output tiles (grid-stride loop); km:
-    the float64 operands with k stride 1 are staged k-major (TILE_KMAJOR)."""
+    the operands with k stride 1 are staged k-major (TILE_KMAJOR)."""
     km = 0
-    if TILE_KMAJOR and a.itemsize == 8:
+    if dtype_name(a.dtype) in TILE_KMAJOR:
         km = (TT_KM_M if mk == 1 and mi != 1 else 0) | (TT_KM_X if xk == 1 and xj != 1 else 0)
     # 16-byte copies run along each operand's unit stride: f for a k-row tile, k for a k-major one
     flags |= (_vec_flag(a, mk, mi, sa, TT_VEC_M) if km & TT_KM_M

@@ -713,8 +713,8 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
     (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules: float64 left N TRMM at 112,
     128, 192, 256, 288, 384 and 512, not at 96, 160 or 257 (their padded tiles lost to the dense
-    path); float32 right-side TRMM from 288 only; LAUUM float64 everywhere above BLOCK_MAX, float32
-    from 96; nothing above TILE_MAX."""
+    path); float32 TRMM every variant from a fill of 0.9; LAUUM float64 everywhere above
+    BLOCK_MAX, float32 from 96; nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
@@ -725,8 +725,8 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
     assert sizes("trmm", numpy.float32, "left") == [128, 192, 256] + big
     assert sizes("trmm", numpy.float32, "left_t") == [128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "right") == big
-    assert sizes("trmm", numpy.float32, "right_t") == []
+    assert sizes("trmm", numpy.float32, "right") == [128, 192, 256] + big
+    assert sizes("trmm", numpy.float32, "right_t") == [128, 192, 256] + big
     assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("lauum", numpy.float32, "lower") == [96, 112, 128, 160, 192, 256, 257] + big
 

@@ -15,6 +15,8 @@
 //             (linalg/_cuda/triangular.py tile_trmm / tile_lauum): left TRMM M = op(A), X = B;
 //             right TRMM M = op(A)^T, X = B^T, Out = C^T; LAUUM M = F^T, X = F with F = L or U^T.
 //             Out must not overlap A or X (out of place: tiles are computed in any order).
+//             SYRK (TT_FULL, with SYM): M (n x kdim) and X (kdim x n) dense, Out = alpha op(A)
+//             op(A)^T through the same strides (M = op(A), X = op(A)^T); kdim is n otherwise.
 // Work items: (matrix, row block I, column block J) of 64 x 64 output tiles, matrix-major (the
 //             tiles of a matrix run together, so the re-reads of its A and X rows hit L2), the
 //             heavier row blocks of a matrix first. The launcher's grid is a block an item; with
@@ -80,6 +82,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_VEC_M 8                          // M's i stride is 1 and its rows 16-byte aligned
 #define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
 #define TT_VEC_OUT 32                       // Out's j stride is 1, its rows 2-element aligned
+#define TT_FULL 64                          // M and X dense (no triangle): SYRK
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
@@ -130,12 +133,14 @@ __host__ __device__ __forceinline__ tt_item tt_item_of(index_t t, int rb, int cb
 }
 
 // The k range [k0, k1) of the output rows i0..i0+h-1 and columns j0..j0+w-1 (whole tile: h = w
-// = 64; a warp's part for its skip): where M's row range and X's column range can be nonzero.
-__host__ __device__ __forceinline__ void tt_k_range(int i0, int h, int j0, int n, int flags,
+// = 64; a warp's part for its skip): where M's row range and X's column range can be nonzero
+// (kdim: the inner dimension, n but for SYRK).
+__host__ __device__ __forceinline__ void tt_k_range(int i0, int h, int j0, int kdim, int flags,
                                                     int& k0, int& k1) {
-    k0 = 0, k1 = n;
+    k0 = 0, k1 = kdim;
+    if (flags & TT_FULL) return;
     if (flags & TT_M_UPPER) k0 = i0;
-    else k1 = n < i0 + h ? n : i0 + h;
+    else k1 = kdim < i0 + h ? kdim : i0 + h;
     if ((flags & TT_X_LOWER) && j0 > k0) k0 = j0;
 }
 
@@ -160,17 +165,18 @@ constexpr int TT_PLACES = TT_B * TT_BK / TT_THREADS;    // places a thread an op
 // What a staged place holds: zero, one (a unit diagonal) or a copy of the source entry.
 enum { TT_ZERO = 0, TT_ONE = 1, TT_COPY = 2 };
 
-// An entry M(i, k).
-__host__ __device__ __forceinline__ int tt_what_m(int i, int k, int n, int flags) {
-    if (i >= n || k >= n) return TT_ZERO;
+// An entry M(i, k) (n rows, kdim columns).
+__host__ __device__ __forceinline__ int tt_what_m(int i, int k, int n, int kdim, int flags) {
+    if (i >= n || k >= kdim) return TT_ZERO;
+    if (flags & TT_FULL) return TT_COPY;
     if (i == k) return (flags & TT_UNIT) ? TT_ONE : TT_COPY;
     const bool inside = (flags & TT_M_UPPER) ? k > i : k < i;
     return inside ? TT_COPY : TT_ZERO;
 }
 
-// An entry X(k, j).
-__host__ __device__ __forceinline__ int tt_what_x(int k, int j, int n, int nvec, int flags) {
-    if (k >= n || j >= nvec) return TT_ZERO;
+// An entry X(k, j) (kdim rows, nvec columns).
+__host__ __device__ __forceinline__ int tt_what_x(int k, int j, int kdim, int nvec, int flags) {
+    if (k >= kdim || j >= nvec) return TT_ZERO;
     return ((flags & TT_X_LOWER) && k < j) ? TT_ZERO : TT_COPY;
 }
 
@@ -238,17 +244,17 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
 // caller commits them as one group). a and x point at the matrix's M(i0, 0) and X(0, j0).
 template <typename T, int KM>
 __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
-                                         index_t xk, index_t xj, int n, int nvec, int flags,
-                                         int i0, int j0, int k0, T* sa, T* sx) {
+                                         index_t xk, index_t xj, int n, int nvec, int kdim,
+                                         int flags, int i0, int j0, int k0, T* sa, T* sx) {
     // Whole tiles inside the triangle and the matrix need no per-place test.
-    const bool inside_k = k0 + TT_BK <= n;
-    const bool full_a = inside_k && i0 + TT_B <= n &&
-                        ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0);
+    const bool inside_k = k0 + TT_BK <= kdim;
+    const bool full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) ||
+                        ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
     const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || k0 >= j0 + TT_B);
     tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
-        [&](int f, int k) { return tt_what_m(i0 + f, k, n, flags); });
+        [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
     tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
-        [&](int f, int k) { return tt_what_x(k, j0 + f, n, nvec, flags); });
+        [&](int f, int k) { return tt_what_x(k, j0 + f, kdim, nvec, flags); });
 }
 
 // d += a b for one 16 x 8 x 8 fragment (double; sm_90's DMMA shape with 4 times the work of
@@ -386,14 +392,14 @@ struct tt_work {
 };
 template <typename T, bool SYM>
 __device__ __forceinline__ tt_work<T> tt_work_of(index_t t, const T* A, index_t sa, index_t mi,
-                                                 const T* X, index_t sx, index_t xj, int n,
+                                                 const T* X, index_t sx, index_t xj, int kdim,
                                                  int rb, int cb, int flags) {
     tt_work<T> w;
     const tt_item it = tt_item_of(t, rb, cb, SYM, (flags & TT_M_UPPER) != 0);
     w.t = t, w.matrix = it.matrix;
     w.i0 = TT_B * it.bi, w.j0 = TT_B * it.bj;
     int k1;
-    tt_k_range(w.i0, TT_B, w.j0, n, flags, w.k0, k1);
+    tt_k_range(w.i0, TT_B, w.j0, kdim, flags, w.k0, k1);
     w.k0 &= ~(TT_BK - 1);
     w.tiles = (k1 - w.k0 + TT_BK - 1) / TT_BK;      // >= 1: every tile meets the triangle
     w.a = A + it.matrix * sa + (index_t)w.i0 * mi;
@@ -405,7 +411,7 @@ template <typename T, bool SYM, int KM = 0>
 __global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
 tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
          index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
-         index_t oj, int n, int nvec, index_t batch, int flags, T alpha) {
+         index_t oj, int n, int nvec, int kdim, index_t batch, int flags, T alpha) {
     extern __shared__ __align__(16) unsigned char tri_tile_smem[];
     T* const s0 = reinterpret_cast<T*>(tri_tile_smem);
     constexpr int HALF = TT_BK * tt_ld<T>();
@@ -417,15 +423,15 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
     // The block's k tiles of all its items form one stream: the copy of the next tile (of this
     // item or the next) runs during this tile's product, across item boundaries too.
     auto work = [&](index_t t) {
-        return tt_work_of<T, SYM>(t, A, sa, mi, X, sx, xj, n, rb, cb, flags);
+        return tt_work_of<T, SYM>(t, A, sa, mi, X, sx, xj, kdim, rb, cb, flags);
     };
     tt_work<T> cur = work(blockIdx.x), stg = cur;    // computing / staging cursor
     int kt = 0, sq = 0;                               // tile of cur / of stg
     auto stage_next = [&](int buf) {                  // stage (stg, sq), then advance
         if (stg.t < items) {
             T* const d = s0 + buf * 2 * HALF;
-            tt_stage<T, KM>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, flags, stg.i0, stg.j0,
-                        stg.k0 + sq * TT_BK, d, d + HALF);
+            tt_stage<T, KM>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, kdim, flags, stg.i0,
+                            stg.j0, stg.k0 + sq * TT_BK, d, d + HALF);
             if (++sq == stg.tiles) {
                 sq = 0;
                 const index_t nt = stg.t + gridDim.x;
@@ -440,7 +446,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
 #pragma unroll
     for (int e = 0; e < 32; ++e) accp[e] = 0.0;
     int wk0, wk1;
-    tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);   // this warp's part
+    tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);   // this warp's part
 #pragma unroll
     for (int s = 0; s < TT_STAGES - 1; ++s) stage_next(s);
     for (int step = 0;; ++step) {
@@ -458,7 +464,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
             const index_t nt = cur.t + gridDim.x;
             if (nt >= items) break;
             cur = work(nt), kt = 0;
-            tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, n, flags, wk0, wk1);
+            tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);
         }
     }
     cp_async_wait<0>();                             // no copy left in flight at exit

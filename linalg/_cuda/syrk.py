@@ -3,6 +3,7 @@
 float32/float64, C not read (beta = 0), C-contiguous A and n up to GEMM_SMALL_UPTO: one launch
 of kernels/gemm.cu ``gemm_small`` with B = A (op(B) = op(A)^T); each entry sums its products in
 the same order with the factors swapped, so C comes out symmetric bit for bit without a mirror.
+Above, where TILE_FROM admits n: one launch of kernels/trmm.cu ``tri_tile`` (TT_FULL).
 Else with op(A) and C small enough for shared memory and n <= MAX_N (n <= SMALL_BATCH_MAX_N on
 small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small`` (several matrices per
 block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
@@ -45,8 +46,10 @@ SMALL_BATCH_BELOW = {"float32": 1000, "float64": 300}
 # n = 48 0.46 / 0.36 / 0.29 (lost); batch 100000 n = 8 0.085 / 0.057, n = 32 1.36 / 0.99 / 1.10;
 # float32 n = 32 0.131 / 0.064 (T: 0.086) / 0.125 / 0.124, n = 48 0.356 / 0.154 (T: 0.235) /
 # 0.317, n = 64 0.70 / 0.256 (T: 0.415, lost) / 0.40 (T: 0.364). n = 8 float32 ties syrk_small.
+# float32 op(A) = A from n = 57 to tri_tile (n = 64: 0.215 against 0.251 ms, n = 48 0.259 against
+# 0.147; between, not measured).
 GEMM_SMALL_UPTO = {("float64", False): 32, ("float64", True): 32,
-                   ("float32", False): 64, ("float32", True): 48}
+                   ("float32", False): 56, ("float32", True): 48}
 GEMM_SMALL_MAX_K = 64
 _GEMM_SMALL = {"kernel": "small"}
 
@@ -62,6 +65,26 @@ def _gemm_small_syrk(a, c, tr, alpha):
     """alpha op(A) op(A)^T by gemm_small with B = A, into ``c`` (or a new array)."""
     return blas.gemm(a, a, c, "T" if tr else "N", "N" if tr else "T", alpha, 0.0,
                      _params=_GEMM_SMALL, _path="kernel")
+
+
+# SYRK by kernels/trmm.cu tri_tile (TT_FULL: 64 x 64 tiles of C on and below the diagonal, each
+# entry stored to both triangles from one register) where C is not read, for the n of
+# TILE_FROM[dtype name] = (first, last) that gemm_small does not take. H100, backend ms, k = n,
+# current path (gemm_small / syrk_small / GEMM + mirror) -> tri_tile (dense cupy.matmul) (`python3
+# scripts/probe_syrk_tile.py`, reports/gpu_20261126e/syrk_tile.md, 2026-11-26): float64 batch
+# 10240 n = 32 0.118 -> 0.177 (gemm_small stays), n = 48 0.290 -> 0.286, n = 64 0.41 -> 0.26
+# (0.62), n = 96 1.04 -> 1.06 (1.52; its tiles 75 % filled), n = 128 1.66 -> 1.10 (2.90), n = 256
+# (batch 8192) 7.6 -> 5.0 (12.0); batch 1-100 n = 48-512 1.1-2.4x faster (n = 128 batch 8 0.035
+# -> 0.020 (0.037)); float32 n = 48 0.147 -> 0.259 (gemm_small stays), n = 64 0.251 -> 0.215 (T
+# 0.367 -> 0.211), n = 128 1.60 -> 0.95 (2.54), n = 512 (batch 2048) 12.6 -> 7.4 (15.7).
+TILE_FROM = {"float64": (48, 512), "float32": (49, 512)}
+
+
+def tile_serves(a, use_c, n, dtype):
+    """Whether SYRK of ``a`` is one tri_tile launch: C not read, A's rows unit-stride, n in the
+    measured range of its dtype."""
+    first, last = TILE_FROM.get(dtype_name(dtype), (0, -1))
+    return not use_c and first <= n <= last and a.strides[2] == a.itemsize
 
 
 def small_kernel_serves(n, batch, dtype):
@@ -81,6 +104,12 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)
     if not use_c and gemm_small_serves(a, c, n, kd, tr):
         return _gemm_small_syrk(a, c, tr, alpha)
+    if tile_serves(a, use_c, n, a.dtype):
+        out = tri.tile_syrk(a, tr, alpha)
+        if c is not None:                      # beta = 0: C is only where the result goes
+            c[...] = out
+            return c
+        return out
     tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
     if not small_kernel_serves(n, a.shape[0], a.dtype) or tile * a.itemsize > SMEM_PER_MATRIX:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)

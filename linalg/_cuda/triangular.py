@@ -176,7 +176,8 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
               ("lauum", "float32"): {"lower": (65, 512, 0.7), "upper": (65, 512, 0.7)}}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
-TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT = 1, 2, 4, 8, 16, 32
+TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL = \
+    1, 2, 4, 8, 16, 32, 64
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
 # (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
@@ -769,8 +770,8 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     oi, oj = (1, n) if right else (nvec, 1)     # Out = C^T on the right
     flags = (0 if m_lower else TT_M_UPPER) | (TT_UNIT if unit else 0)
     rb, cb = -(-n // 64), -(-nvec // 64)
-    _tri_tile(a, sa, mi, mk, b, sb, xk, xj, out, n * nvec, oi, oj, n, nvec, batch, flags, alpha,
-              batch * rb * cb, False)
+    _tri_tile(a, sa, mi, mk, b, sb, xk, xj, out, n * nvec, oi, oj, n, nvec, n, batch, flags,
+              alpha, batch * rb * cb, False)
     return out
 
 
@@ -788,8 +789,27 @@ def tile_lauum(a, lower):
     mi, mk = (1, lda) if lower else (lda, 1)
     xk, xj = (lda, 1) if lower else (1, lda)
     rb = -(-n // 64)
-    _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, batch,
+    _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, n, batch,
               TT_M_UPPER | TT_X_LOWER, 1.0, batch * rb * (rb + 1) // 2, True)
+    return out
+
+
+def tile_syrk(a, trans, alpha=1.0):
+    """SYRK by kernels/trmm.cu tri_tile (TT_FULL): a new C-contiguous (batch, n, n) array alpha
+    op(A) op(A)^T, both triangles written from one register (symmetric bit for bit); ``a`` (batch,
+    n, k) (``trans`` False) or (batch, k, n) (True), float32/float64, unit column stride."""
+    import cupy
+    batch = a.shape[0]
+    n, kdim = (a.shape[2], a.shape[1]) if trans else (a.shape[1], a.shape[2])
+    out = cupy.empty((batch, n, n), dtype=a.dtype)
+    if batch == 0 or n == 0:
+        return out
+    _, lda, sa = view_args(a)
+    # M = op(A): M(i, p) = A(i, p) or A(p, i); X = op(A)^T: X(p, j) = M(j, p)
+    mi, mk = (1, lda) if trans else (lda, 1)
+    rb = -(-n // 64)
+    _tri_tile(a, sa, mi, mk, a, sa, mk, mi, out, n * n, n, 1, n, n, kdim, batch, TT_FULL, alpha,
+              batch * rb * (rb + 1) // 2, True)
     return out
 
 
@@ -809,7 +829,7 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
         else 0
 
 
-def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha,
+def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
               items, sym):
     """One launch of tri_tile<T, sym, km> over ``items`` output tiles (grid-stride loop); km:
     the operands with k stride 1 are staged k-major (TILE_KMAJOR)."""
@@ -825,7 +845,8 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, fla
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
                                             TILE_SHAPE[dtype_name(a.dtype)], km)
     launcher(min(items, grid), TILE_THREADS,
-             (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, batch, flags, alpha), smem)
+             (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
+             smem)
 
 
 @functools.lru_cache(maxsize=64)
@@ -837,7 +858,7 @@ def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0):
     blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
     bk, stages, blocks = shape
     launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {cbool(sym)}, {km}>",
-                      "pqqqpqqqpqqqiiqiT", dtype,
+                      "pqqqpqqqpqqqiiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
                        f"-DTT_BLOCKS_OPT={blocks}"))
     smem = tile_smem(dtype, shape)

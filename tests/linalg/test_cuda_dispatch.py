@@ -504,11 +504,12 @@ def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
 
 def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
     """syrk_small serves n <= MAX_N at every batch and n <= SMALL_BATCH_MAX_N below the measured
-    SMALL_BATCH_BELOW of the dtype; the rest (and complex) is GEMM + mirror (gemm_small's rule
-    off here: tested below)."""
+    SMALL_BATCH_BELOW of the dtype; the rest (and complex) is GEMM + mirror (gemm_small's and
+    tri_tile's rules off here: tested below)."""
     from linalg._cuda import syrk as gsyrk
     calls = []
     monkeypatch.setattr(gsyrk, "GEMM_SMALL_UPTO", {})
+    monkeypatch.setattr(gsyrk, "TILE_FROM", {})
     monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
     monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
     for dtype in ("float32", "float64"):
@@ -521,15 +522,18 @@ def test_syrk_small_serves_small_batches_up_to_64(monkeypatch):
         assert calls == ["small", "small", "small", "gemm", "gemm", "gemm"], dtype
 
 
-def test_syrk_gemm_small_serves_its_measured_range_with_c_unread(monkeypatch):
+def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(monkeypatch):
     """gemm_small (B = A) takes SYRK where GEMM_SMALL_UPTO admits n for the dtype and transpose,
-    the inner dimension is at most GEMM_SMALL_MAX_K, C is not read and A is C-contiguous; else the
-    older rules (syrk_small up to MAX_N, then GEMM + mirror)."""
+    the inner dimension is at most GEMM_SMALL_MAX_K, C is not read and A is C-contiguous; then
+    tri_tile where TILE_FROM admits n, C is not read and A's rows are unit-stride; else the older
+    rules (syrk_small up to MAX_N, then GEMM + mirror)."""
     from linalg._cuda import syrk as gsyrk
     assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 32, ("float64", True): 32,
-                                     ("float32", False): 64, ("float32", True): 48}
+                                     ("float32", False): 56, ("float32", True): 48}
+    assert gsyrk.TILE_FROM == {"float64": (48, 512), "float32": (49, 512)}
     calls = []
     monkeypatch.setattr(gsyrk, "_gemm_small_syrk", lambda *args: calls.append("gemm_small"))
+    monkeypatch.setattr(gsyrk.tri, "tile_syrk", lambda *args: calls.append("tile"))
     monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
     monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
     cases = [  # (dtype, n, kd, trans, beta, contiguous) -> path
@@ -539,9 +543,15 @@ def test_syrk_gemm_small_serves_its_measured_range_with_c_unread(monkeypatch):
         ("float64", 16, 65, "N", 0.0, True, "small"),        # k past GEMM_SMALL_MAX_K
         ("float64", 16, 16, "N", 0.5, True, "small"),        # C read
         ("float64", 16, 16, "N", 0.0, False, "small"),       # a strided view
-        ("float32", 64, 64, "N", 0.0, True, "gemm_small"),
+        ("float32", 56, 56, "N", 0.0, True, "gemm_small"),
         ("float32", 48, 48, "T", 0.0, True, "gemm_small"),
-        ("float32", 64, 64, "T", 0.0, True, "gemm"),
+        ("float32", 64, 64, "N", 0.0, True, "tile"),
+        ("float32", 64, 64, "T", 0.0, True, "tile"),
+        ("float64", 48, 48, "N", 0.0, True, "tile"),
+        ("float64", 512, 20, "T", 0.0, True, "tile"),
+        ("float64", 513, 20, "T", 0.0, True, "gemm"),         # past the measured range
+        ("float64", 64, 64, "N", 0.5, True, "gemm"),          # C read
+        ("float64", 64, 64, "N", 0.0, False, "gemm"),         # rows not unit-stride
     ]
     for dtype, n, kd, trans, beta, contiguous, path in cases:
         calls.clear()

@@ -317,6 +317,33 @@ def test_syrk(cp, n, k, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n,k", [(1, 3), (33, 40), (64, 64), (65, 1), (100, 37), (129, 200),
+                                 (257, 64)])
+def test_syrk_by_tri_tile(cp, monkeypatch, n, k, dtype):
+    """SYRK by kernels/trmm.cu tri_tile (TT_FULL) wherever C is not read (TILE_FROM widened to
+    every n, gemm_small's rule off): both transposes, a C to write into or none, a padded row
+    stride (no copy: the kernel takes strides), beta 0.5 still by the other paths; C symmetric bit
+    for bit."""
+    gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
+    monkeypatch.setattr(gpu_syrk, "TILE_FROM", {"float32": (1, 4096), "float64": (1, 4096)})
+    monkeypatch.setattr(gpu_syrk, "GEMM_SMALL_UPTO", {})
+    gen = rng(n + 3 * k)
+    batch = 4
+    for trans, beta, pad in itertools.product("NT", (0.0, 0.5), (0, 3)):
+        rows, cols = (n, k) if trans == "N" else (k, n)
+        full = gen.standard_normal((batch, rows, cols + pad)).astype(dtype)
+        a = full[:, :, :cols]
+        c = random_spd(gen, batch, n, dtype)
+        m = a if trans == "N" else numpy.swapaxes(a, 1, 2)
+        ref = 0.75 * m @ numpy.swapaxes(m, 1, 2) + beta * c
+        dc = cp.asarray(c)
+        out = gpu_syrk.syrk(cp.asarray(full)[:, :, :cols], dc, True, trans, 0.75, beta).get()
+        assert numpy.array_equal(out, numpy.swapaxes(out, 1, 2)), (trans, beta, pad)
+        res = scaled_residual(out - ref, fro(m) ** 2 + fro(c), max(n, k), dtype)
+        assert res < THRESHOLD, (trans, beta, pad, res)
+
+
+@pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n,k", [(25, 25), (32, 1), (33, 40), (48, 7), (64, 64), (64, 90)])
 def test_syrk_small_kernel_above_its_large_batch_bound(cp, monkeypatch, n, k, dtype):
     """syrk_small for MAX_N < n <= SMALL_BATCH_MAX_N (its small-batch rule, forced here for every

@@ -147,8 +147,8 @@ TILE_PROGRAM = r"""
 #include <vector>
 #include "trmm.cu"
 template <typename T>
-int run(int n, int nvec, int flags, int sym) {
-    std::vector<T> a(n * n), x(n * nvec), out(n * nvec, T(-7));
+int run(int n, int nvec, int kdim, int flags, int sym) {
+    std::vector<T> a(n * kdim), x(kdim * nvec), out(n * nvec, T(-7));
     for (auto& v : a) { double d; if (scanf("%lf", &d) != 1) return 1; v = d; }
     for (auto& v : x) { double d; if (scanf("%lf", &d) != 1) return 1; v = d; }
     const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
@@ -162,7 +162,7 @@ int run(int n, int nvec, int flags, int sym) {
         seen[it.bi * cb + it.bj] += 1;
         const int i0 = TT_B * it.bi, j0 = TT_B * it.bj;
         int k0, k1;
-        tt_k_range(i0, TT_B, j0, n, flags, k0, k1);
+        tt_k_range(i0, TT_B, j0, kdim, flags, k0, k1);
         k0 &= ~(TT_BK - 1);
         T acc[TT_B][TT_B] = {};
         for (int kb = k0; kb < k1; kb += TT_BK) {
@@ -175,9 +175,9 @@ int run(int n, int nvec, int flags, int sym) {
                             tt_place<T>(th, r, kc, f, k);
                             if (kc == 0) { placed[op * TT_BK * TT_B + k * TT_B + f] += 1; continue; }
                             // kc = 1 must hit the same set of places (checked below); stage it.
-                            const int w = op == 0 ? tt_what_m(i0 + f, kb + k, n, flags)
-                                                  : tt_what_x(kb + k, j0 + f, n, nvec, flags);
-                            const T src = op == 0 ? (w == TT_COPY ? a[(i0 + f) * n + kb + k] : T(w))
+                            const int w = op == 0 ? tt_what_m(i0 + f, kb + k, n, kdim, flags)
+                                                  : tt_what_x(kb + k, j0 + f, kdim, nvec, flags);
+                            const T src = op == 0 ? (w == TT_COPY ? a[(i0 + f) * kdim + kb + k] : T(w))
                                                   : (w == TT_COPY ? x[(kb + k) * nvec + j0 + f] : T(w));
                             (op == 0 ? sa : sx)[k * tt_ld<T>() + f] = src;
                             placed[op * TT_BK * TT_B + k * TT_B + f] += 2;
@@ -204,8 +204,10 @@ int run(int n, int nvec, int flags, int sym) {
     return 0;
 }
 int main(int argc, char** argv) {
+    // n nvec flags sym [kdim (default n) [float]]
     const int n = atoi(argv[1]), nvec = atoi(argv[2]), flags = atoi(argv[3]), sym = atoi(argv[4]);
-    return argc > 5 ? run<float>(n, nvec, flags, sym) : run<double>(n, nvec, flags, sym);
+    const int kdim = argc > 5 ? atoi(argv[5]) : n;
+    return argc > 6 ? run<float>(n, nvec, kdim, flags, sym) : run<double>(n, nvec, kdim, flags, sym);
 }
 """
 
@@ -220,7 +222,7 @@ def tile_program(tmp_path_factory):
 def test_tri_tile_items_places_masks(tile_program, n, dtype):
     gen = rng(n + 2)
     tol = 64 * numpy.finfo(dtype).eps
-    m_upper, unit, x_lower = 1, 2, 4                  # kernels/trmm.cu TT_* flags
+    m_upper, unit, x_lower, full = 1, 2, 4, 64        # kernels/trmm.cu TT_* flags
     cases = [(False, False, 37), (True, False, 70), (False, True, 37), (True, True, 128)]
     for upper, is_unit, nvec in cases:
         t = random_triangular(gen, 1, n, dtype, lower=not upper, unit_diagonal=is_unit)[0]
@@ -231,7 +233,7 @@ def test_tri_tile_items_places_masks(tile_program, n, dtype):
         x = gen.standard_normal((n, nvec)).astype(dtype).astype(float)
         flags = m_upper * upper | unit * is_unit
         text = "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.ravel(), x.ravel()]))
-        args = [str(tile_program), str(n), str(nvec), str(flags), "0"]
+        args = [str(tile_program), str(n), str(nvec), str(flags), "0", str(n)]
         args += ["float"] if dtype == numpy.float32 else []
         out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
         got = numpy.array(out.stdout.split(), dtype=float).reshape(n, nvec)
@@ -243,10 +245,21 @@ def test_tri_tile_items_places_masks(tile_program, n, dtype):
     a = t.copy()
     a[numpy.triu_indices(n, 1)] = numpy.nan
     text = "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.T.ravel(), a.ravel()]))
-    args = [str(tile_program), str(n), str(n), str(m_upper | x_lower), "1"]
+    args = [str(tile_program), str(n), str(n), str(m_upper | x_lower), "1", str(n)]
     args += ["float"] if dtype == numpy.float32 else []
     out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
     got = numpy.array(out.stdout.split(), dtype=float).reshape(n, n)
     assert numpy.array_equal(got, got.T)
     err = numpy.abs(got - t.T @ t).max() / (numpy.abs(t).sum() * numpy.abs(t).max())
     assert err < tol, err
+    # SYRK (TT_FULL): M = A (n x k) and X = A^T dense, an inner dimension of its own.
+    for k in (n // 3, 2 * n + 5):
+        a = gen.standard_normal((n, k)).astype(dtype).astype(float)
+        text = "\n".join(f"{v:.17g}" for v in numpy.concatenate([a.ravel(), a.T.ravel()]))
+        args = [str(tile_program), str(n), str(n), str(full), "1", str(k)]
+        args += ["float"] if dtype == numpy.float32 else []
+        out = subprocess.run(args, input=text, capture_output=True, text=True, check=True)
+        got = numpy.array(out.stdout.split(), dtype=float).reshape(n, n)
+        assert numpy.array_equal(got, got.T)
+        err = numpy.abs(got - a @ a.T).max() / (numpy.abs(a).sum(axis=1).max() * numpy.abs(a).max())
+        assert err < tol, (k, err)

@@ -14,7 +14,6 @@ wherever the host cannot run ahead). float64; prints a Markdown table.
 """
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy
@@ -26,6 +25,7 @@ import cupy  # noqa: E402
 
 import linalg  # noqa: E402
 from bench_blas import timeit, timeit_gpu  # noqa: E402
+from probe_call_costs import host_us  # noqa: E402
 from linalg._cuda import cholesky as gchol  # noqa: E402
 from linalg._cuda import syrk as gsyrk  # noqa: E402
 from linalg._cuda import triangular as gtri  # noqa: E402
@@ -35,19 +35,6 @@ try:
     import torch
 except ImportError:
     torch = None
-
-
-def host_us(fn, calls=300):
-    """Microseconds of host time a call (no synchronization inside the loop)."""
-    for _ in range(20):
-        fn()
-    cupy.cuda.Device().synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    elapsed = time.perf_counter() - start
-    cupy.cuda.Device().synchronize()
-    return elapsed / calls * 1e6
 
 
 def gpu_us(fn):
@@ -145,7 +132,7 @@ def main():
             for batch in map(int, args.batches.split(",")):
                 for label, fn in callables(op, n, batch, gen):
                     try:
-                        h, g, e = host_us(fn), gpu_us(fn), timeit(fn) * 1e3
+                        h, g, e = host_us(fn, 300), gpu_us(fn), timeit(fn) * 1e3
                         print(f"| {op} | {n} | {batch} | {label} | {h:.1f} | {g:.1f} | {e:.1f} |",
                               flush=True)
                     except Exception as exc:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy
 
-__all__ = ["is_real", "dtype_name", "kernel_dir", "kernel_source", "get_kernel", "kernel", "Launcher",
-           "current_device", "ctype", "COMPILE_OPTIONS"]
+__all__ = ["is_real", "dtype_name", "kernel_dir", "kernel_source", "get_kernel", "kernel",
+           "Launcher", "current_device", "ctype", "COMPILE_OPTIONS"]
 
 # Environment override for development: point at a kernels/ checkout.
 KERNEL_DIR_ENV = "LINALG_KERNEL_DIR"

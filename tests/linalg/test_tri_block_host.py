@@ -177,7 +177,8 @@ int run(int n, int nvec, int kdim, int flags, int sym) {
                             // kc = 1 must hit the same set of places (checked below); stage it.
                             const int w = op == 0 ? tt_what_m(i0 + f, kb + k, n, kdim, flags)
                                                   : tt_what_x(kb + k, j0 + f, kdim, nvec, flags);
-                            const T src = op == 0 ? (w == TT_COPY ? a[(i0 + f) * kdim + kb + k] : T(w))
+                            const T src = op == 0 ? (w == TT_COPY ? a[(i0 + f) * kdim + kb + k]
+                                                                  : T(w))
                                                   : (w == TT_COPY ? x[(kb + k) * nvec + j0 + f] : T(w));
                             (op == 0 ? sa : sx)[k * tt_ld<T>() + f] = src;
                             placed[op * TT_BK * TT_B + k * TT_B + f] += 2;

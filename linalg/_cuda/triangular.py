@@ -131,7 +131,8 @@ BLOCK_GRID = 0
 # (left, right_t; TILE_KMAJOR below); B's the same way (rows on the left, k-major on the right).
 # LAUUM "lower" (rows) and "upper" (k-major). TILE_UPTO (LINALG_CUDA_TILE_UPTO, default
 # TILE_MAX; 0 turns it off) is for measurements. H100, batch 10240, ms tri_tile / dense path,
-# every variant forced each way (`python3 scripts/probe_trmm_tile.py rules 72,80,96,112,128,160,192,256 float64,float32`,
+# every variant forced each way
+# (`python3 scripts/probe_trmm_tile.py rules 72,80,96,112,128,160,192,256 float64,float32`,
 # reports/gpu_20261126d/tile_rules.txt, 2026-11-26; a dense cupy.matmul in brackets):
 #   float64 n = 96 (0.83): TRMM left N 1.39 / 1.25, left T 1.25 / 1.24, right N 1.15 / 1.25,
 #           right T 1.31 / 1.25; n = 112: 1.64-1.70 / 1.73-1.75 (all four); n = 160 (2.54): left N

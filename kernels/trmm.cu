@@ -33,10 +33,10 @@
 //             diagonal as ones. H100, float64 batch 10240, TRMM n = 256, ms one element a copy
 //             everywhere / 16-byte copies where allowed: left N (X) 10.2 / 9.0, left T (M and X)
 //             9.35 / 7.7; k-major M (left N) 7.18 (float32 since 2026-11-26: 5.75 -> 4.71).
-// Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 8
-//             elements, or k-major As[i][k] / Xs[j][k] (row stride TT_BK + 4): the fragment loads
-//             below are free of bank conflicts (k rows, double: rows 8 words apart alternate
-//             half-banks; float: lane (g, q) reads bank 8 q + g).
+// Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 4
+//             (double) or 64 + 8 (float) elements, or k-major As[i][k] / Xs[j][k] (row stride
+//             TT_BK + 4), each in a slot of TT_BK x (64 + 8) elements: the fragment loads below
+//             are free of bank conflicts (tt_ld, tt_ldk).
 // Product:    128 threads. double: DMMA mma.sync.aligned.m16n8k8.row.col.f64 (sm_90's shape, four
 //             times the m8n8k4 work an instruction; TRMM left N n = 256 10.2 ms against 11.8 for
 //             m8n8k4 with 256 threads and 32 x 16 warp parts), 4 warps
@@ -88,20 +88,27 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_KM_M 1
 #define TT_KM_X 2
 
-// Row stride (elements) of a staged k row.
+// Row stride (elements) of a staged k row. The DMMA fragment loads read lane (g, q) at q rows and
+// g columns from a base: double at 64 + 4, the words 8 q + 2 g (mod 32) of a half-warp are
+// distinct, at 64 + 8 (until 2026-11-26) q = 0 and 2 met in the same banks (Nsight Compute, LAUUM
+// lower n = 128: 65.1M shared-load wavefronts, 33.7M of them from conflicts, 1.50 ms against
+// 1.28 for the k-major upper variant); float at 64 + 8, bank 8 q + g.
 template <typename T>
-__host__ __device__ constexpr int tt_ld() { return TT_B + 8; }
+__host__ __device__ constexpr int tt_ld() { return sizeof(T) == 8 ? TT_B + 4 : TT_B + 8; }
 
 // Row stride (elements) of an operand staged k-major, s[f][k] (KM below): TT_BK + 4 elements,
 // 16-byte aligned rows; the DMMA fragment loads then meet two wavefronts a warp in double, the
 // minimum for 256 bytes, and one in float (lane (g, q) reads bank 4 g + q). The tile takes TT_B
-// x tt_ldk = the k-row tile's TT_BK x tt_ld elements.
+// x tt_ldk = tt_half() elements.
 __host__ __device__ constexpr int tt_ldk() { return TT_BK + 4; }
-static_assert(TT_B * tt_ldk() <= TT_BK * (TT_B + 8), "a k-major tile fits the stage");
+// Elements an operand tile takes in a stage, either layout (and either dtype: the shared bytes the
+// launcher computes, linalg/_cuda/triangular.py tile_smem).
+__host__ __device__ constexpr int tt_half() { return TT_BK * (TT_B + 8); }
+static_assert(TT_B * tt_ldk() <= tt_half(), "a k-major tile fits the stage");
 
 // Elements of one stage (A and X tiles) and bytes of dynamic shared memory.
 template <typename T>
-__host__ __device__ constexpr int tt_stage_elems() { return 2 * TT_BK * tt_ld<T>(); }
+__host__ __device__ constexpr int tt_stage_elems() { return 2 * tt_half(); }
 template <typename T>
 __host__ __device__ constexpr int tt_smem_bytes() {
     return TT_STAGES * tt_stage_elems<T>() * (int)sizeof(T);
@@ -414,7 +421,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
          index_t oj, int n, int nvec, int kdim, index_t batch, int flags, T alpha) {
     extern __shared__ __align__(16) unsigned char tri_tile_smem[];
     T* const s0 = reinterpret_cast<T*>(tri_tile_smem);
-    constexpr int HALF = TT_BK * tt_ld<T>();
+    constexpr int HALF = tt_half();
     const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
     const index_t items = batch * (SYM ? rb * (rb + 1) / 2 : rb * cb);
     if ((index_t)blockIdx.x >= items) return;

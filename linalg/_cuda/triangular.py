@@ -163,13 +163,17 @@ BLOCK_GRID = 0
 # 0.83) the tiles now took 0.83-0.87x the dense path's time, but n = 112 (fill 0.88) was not
 # measured since (left T, which the k-major staging does not change, lost there: 1.87 / 1.59), so
 # the fill stays 0.9.
+# float64 k rows at a row stride of 64 + 4 (kernels/trmm.cu tt_ld; same day, rules_f64_ld68.txt):
+# left T n = 96 now 1.11 against the dense path's 1.30 ms (its fill 0.75 admitted: 0.8 before),
+# left N 1.27 / 1.26 (a tie, stays dense) and n = 160 3.55 / 3.71 (kept dense at the fill 0.85
+# that n = 257 shares), right N / T unchanged.
 # On small batches the dense path's three launches cost more still: float64 n = 512, batch 1 /
 # 8 / 100, GPU time us, tile / dense path / one cupy.matmul: TRMM 24 / 39 / 34, 50 / 66 / 49,
 # 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
 # (`python3 scripts/probe_small_split.py`, reports/gpu_20261126e/small_split_call2_3.md).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.8),
+TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.75),
                                     "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
               ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
                                     "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},

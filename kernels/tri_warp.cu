@@ -23,7 +23,8 @@
 //             `blockDim.x / G` matrices per block (128 threads); grid-stride loop over the batch.
 //             Global accesses are coalesced: left-side vectors are columns (a group reads a row
 //             of B), right-side rows pass through a shared NMAX x (NMAX + 1) tile.
-// Shared:     per matrix NMAX * (NMAX + 1) elements of T, twice for the right side (dynamic).
+// Shared:     per matrix NMAX * (NMAX + 1) elements of T, twice for the right side, and one of
+//             padding (dynamic).
 // Template:   T = float | double; NMAX = 32 (fully unrolled; rows n..NMAX-1 are zero padding);
 //             MODE = TRI_WARP_MUL | TRI_WARP_SOLVE | TRI_WARP_POTRS (one path per kernel);
 //             G = 16 | 32; OUT: B is read from B_in (same ldb and sb, no overlap) and the result
@@ -172,7 +173,11 @@ tri_warp(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B, in
     const int per_block = blockDim.x / G;
     const int group = threadIdx.x / G, lane = threadIdx.x % G;
     const unsigned mask = G == 32 ? 0xffffffffu : 0xffffu << (threadIdx.x & 16);
-    T* s = reinterpret_cast<T*>(tri_warp_smem) + group * NMAX * LD * (right ? 2 : 1);
+    // Each group's tiles end one element apart from the next group's: the two half-warp groups
+    // of a warp broadcast-load their own matrices' entries at the same offsets, which 2 x NMAX x LD
+    // elements apart sit in the same banks (Nsight Compute, float64 TRSM n = 32: half the
+    // shared-load wavefronts were conflicts).
+    T* s = reinterpret_cast<T*>(tri_warp_smem) + group * (NMAX * LD * (right ? 2 : 1) + 1);
     T* rows = s + NMAX * LD;                   // right side: NMAX rows of B
     for (index_t first = (index_t)blockIdx.x * per_block; first < batch;
          first += (index_t)gridDim.x * per_block) {

@@ -596,11 +596,12 @@ def tri_warp(a, b, flags, mode, alpha=1.0, lanes=None, out=None):
 @functools.lru_cache(maxsize=4096)
 def _tri_warp_config(device_id, dtype, batch, right, mode, lanes, fresh=False):
     """(launcher, grid, threads, shared bytes) of one tri_warp launch: 128 threads a block,
-    each matrix with its triangle tile (and a tile of rows of B for the right side); ``fresh``:
+    each matrix with its triangle tile (and a tile of rows of B for the right side) and one
+    element of padding (kernels/tri_warp.cu: the groups' tiles in different banks); ``fresh``:
     the out-of-place instantiation."""
     nmax, per_block = 32, 128 // lanes
     tiles = 2 if right else 1
-    smem = per_block * tiles * nmax * (nmax + 1) * dtype.itemsize
+    smem = per_block * (tiles * nmax * (nmax + 1) + 1) * dtype.itemsize
     launcher = kernel("tri_warp",
                       f"tri_warp<{ctype(dtype)}, {nmax}, {mode}, {lanes}, {cbool(fresh)}>",
                       "pqqpqqiiqiTpp", dtype)

@@ -157,8 +157,12 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
     extern __shared__ __align__(16) unsigned char trsv_warp_smem[];
     const LaneGroup<W> g = LaneGroup<W>::make();
     const int group = threadIdx.x / W, groups = blockDim.x / W;
-    // Per group: x (n elements), then (double) a W x (W + 1) tile for the diagonal blocks.
-    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)group * (n + trsv_tile<T, W>());
+    // Per group: x (n elements), then (double) a W x (W + 1) tile for the diagonal blocks, then
+    // one element of padding: the groups of a warp broadcast-load the same offsets of their own
+    // parts, which would otherwise fall into the same banks whenever the part's size is a
+    // multiple of 32 words (Nsight Compute, float64 one-vector POTRS n = 64 / 128: 0.29 / 0.36
+    // of the shared-load wavefronts were conflicts).
+    T* xs = reinterpret_cast<T*>(trsv_warp_smem) + (index_t)group * (n + trsv_tile<T, W>() + 1);
     T* tile = xs + n;
     for (index_t k = (index_t)blockIdx.x * groups + group; k < batch;
          k += (index_t)gridDim.x * groups) {

@@ -159,7 +159,7 @@ def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=Fa
     item = dtype.itemsize
     width = int(width or group_width(n))
     tile = width * (width + 1) if item == 8 else 0     # kernels/trsv.cu trsv_tile<T, W>()
-    per_group = (n + tile) * item
+    per_group = (n + tile + 1) * item                   # + 1: the groups' parts in other banks
     groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
     name = name_expr("trsv_warp", _compile.ctype(dtype), width, _compile.cbool(fresh))

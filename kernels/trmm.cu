@@ -106,12 +106,10 @@ __host__ __device__ constexpr int tt_ldk() { return TT_BK + 4; }
 __host__ __device__ constexpr int tt_half() { return TT_BK * (TT_B + 8); }
 static_assert(TT_B * tt_ldk() <= tt_half(), "a k-major tile fits the stage");
 
-// Elements of one stage (A and X tiles) and bytes of dynamic shared memory.
-template <typename T>
-__host__ __device__ constexpr int tt_stage_elems() { return 2 * tt_half(); }
+// Bytes of dynamic shared memory: TT_STAGES stages of two operand tiles.
 template <typename T>
 __host__ __device__ constexpr int tt_smem_bytes() {
-    return TT_STAGES * tt_stage_elems<T>() * (int)sizeof(T);
+    return TT_STAGES * 2 * tt_half() * (int)sizeof(T);
 }
 
 // The output tile of item t: matrix, row block bi, column block bj. rb row blocks and cb column

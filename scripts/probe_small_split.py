@@ -44,6 +44,17 @@ def gpu_us(fn):
         return float("nan")
 
 
+def from_copy(work, src):
+    """A wrapper making fn() start from ``work`` refreshed with ``src`` (the in-place calls that
+    cannot run twice on their own output: a factor factored again fails early)."""
+    def fresh(fn):
+        def call():
+            cupy.copyto(work, src)
+            return fn()
+        return call
+    return fresh
+
+
 def callables(op, n, batch, gen):
     """[(label, fn)] of one cell: public, backend, alternatives, vendor."""
     m = gen.standard_normal((batch, n, n))
@@ -84,12 +95,7 @@ def callables(op, n, batch, gen):
     if op == "trtri":
         eye = gtri.identity(batch, n, l.dtype)
         teye = torch.eye(n, dtype=tl.dtype, device=tl.device).expand(batch, n, n)
-
-        def fresh(fn):
-            def call():
-                cupy.copyto(work, l)
-                return fn()
-            return call
+        fresh = from_copy(work, l)
         return [("copy (in the rows below)", fresh(lambda: None)),
                 ("public", fresh(lambda: linalg.trtri(work, overwrite_a=True, return_info=True))),
                 ("backend", fresh(lambda: gtri.trtri(work, True, False))),
@@ -100,12 +106,7 @@ def callables(op, n, batch, gen):
     if op == "potrf":
         # every callable factors a fresh copy of A (a factor factored again fails early)
         ta = torch.as_tensor(a, device="cuda")
-
-        def fresh(fn):
-            def call():
-                cupy.copyto(work, a)
-                return fn()
-            return call
+        fresh = from_copy(work, a)
         return [("copy (in every row below)", fresh(lambda: None)),
                 ("public", fresh(lambda: linalg.potrf(work, overwrite_a=True, return_info=True))),
                 ("backend", fresh(lambda: gchol.potrf(work, True))),

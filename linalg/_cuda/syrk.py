@@ -105,11 +105,7 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
     if not use_c and gemm_small_serves(a, c, n, kd, tr):
         return _gemm_small_syrk(a, c, tr, alpha)
     if tile_serves(a, use_c, n, a.dtype):
-        out = tri.tile_syrk(a, tr, alpha)
-        if c is not None:                      # beta = 0: C is only where the result goes
-            c[...] = out
-            return c
-        return out
+        return tri.tile_syrk(a, tr, alpha, out=c)      # beta = 0: C is only where it goes
     tile = n * (kd | 1) + (n * (n | 1) if use_c else 0)
     if not small_kernel_serves(n, a.shape[0], a.dtype) or tile * a.itemsize > SMEM_PER_MATRIX:
         return _gemm_syrk(a, c, lower, tr, alpha, beta, use_c)

@@ -775,9 +775,8 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     xk, xj = (1, ldb) if right else (ldb, 1)   # X = B^T on the right
     oi, oj = (1, n) if right else (nvec, 1)     # Out = C^T on the right
     flags = (0 if m_lower else TT_M_UPPER) | (TT_UNIT if unit else 0)
-    rb, cb = -(-n // 64), -(-nvec // 64)
     _tri_tile(a, sa, mi, mk, b, sb, xk, xj, out, n * nvec, oi, oj, n, nvec, n, batch, flags,
-              alpha, batch * rb * cb, False)
+              alpha, False)
     return out
 
 
@@ -794,28 +793,29 @@ def tile_lauum(a, lower):
     # F = L or U^T (lower); M = F^T (upper), X = F: M(i, k) = F(k, i), X(k, j) = F(k, j).
     mi, mk = (1, lda) if lower else (lda, 1)
     xk, xj = (lda, 1) if lower else (1, lda)
-    rb = -(-n // 64)
     _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, n, batch,
-              TT_M_UPPER | TT_X_LOWER, 1.0, batch * rb * (rb + 1) // 2, True)
+              TT_M_UPPER | TT_X_LOWER, 1.0, True)
     return out
 
 
-def tile_syrk(a, trans, alpha=1.0):
-    """SYRK by kernels/trmm.cu tri_tile (TT_FULL): a new C-contiguous (batch, n, n) array alpha
-    op(A) op(A)^T, both triangles written from one register (symmetric bit for bit); ``a`` (batch,
-    n, k) (``trans`` False) or (batch, k, n) (True), float32/float64, unit column stride."""
+def tile_syrk(a, trans, alpha=1.0, out=None):
+    """SYRK by kernels/trmm.cu tri_tile (TT_FULL): alpha op(A) op(A)^T into ``out`` (batch, n, n)
+    with unit column stride, not overlapping ``a`` (default: a new C-contiguous array), both
+    triangles written from one register (symmetric bit for bit); ``a`` (batch, n, k) (``trans``
+    False) or (batch, k, n) (True), float32/float64, unit column stride. Returns ``out``."""
     import cupy
     batch = a.shape[0]
     n, kdim = (a.shape[2], a.shape[1]) if trans else (a.shape[1], a.shape[2])
-    out = cupy.empty((batch, n, n), dtype=a.dtype)
+    if out is None:
+        out = cupy.empty((batch, n, n), dtype=a.dtype)
     if batch == 0 or n == 0:
         return out
     _, lda, sa = view_args(a)
+    _, ldo, so = view_args(out)
     # M = op(A): M(i, p) = A(i, p) or A(p, i); X = op(A)^T: X(p, j) = M(j, p)
     mi, mk = (1, lda) if trans else (lda, 1)
-    rb = -(-n // 64)
-    _tri_tile(a, sa, mi, mk, a, sa, mk, mi, out, n * n, n, 1, n, n, kdim, batch, TT_FULL, alpha,
-              batch * rb * (rb + 1) // 2, True)
+    _tri_tile(a, sa, mi, mk, a, sa, mk, mi, out, so, ldo, 1, n, n, kdim, batch, TT_FULL, alpha,
+              True)
     return out
 
 
@@ -836,9 +836,12 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
 
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
-              items, sym):
-    """One launch of tri_tile<T, sym, km> over ``items`` output tiles (grid-stride loop); km:
-    the operands with k stride 1 are staged k-major (TILE_KMAJOR)."""
+              sym):
+    """One launch of tri_tile<T, sym, km> over the batch's 64 x 64 output tiles (with ``sym``
+    those on and below the diagonal; grid-stride loop); km: the operands with k stride 1 are
+    staged k-major (TILE_KMAJOR)."""
+    rb, cb = -(-n // 64), -(-nvec // 64)
+    items = batch * (rb * (rb + 1) // 2 if sym else rb * cb)
     km = 0
     if dtype_name(a.dtype) in TILE_KMAJOR:
         km = (TT_KM_M if mk == 1 and mi != 1 else 0) | (TT_KM_X if xk == 1 and xj != 1 else 0)

@@ -533,7 +533,7 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
     assert gsyrk.TILE_FROM == {"float64": (48, 512), "float32": (49, 512)}
     calls = []
     monkeypatch.setattr(gsyrk, "_gemm_small_syrk", lambda *args: calls.append("gemm_small"))
-    monkeypatch.setattr(gsyrk.tri, "tile_syrk", lambda *args: calls.append("tile"))
+    monkeypatch.setattr(gsyrk.tri, "tile_syrk", lambda *args, **kw: calls.append("tile"))
     monkeypatch.setattr(gsyrk, "_kernel_syrk", lambda *args: calls.append("small"))
     monkeypatch.setattr(gsyrk, "_gemm_syrk", lambda *args: calls.append("gemm"))
     cases = [  # (dtype, n, kd, trans, beta, contiguous) -> path

@@ -3,7 +3,8 @@
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
 //               CHOL_POTRF (1): A = L L^T            (row per thread, right-looking, one barrier a step)
-//               CHOL_TRTRI (2): X = L^-1             (column per thread, forward substitution)
+//               CHOL_TRTRI (2): X = L^-1             (column per thread, forward substitution;
+//                                                     NMAX = 64: by 32 x 32 blocks)
 //               CHOL_LAUUM (4): S = X^T X, full      (row per thread; tiles at NMAX = 32)
 //             potrf = 1, trtri = 2, lauum = 4, potri = 2|4, poti = 1|2|4 (the KBLAS "Table 2"
 //             fusions: the matrix is read once and written once whatever the chain).
@@ -16,14 +17,15 @@
 // Threads:    a group of NMAX threads per matrix (thread r owns row r / column r, in registers),
 //             `blockDim.x / NMAX` matrices per block, a grid-stride loop over the batch. NMAX <= 32
 //             keeps a group inside one warp (__syncwarp); NMAX = 64 (two warps, one matrix a
-//             block, block barriers; float64 255 registers with a few spills) serves small
-//             batches with 32 < n <= 64 in one launch (linalg/_cuda/triangular.py one_launch),
-//             where the panels' and the vendor's several launches cost more host time. The
-//             loops over the matrix order are fully unrolled (constant register indices, no
-//             per-entry predicates), with one
-//             uniform `j >= n` exit a step; entries beyond n are scratch that is never stored.
-//             Larger n: potrf by left-looking 32-wide panels (chol_panel below, reusing the
-//             potrf phase), trtri/lauum by the launchers' recursion down to this kernel.
+//             block, block barriers; float64 238 registers, no spills) serves small batches with
+//             32 < n <= 64 in one launch (linalg/_cuda/triangular.py one_launch), where the
+//             panels' and the vendor's several launches cost more host time, and TRTRI from n =
+//             33 / 36 (float64 / float32) at every batch and as the recursion's leaves (its
+//             TRTRI phase by 32 x 32 blocks, chol_trtri_blocked). The loops over the matrix
+//             order are fully unrolled (constant register indices, no per-entry predicates), with
+//             one uniform `j >= n` exit a step; entries beyond n are scratch that is never
+//             stored. Larger n: potrf by left-looking 32-wide panels (chol_panel below, reusing
+//             the potrf phase), trtri/lauum by the launchers' recursion down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
@@ -117,6 +119,85 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     for (int k = 0; k < NMAX; ++k)
         if (k < n) s[k * LD + c] = x[k];          // column c; zero above the diagonal
     group_sync<NMAX>();
+    return fail;
+}
+
+// The TRTRI phase for NMAX = 64 by 32 x 32 blocks: each warp inverts one diagonal block (the
+// substitution above on a 32-row block: 32 steps where the plain phase's first warp took 64,
+// with 32 registers of x instead of 64), then both warps form X21 = -X22 (L21 X11) by 4 x 4
+// register tiles (8 shared loads for 16 FMAs a step). Entries with a row or column >= n are
+// written as zeros so that the products never multiply scratch. Same info as the plain phase.
+// H100, batch 10240, same call, against the plain phase at NMAX = 64: TRTRI float64 n = 56 / 64
+// 1.68 / 1.84x (0.44 -> 0.24 ms at n = 64, 95 % of the copy bandwidth), POTRI 1.35 / 1.40x, POTI
+// 1.17 / 1.21x (reports/gpu_20261126f/ab_trtri_blocked.md; float64 with the 168-register cap of
+// linalg/_cuda/triangular.py CHOL_CHAIN_LAUNCH). The plain phase with its second warp skipping
+// the steps of its zero rows (38 % fewer FMAs) was slower, 0.88-0.92x: the first warp's 64 steps
+// are the block's critical path (ab_warp_skips.md).
+template <typename T>
+__device__ int chol_trtri_blocked(T* s, int n, int c, bool unit) {
+    constexpr int NMAX = 64, LD = chol_ld<NMAX>(), B = 32;
+    const int w = c / B, cl = c % B, o = B * w;   // this warp's diagonal block, local column
+    if (c < n) s[c * LD + NMAX] = unit ? T(1) : T(1) / s[c * LD + c];
+    __syncwarp();                                 // each warp reads only its own block's rows
+    T x[B];
+#pragma unroll
+    for (int k = 0; k < B; ++k) x[k] = T(0);
+    int fail = 0;
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+        if (o + i >= n) break;
+        const T* row_i = s + (o + i) * LD;
+        if (!unit && !is_finite_nonzero(row_i[o + i]) && fail == 0) fail = o + i + 1;
+        const T xi = (i < cl) ? T(0) : ((i == cl) ? T(1) : x[i]) * row_i[NMAX];
+        x[i] = xi;
+#pragma unroll
+        for (int k = i + 1; k < B; ++k) x[k] -= s[(o + k) * LD + o + i] * xi;   // scratch past n
+    }
+    __syncwarp();                                 // the warp is done reading its block of L
+#pragma unroll
+    for (int k = 0; k < B; ++k)
+        s[(o + k) * LD + o + cl] = (o + k < n && c < n) ? x[k] : T(0);
+    // The second warp's info reaches the first through row 0's padding (its reciprocal is used).
+    __syncthreads();
+    if (c == B) s[NMAX] = T(fail);
+    __syncthreads();
+    if (c == 0 && fail == 0) fail = int(s[NMAX]);
+    // T = L21 X11, then X21 = -X22 T, both over L21's place; thread c: rows ti + 8 a, columns
+    // tj + 8 b (a, b < 4) of the 32 x 32 block (a warp's loads of one row fall in distinct banks).
+    const int ti = c / 8, tj = c % 8;
+    T acc[4][4];
+#pragma unroll
+    for (int phase = 0; phase < 2; ++phase) {
+        // phase 0: left = L21 (rows 32.., columns 0..), right = X11; phase 1: left = X22, right = T
+        const T* left = s + B * LD + (phase == 0 ? 0 : B);
+        const T* right = s + (phase == 0 ? 0 : B * LD);
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b) acc[a][b] = T(0);
+#pragma unroll 4
+        for (int k = 0; k < B; ++k) {
+            T p[4], q[4];
+#pragma unroll
+            for (int a = 0; a < 4; ++a) p[a] = left[(ti + 8 * a) * LD + k];
+#pragma unroll
+            for (int b = 0; b < 4; ++b) q[b] = right[k * LD + tj + 8 * b];
+#pragma unroll
+            for (int a = 0; a < 4; ++a)
+#pragma unroll
+                for (int b = 0; b < 4; ++b) acc[a][b] += p[a] * q[b];
+        }
+        __syncthreads();                          // every read of L21 (phase 0) / T (phase 1) done
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b) {
+                const int i = ti + 8 * a, j = tj + 8 * b;
+                const T v = phase == 0 ? acc[a][b] : -acc[a][b];
+                s[(B + i) * LD + j] = (B + i < n) ? v : T(0);
+            }
+        __syncthreads();
+    }
     return fail;
 }
 
@@ -232,7 +313,10 @@ __global__ void chol_small(T* __restrict__ A, index_t lda, index_t stride, int n
         int fail = 0;
         if (ops & CHOL_POTRF) fail = chol_potrf_phase<T, NMAX>(s, n, r);
         if (ops & CHOL_TRTRI) {
-            const int tfail = chol_trtri_phase<T, NMAX>(s, n, r, (ops & CHOL_POTRF) ? false : unit != 0);
+            const bool u = (ops & CHOL_POTRF) ? false : unit != 0;
+            int tfail;
+            if constexpr (NMAX == 64) tfail = chol_trtri_blocked<T>(s, n, r, u);
+            else tfail = chol_trtri_phase<T, NMAX>(s, n, r, u);
             if (!(ops & CHOL_POTRF)) fail = tfail;
         }
         if (ops & CHOL_LAUUM) chol_lauum_phase<T, NMAX>(s, n, r);

@@ -7,7 +7,8 @@ compared with the production launch's (bit for bit: same arithmetic, only the la
 differs).
 
     python3 scripts/probe_chol_small.py [--n 16 32] [--caps 0 64 128] [--per-block 1 2 4 8 16]
-                                        [--no-trsm]     # prints one line per (op, dtype, n)
+                                        [--no-trsm] [--ops trtri,potri]
+    # prints one line per (op, dtype, n)
 """
 import argparse
 import os
@@ -84,6 +85,7 @@ def main():
     parser.add_argument("--per-block", type=int, nargs="+", default=[1, 2, 4, 8, 16],
                         help="matrices per block to try")
     parser.add_argument("--no-trsm", action="store_true", help="skip the tri_warp sweep")
+    parser.add_argument("--ops", default=",".join(OPS), help="phase chains to sweep")
     args = parser.parse_args()
     for n in args.n:
         for dtype in (numpy.float64, numpy.float32):
@@ -91,6 +93,8 @@ def main():
             factor = a0.copy()
             tri.chol_small(factor, tri.CHOL_POTRF, True)
             for name, ops in OPS.items():
+                if name not in args.ops.split(","):
+                    continue
                 src = a0 if ops & tri.CHOL_POTRF else factor
                 a = src.copy()
                 reset = lambda: cupy.copyto(a, src)  # noqa: E731

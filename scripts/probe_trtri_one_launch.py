@@ -2,9 +2,11 @@
 default rules, through scripts/bench_cholesky.py in this process (the probe behind
 linalg/_cuda/triangular.py ONE_LAUNCH_FROM).
 
-    python3 scripts/probe_trtri_one_launch.py OUT 0|1 [bench_cholesky.py options]
+    python3 scripts/probe_trtri_one_launch.py OUT 0|1|2|3 [bench_cholesky.py options]
 
-1 raises ONE_LAUNCH_BELOW[("trtri", "float64")] to 10^9 first, 0 keeps the rules; the remaining
+1 raises ONE_LAUNCH_BELOW[("trtri", dtype)] to 10^9 first (float64 and float32), 2 that of POTRI and POTI too (their
+whole chain as one launch), 3 turns ONE_LAUNCH_LEAVES off (the recursion's leaves stop at LEAF),
+0 keeps the rules; the remaining
 options go to bench_cholesky.py (default: --ops trtri,potri --sizes 40,48,56,64 --batches
 10240,100000 --dtypes float64 --fresh). Run both, alternately, in one device call and pair the
 CSVs with `python3 scripts/ab_table.py OUT0/bench_cholesky.csv OUT1/bench_cholesky.csv`.
@@ -20,11 +22,13 @@ import linalg._cuda.triangular as tri  # noqa: E402
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in ("0", "1"):
+    if len(sys.argv) < 3 or sys.argv[2] not in ("0", "1", "2", "3"):
         sys.exit(__doc__)
-    out, patched, rest = sys.argv[1], sys.argv[2] == "1", sys.argv[3:]
-    if patched:
-        tri.ONE_LAUNCH_BELOW[("trtri", "float64")] = 10 ** 9
+    out, patched, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    tri.ONE_LAUNCH_LEAVES = patched != 3
+    for op in ("trtri", "potri", "poti")[:{0: 0, 1: 1, 2: 3, 3: 0}[patched]]:
+        for dtype in ("float64", "float32"):
+            tri.ONE_LAUNCH_BELOW[(op, dtype)] = 10 ** 9
     rest = rest or ["--ops", "trtri,potri", "--sizes", "40,48,56,64", "--batches", "10240,100000",
                     "--dtypes", "float64", "--fresh"]
     sys.argv = ["bench_cholesky.py", *rest, "--output", out]

@@ -236,13 +236,16 @@ CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32):
 # ms), POTRI float64 at 1448; the float32 POTRI / POTI bounds fell to 1448 there, and each bound
 # is the smallest over all runs.
 ONE_LAUNCH_MAX = 64
-# TRTRI float64 from n = ONE_LAUNCH_FROM to ONE_LAUNCH_MAX is that one launch at every batch:
-# since the reciprocals chol_small<double, 64> beats the recursion into 32-leaves there. H100,
-# float64, in place, same call (reports/gpu_20261126c/trtri_one_launch.md,
-# scripts/probe_trtri_one_launch.py): TRTRI n = 56 / 64 1.13-1.19 / 1.07-1.11x at batch 10240 and
-# 100000, POTRI 1.09-1.12 / 1.04-1.05x, POTI 1.03-1.07x; n = 40 / 48 lost (0.93-0.98x). As the
-# recursion's 64-leaves it lost (n = 96-256 0.86-0.93x).
-ONE_LAUNCH_FROM = {("trtri", "float64"): 56}
+# TRTRI from n = ONE_LAUNCH_FROM to ONE_LAUNCH_MAX is that one launch at every batch, and with
+# ONE_LAUNCH_LEAVES the recursion's blocks of those sizes are such leaves too: since its TRTRI
+# phase works by 32 x 32 blocks (kernels/potrf.cu chol_trtri_blocked, float64 capped at 168
+# registers: CHOL_CHAIN_LAUNCH) chol_small<T, 64> beats the recursion into 32-leaves there. H100,
+# batch 10240, same call (reports/gpu_20261126f/probes, scripts/probe_trtri_one_launch.py):
+# float64 n = 33 / 36 / 40 / 48 1.13 / 1.31 / 1.42 / 1.59x, float32 n = 36 / 40 / 48 / 56 / 64
+# 1.16 / 1.28 / 1.44 / 1.81 / 1.94x (n = 33 lost, 0.89x); as leaves, TRTRI n = 96-256 1.02-1.07x
+# and POTRI / POTI 1.01-1.04x against 32-leaves.
+ONE_LAUNCH_FROM = {("trtri", "float64"): 33, ("trtri", "float32"): 36}
+ONE_LAUNCH_LEAVES = True
 # Small batches with ONE_LAUNCH_MAX < n <= CHOL_BLOCK_MAX: POTRF, TRTRI, LAUUM, POTRI and POTI as
 # one launch of kernels/potrf.cu chol_block (one matrix a block, a 4 x 4 tile of it in each
 # thread's registers, LAPACK's blocked order by 4 x 4 blocks) below BLOCK_LAUNCH_BELOW[(op,
@@ -286,12 +289,19 @@ CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
 # float32 POTRF 0.0424 -> 0.0409, TRTRI 0.0478 -> 0.0465, POTRI 0.0712 -> 0.0680, POTI 0.1006 ->
 # 0.0917. The A/B through the public calls (ab_chain_launch.md), n = 24 / 32, batch 10240 and
 # 100000: float64 POTRF 1.03-1.07x, float32 POTRF 1.02-1.05x, TRTRI 1.03-1.18x, POTRI 1.04-1.06x,
-# POTI 1.09-1.13x; the other chains unchanged.
+# POTI 1.09-1.13x; the other chains unchanged. float64 NMAX = 64 at 168 registers (6 one-matrix
+# blocks an SM, as many as its shared memory allows, where NVRTC's 238 left 4; the code of the
+# phases a chain skips may spill, the chain's own does not): batch 10240, n = 48 / 64, TRTRI
+# 0.227 -> 0.197 / 0.285 -> 0.239 ms, POTRI 0.490 -> 0.454 / 0.608 -> 0.562, POTI 1.00 -> 0.85 /
+# 1.49 -> 1.40 (reports/gpu_20261126f/probes/caps_new.txt; 128 spills in the chain: slower).
 CHOL_CHAIN_LAUNCH = {("float64", 32, CHOL_POTRF): (4, 96),
                      ("float32", 32, CHOL_POTRF): (8, 64),
                      ("float32", 32, CHOL_TRTRI): (8, 64),
                      ("float32", 32, CHOL_TRTRI | CHOL_LAUUM): (8, 64),
-                     ("float32", 32, CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM): (8, 64)}
+                     ("float32", 32, CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM): (8, 64),
+                     ("float64", 64, CHOL_TRTRI): (1, 168),
+                     ("float64", 64, CHOL_TRTRI | CHOL_LAUUM): (1, 168),
+                     ("float64", 64, CHOL_POTRF | CHOL_TRTRI | CHOL_LAUUM): (1, 168)}
 
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
@@ -971,12 +981,12 @@ def trtri_recursion(a, lower, unit, src=None):
     stays zero); real dtypes. With ``src`` (a view of a's shape and strides), T is read from
     ``src``'s triangle and X written to ``a`` (src unchanged; a's other triangle zero already):
     the out-of-place form reads the input once where a copy first would read it twice. Leaves:
-    chol_small up to LEAF (chol_small<double, 64> leaves of 56-64, as ONE_LAUNCH_FROM takes at
-    the top, lost here: TRTRI n = 96-256 0.86-0.93x)."""
+    chol_small up to LEAF, and chol_small<T, 64> from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX where
+    ONE_LAUNCH_LEAVES."""
     import cupy
     n = a.shape[1]
     t = a if src is None else src
-    if n <= LEAF:
+    if n <= LEAF or (ONE_LAUNCH_LEAVES and one_launch_from("trtri", a.dtype) <= n <= ONE_LAUNCH_MAX):
         chol_small(t, CHOL_TRTRI, lower, unit, out=a)
         return
     n1 = split(n)

@@ -836,16 +836,22 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
     assert numpy.allclose(inplace, x, rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("dtype,n,leaves", [
-    ("float64", 128, [32, 32, 32, 32]), ("float64", 112, [32, 32, 32, 16]),
-    ("float64", 64, [32, 32]), ("float32", 96, [32, 32, 32]), ("float64", 40, [32, 8])])
-def test_trtri_recursion_bottoms_out_in_32_leaves(monkeypatch, dtype, n, leaves):
-    """The TRTRI recursion's leaves are chol_small's up to LEAF, in order, whatever
-    ONE_LAUNCH_FROM says for the top level (64-leaves measured slower)."""
+@pytest.mark.parametrize("dtype,n,big,leaves", [
+    ("float64", 128, False, [32, 32, 32, 32]), ("float64", 112, False, [32, 32, 32, 16]),
+    ("float64", 64, False, [32, 32]), ("float32", 96, False, [32, 32, 32]),
+    ("float64", 40, False, [32, 8]),
+    ("float64", 128, True, [64, 64]), ("float64", 112, True, [64, 48]),
+    ("float32", 96, True, [64, 32]), ("float64", 80, True, [64, 16]),
+    ("float64", 40, True, [40]), ("float32", 39, True, [32, 7]), ("float64", 256, True, [64] * 4)])
+def test_trtri_recursion_leaves_follow_one_launch_from(monkeypatch, dtype, n, big, leaves):
+    """The TRTRI recursion's leaves are chol_small's up to LEAF, in order, and with
+    ONE_LAUNCH_LEAVES also every block from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX (chol_small<T, 64>)."""
     fake = types.ModuleType("cupy")
     fake.empty = numpy.empty
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_FROM", {("trtri", "float64"): 56})
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_FROM", {("trtri", "float64"): 40,
+                                                     ("trtri", "float32"): 40})
+    monkeypatch.setattr(tri_mod, "ONE_LAUNCH_LEAVES", big)
     seen = []
     monkeypatch.setattr(tri_mod, "chol_small",
                         lambda t, ops, low, unit, out=None: seen.append(t.shape[1]))

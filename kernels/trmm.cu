@@ -83,6 +83,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_VEC_X 16                         // X's j stride is 1 and its rows 16-byte aligned
 #define TT_VEC_OUT 32                       // Out's j stride is 1, its rows 2-element aligned
 #define TT_FULL 64                          // M and X dense (no triangle): SYRK
+#define TT_ZEROED 128                       // the triangles' other parts are zero in memory
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
@@ -251,11 +252,15 @@ template <typename T, int KM>
 __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
                                          index_t xk, index_t xj, int n, int nvec, int kdim,
                                          int flags, int i0, int j0, int k0, T* sa, T* sx) {
-    // Whole tiles inside the triangle and the matrix need no per-place test.
+    // Whole tiles inside the triangle and the matrix need no per-place test; with TT_ZEROED
+    // (the other triangle holds zeros, a TRTRI result: POTRI's LAUUM) neither do those the
+    // triangle's edge crosses, which are then staged as they are, 16 bytes a copy where aligned.
     const bool inside_k = k0 + TT_BK <= kdim;
-    const bool full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) ||
+    const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
+    const bool full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
                         ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
-    const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || k0 >= j0 + TT_B);
+    const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
+                                                           k0 >= j0 + TT_B);
     tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
         [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
     tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,

@@ -181,8 +181,8 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
               ("lauum", "float32"): {"lower": (65, 512, 0.7), "upper": (65, 512, 0.7)}}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
-TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL = \
-    1, 2, 4, 8, 16, 32, 64
+TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED = \
+    1, 2, 4, 8, 16, 32, 64, 128
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
 # (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
@@ -790,9 +790,10 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     return out
 
 
-def tile_lauum(a, lower):
+def tile_lauum(a, lower, zeroed=False):
     """LAUUM by kernels/trmm.cu tri_tile, out of place: a new C-contiguous (batch, n, n) array
-    L^T L (lower) or U U^T (upper) of the referenced triangle of ``a`` (the other one not read),
+    L^T L (lower) or U U^T (upper) of the referenced triangle of ``a`` (the other one not read
+    unless ``zeroed``: it holds zeros, and the tiles the diagonal crosses are staged whole),
     both triangles written, symmetric bit for bit; float32/float64, unit column stride."""
     import cupy
     batch, n = a.shape[0], a.shape[1]
@@ -804,7 +805,7 @@ def tile_lauum(a, lower):
     mi, mk = (1, lda) if lower else (lda, 1)
     xk, xj = (lda, 1) if lower else (1, lda)
     _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, n, batch,
-              TT_M_UPPER | TT_X_LOWER, 1.0, True)
+              TT_M_UPPER | TT_X_LOWER | (TT_ZEROED if zeroed else 0), 1.0, True)
     return out
 
 
@@ -1120,7 +1121,7 @@ def lauum(a, lower=True, zeroed=False, keep=()):
         chol_small(a, CHOL_LAUUM, lower, out=x)
         return x
     if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
-        return tile_lauum(a, lower)                                   # a only read
+        return tile_lauum(a, lower, zeroed)                           # a only read
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tri_block_lauum(a, lower, out=result_array(a, "a", keep))
     import cupy

@@ -254,6 +254,27 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
+@pytest.mark.parametrize("cap", [2, 0], ids=lambda c: f"grid{c}")
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [65, 100, 128, 200, 257])
+def test_tile_lauum_of_a_zeroed_triangle_stages_whole_tiles(cp, gpu, monkeypatch, n, dtype, cap):
+    """tile_lauum(..., zeroed=True) (TT_ZEROED: POTRI's LAUUM of a TRTRI result, whose other
+    triangle is zero) stages the tiles the diagonal crosses whole: the same bits as the masked
+    staging, and L^T L / U U^T within the residual bound; lower and upper, 16-byte aligned or not."""
+    monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    gen = rng(n + 29)
+    for lower, pad in itertools.product((True, False), (0, 1)):
+        t = random_triangular(gen, 3, n, dtype, lower=lower, unit_diagonal=False)
+        full = numpy.zeros((3, n, n + pad), dtype)
+        full[:, :, :n] = t
+        a = cp.asarray(full)[:, :, :n]
+        zeroed = gpu.tile_lauum(a, lower, zeroed=True).get()
+        assert numpy.array_equal(zeroed, gpu.tile_lauum(a, lower).get()), (lower, pad)
+        ref = t.swapaxes(1, 2) @ t if lower else t @ t.swapaxes(1, 2)
+        res = scaled_residual(zeroed - ref, fro(t) ** 2, n, dtype)
+        assert res < THRESHOLD, (lower, pad, res)
+
+
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [300, 512])
 def test_trmm_lauum_default_paths_up_to_512(cp, gpu, n, dtype):

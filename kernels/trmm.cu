@@ -84,6 +84,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_VEC_OUT 32                       // Out's j stride is 1, its rows 2-element aligned
 #define TT_FULL 64                          // M and X dense (no triangle): SYRK
 #define TT_ZEROED 128                       // the triangles' other parts are zero in memory
+#define TT_PATCH_EDGES 256                  // stage the tiles the triangle's edge crosses whole
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
@@ -246,25 +247,79 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
     }
 }
 
+// How an operand tile is staged: TT_WHOLE (inside the triangle and the matrix: no per-place
+// test), TT_PATCH (with TT_PATCH_EDGES: inside the matrix, crossed by the triangle's edge,
+// 16-byte copies allowed: copied whole, then the places outside the triangle overwritten in
+// shared memory, tt_patch, one more barrier), TT_MASKED (a per-place test, element copies).
+// With TT_ZEROED (the other triangle holds zeros, a TRTRI result: POTRI's LAUUM) a crossed tile
+// is whole. H100, batch 10240, same call, against masked staging (reports/gpu_20261126f/
+// ab_tile_patch.md): LAUUM float64 n = 96-256 1.06-1.17x, float32 1.13-1.30x (n = 128 1.27 ->
+// 0.97 ms: 1.18x the dense product, 0.91x before); TRMM lost (float32 n = 128-256 0.91-0.92x:
+// only its A crosses, and the patch's barrier holds the product back), so only LAUUM sets it.
+enum { TT_WHOLE = 0, TT_PATCH = 1, TT_MASKED = 2 };
+struct tt_kinds {
+    int a, x;
+};
+__host__ __device__ __forceinline__ tt_kinds tt_tile_kinds(int n, int nvec, int kdim, int flags,
+                                                          int i0, int j0, int k0) {
+    const bool inside_k = k0 + TT_BK <= kdim;
+    const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
+    const bool tri_a = (flags & TT_FULL) || zeroed ||
+                       ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0);
+    const bool tri_x = !(flags & TT_X_LOWER) || zeroed || k0 >= j0 + TT_B;
+    tt_kinds kinds;
+    kinds.a = !(inside_k && i0 + TT_B <= n) ? TT_MASKED
+              : tri_a ? TT_WHOLE
+              : ((flags & TT_PATCH_EDGES) && (flags & TT_VEC_M)) ? TT_PATCH : TT_MASKED;
+    kinds.x = !(inside_k && j0 + TT_B <= nvec) ? TT_MASKED
+              : tri_x ? TT_WHOLE
+              : ((flags & TT_PATCH_EDGES) && (flags & TT_VEC_X)) ? TT_PATCH : TT_MASKED;
+    return kinds;
+}
+
 // Issue the copies of k tile k0.. of M's rows i0.. (into sa) and X's columns j0.. (into sx) (the
 // caller commits them as one group). a and x point at the matrix's M(i0, 0) and X(0, j0).
 template <typename T, int KM>
 __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
                                          index_t xk, index_t xj, int n, int nvec, int kdim,
                                          int flags, int i0, int j0, int k0, T* sa, T* sx) {
-    // Whole tiles inside the triangle and the matrix need no per-place test; with TT_ZEROED
-    // (the other triangle holds zeros, a TRTRI result: POTRI's LAUUM) neither do those the
-    // triangle's edge crosses, which are then staged as they are, 16 bytes a copy where aligned.
-    const bool inside_k = k0 + TT_BK <= kdim;
-    const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
-    const bool full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
-                        ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
-    const bool full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
-                                                           k0 >= j0 + TT_B);
-    tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
+    const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
+    tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, kinds.a != TT_MASKED,
+                                             (flags & TT_VEC_M) != 0, sa,
         [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
-    tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
+    tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, kinds.x != TT_MASKED,
+                                             (flags & TT_VEC_X) != 0, sx,
         [&](int f, int k) { return tt_what_x(k, j0 + f, kdim, nvec, flags); });
+}
+
+// Overwrite the places of a TT_PATCH operand tile (staged whole) that lie outside the triangle:
+// zeros, or ones on a unit diagonal. Any thread may patch any place (a barrier separates the
+// copies' arrival and the patch, and the patch and the product): consecutive threads take
+// consecutive places along the layout's unit stride (distinct banks).
+template <typename T, bool KMAJOR, typename What>
+__device__ __forceinline__ void tt_patch_operand(T* s, int k0, What what) {
+#pragma unroll 1
+    for (int r = 0; r < TT_PLACES; ++r) {
+        const int c = threadIdx.x + TT_THREADS * r;
+        const int f = KMAJOR ? c / TT_BK : c % TT_B, k = KMAJOR ? c % TT_BK : c / TT_B;
+        const int w = what(f, k0 + k);
+        if (w != TT_COPY) s[KMAJOR ? f * tt_ldk() + k : k * tt_ld<T>() + f] = T(w);
+    }
+}
+
+// The patch of the tile staged at k0 (after its copies arrived, before its product); returns
+// whether it patched (the caller then needs a barrier before the product).
+template <typename T, int KM>
+__device__ __forceinline__ bool tt_patch(int n, int nvec, int kdim, int flags, int i0, int j0,
+                                         int k0, T* sa, T* sx) {
+    const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
+    if (kinds.a == TT_PATCH)
+        tt_patch_operand<T, (KM & TT_KM_M) != 0>(sa, k0,
+            [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
+    if (kinds.x == TT_PATCH)
+        tt_patch_operand<T, (KM & TT_KM_X) != 0>(sx, k0,
+            [&](int f, int k) { return tt_what_x(k, j0 + f, kdim, nvec, flags); });
+    return kinds.a == TT_PATCH || kinds.x == TT_PATCH;
 }
 
 // d += a b for one 16 x 8 x 8 fragment (double; sm_90's DMMA shape with 4 times the work of
@@ -463,8 +518,10 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         cp_async_wait<TT_STAGES - 2>();
         __syncthreads();                      // tile `step` staged; step - 1's reads are done
         stage_next((step + TT_STAGES - 1) % TT_STAGES);
-        const T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
+        T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
         const int kb = cur.k0 + kt * TT_BK;
+        if (tt_patch<T, KM>(n, nvec, kdim, flags, cur.i0, cur.j0, kb, st, st + HALF))
+            __syncthreads();                  // (block-uniform: cur is the block's)
         tt_multiply<KM>(st, st + HALF, wk0 - kb, wk1 - kb, acc);
         if (++kt == cur.tiles) {              // item done: store from registers, next item
             tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha,

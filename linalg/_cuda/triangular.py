@@ -171,6 +171,11 @@ BLOCK_GRID = 0
 # 8 / 100, GPU time us, tile / dense path / one cupy.matmul: TRMM 24 / 39 / 34, 50 / 66 / 49,
 # 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
 # (`python3 scripts/probe_small_split.py`, reports/gpu_20261126e/small_split_call2_3.md).
+# LAUUM since its tiles the diagonal crosses are patched in shared memory (kernels/trmm.cu
+# TT_PATCH_EDGES; 2026-11-26 14:00 UTC, the same command before the change to TT_PATCH_EDGES
+# limited it to LAUUM, reports/gpu_20261126f/rules_patch.txt): float32 n = 80 0.98 / 0.81 against
+# the dense path's 1.00 / 1.03 (lower / upper), so its fill went 0.7 -> 0.6 (n = 72 lower 0.99 /
+# 0.95 stays dense); float64 tri_tile everywhere as before (n = 72 0.89 / 0.76 against 1.00 / 0.97).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
 TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.75),
@@ -178,11 +183,11 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
               ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
                                     "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
               ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
-              ("lauum", "float32"): {"lower": (65, 512, 0.7), "upper": (65, 512, 0.7)}}
+              ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
-TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED = \
-    1, 2, 4, 8, 16, 32, 64, 128
+(TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
+ TT_PATCH_EDGES) = 1, 2, 4, 8, 16, 32, 64, 128, 256
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
 # (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
@@ -805,7 +810,7 @@ def tile_lauum(a, lower, zeroed=False):
     mi, mk = (1, lda) if lower else (lda, 1)
     xk, xj = (lda, 1) if lower else (1, lda)
     _tri_tile(a, sa, mi, mk, a, sa, xk, xj, out, n * n, n, 1, n, n, n, batch,
-              TT_M_UPPER | TT_X_LOWER | (TT_ZEROED if zeroed else 0), 1.0, True)
+              TT_M_UPPER | TT_X_LOWER | TT_PATCH_EDGES | (TT_ZEROED if zeroed else 0), 1.0, True)
     return out
 
 

@@ -255,40 +255,57 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
 // is whole. H100, batch 10240, same call, against masked staging (reports/gpu_20261126f/
 // ab_tile_patch.md): LAUUM float64 n = 96-256 1.06-1.17x, float32 1.13-1.30x (n = 128 1.27 ->
 // 0.97 ms: 1.18x the dense product, 0.91x before); TRMM lost (float32 n = 128-256 0.91-0.92x:
-// only its A crosses, and the patch's barrier holds the product back), so only LAUUM sets it.
+// only its A crosses, and the patch's barrier holds the product back), so only LAUUM sets it,
+// and only the PATCH instantiations (LAUUM's) hold the patch's code: with it, unused, TRMM still
+// read 0.93-0.96x at n = 128-256 (ab_tile_patch_lauum_only.md), SYRK 0.85-0.96x
+// (ab_tile_patch_sym.md).
 enum { TT_WHOLE = 0, TT_PATCH = 1, TT_MASKED = 2 };
 struct tt_kinds {
     int a, x;
 };
+template <bool PATCH>
 __host__ __device__ __forceinline__ tt_kinds tt_tile_kinds(int n, int nvec, int kdim, int flags,
                                                           int i0, int j0, int k0) {
     const bool inside_k = k0 + TT_BK <= kdim;
     const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
-    const bool tri_a = (flags & TT_FULL) || zeroed ||
-                       ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0);
-    const bool tri_x = !(flags & TT_X_LOWER) || zeroed || k0 >= j0 + TT_B;
+    const bool whole_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
+                         ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
+    const bool whole_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
+                                                            k0 >= j0 + TT_B);
     tt_kinds kinds;
-    kinds.a = !(inside_k && i0 + TT_B <= n) ? TT_MASKED
-              : tri_a ? TT_WHOLE
-              : ((flags & TT_PATCH_EDGES) && (flags & TT_VEC_M)) ? TT_PATCH : TT_MASKED;
-    kinds.x = !(inside_k && j0 + TT_B <= nvec) ? TT_MASKED
-              : tri_x ? TT_WHOLE
-              : ((flags & TT_PATCH_EDGES) && (flags & TT_VEC_X)) ? TT_PATCH : TT_MASKED;
+    kinds.a = whole_a ? TT_WHOLE : TT_MASKED;
+    kinds.x = whole_x ? TT_WHOLE : TT_MASKED;
+    if constexpr (PATCH) {
+        if ((flags & TT_PATCH_EDGES) && inside_k) {
+            if (!whole_a && i0 + TT_B <= n && (flags & TT_VEC_M)) kinds.a = TT_PATCH;
+            if (!whole_x && j0 + TT_B <= nvec && (flags & TT_VEC_X)) kinds.x = TT_PATCH;
+        }
+    }
     return kinds;
 }
 
 // Issue the copies of k tile k0.. of M's rows i0.. (into sa) and X's columns j0.. (into sx) (the
 // caller commits them as one group). a and x point at the matrix's M(i0, 0) and X(0, j0).
-template <typename T, int KM>
+// PATCH: the instantiation holds tt_patch (LAUUM's); TRMM's and SYRK's code stays without it.
+template <typename T, int KM, bool PATCH>
 __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, const T* x,
                                          index_t xk, index_t xj, int n, int nvec, int kdim,
                                          int flags, int i0, int j0, int k0, T* sa, T* sx) {
-    const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
-    tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, kinds.a != TT_MASKED,
-                                             (flags & TT_VEC_M) != 0, sa,
+    bool full_a, full_x;
+    if constexpr (PATCH) {
+        const tt_kinds kinds = tt_tile_kinds<true>(n, nvec, kdim, flags, i0, j0, k0);
+        full_a = kinds.a != TT_MASKED, full_x = kinds.x != TT_MASKED;
+    } else {    // tt_tile_kinds<false> spelled out: the code TRMM and SYRK were measured with
+        const bool inside_k = k0 + TT_BK <= kdim;
+        const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
+        full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
+                 ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
+        full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
+                                                    k0 >= j0 + TT_B);
+    }
+    tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
         [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
-    tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, kinds.x != TT_MASKED,
-                                             (flags & TT_VEC_X) != 0, sx,
+    tt_stage_operand<T, (KM & TT_KM_X) != 0>(x, xj, xk, k0, full_x, (flags & TT_VEC_X) != 0, sx,
         [&](int f, int k) { return tt_what_x(k, j0 + f, kdim, nvec, flags); });
 }
 
@@ -312,7 +329,7 @@ __device__ __forceinline__ void tt_patch_operand(T* s, int k0, What what) {
 template <typename T, int KM>
 __device__ __forceinline__ bool tt_patch(int n, int nvec, int kdim, int flags, int i0, int j0,
                                          int k0, T* sa, T* sx) {
-    const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
+    const tt_kinds kinds = tt_tile_kinds<true>(n, nvec, kdim, flags, i0, j0, k0);
     if (kinds.a == TT_PATCH)
         tt_patch_operand<T, (KM & TT_KM_M) != 0>(sa, k0,
             [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
@@ -472,7 +489,7 @@ __device__ __forceinline__ tt_work<T> tt_work_of(index_t t, const T* A, index_t 
     return w;
 }
 
-template <typename T, bool SYM, int KM = 0>
+template <typename T, bool SYM, int KM = 0, bool PATCH = false>
 __global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
 tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
          index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
@@ -495,7 +512,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
     auto stage_next = [&](int buf) {                  // stage (stg, sq), then advance
         if (stg.t < items) {
             T* const d = s0 + buf * 2 * HALF;
-            tt_stage<T, KM>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, kdim, flags, stg.i0,
+            tt_stage<T, KM, PATCH>(stg.a, mi, mk, stg.x, xk, xj, n, nvec, kdim, flags, stg.i0,
                             stg.j0, stg.k0 + sq * TT_BK, d, d + HALF);
             if (++sq == stg.tiles) {
                 sq = 0;
@@ -520,8 +537,10 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         stage_next((step + TT_STAGES - 1) % TT_STAGES);
         T* const st = s0 + (step % TT_STAGES) * 2 * HALF;
         const int kb = cur.k0 + kt * TT_BK;
-        if (tt_patch<T, KM>(n, nvec, kdim, flags, cur.i0, cur.j0, kb, st, st + HALF))
-            __syncthreads();                  // (block-uniform: cur is the block's)
+        if constexpr (PATCH) {                // LAUUM's (TT_PATCH_EDGES): TRMM, SYRK keep their code
+            if (tt_patch<T, KM>(n, nvec, kdim, flags, cur.i0, cur.j0, kb, st, st + HALF))
+                __syncthreads();              // (block-uniform: cur is the block's)
+        }
         tt_multiply<KM>(st, st + HALF, wk0 - kb, wk1 - kb, acc);
         if (++kt == cur.tiles) {              // item done: store from registers, next item
             tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha,

@@ -336,8 +336,10 @@ COMPILE_CHECK = {
                      for p, q in ((1, 1), (1, 2), (2, 2)) for o in ("false", "true")]
                     + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double")
                        for b in (1, 2) for o in ("false", "true")],
-    "trmm.cu": [f"tri_tile<float, {s}, 0>" for s in ("false", "true")]
-               + [f"tri_tile<double, {s}, {km}>" for s in ("false", "true") for km in range(4)],
+    "trmm.cu": [f"tri_tile<float, {s}, 0, {p}>" for s in ("false", "true")
+                for p in ("false", "true")]
+               + [f"tri_tile<double, {s}, {km}, {p}>" for s in ("false", "true") for km in range(4)
+                  for p in ("false", "true")],
 }
 
 
@@ -853,9 +855,9 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
               sym):
-    """One launch of tri_tile<T, sym, km> over the batch's 64 x 64 output tiles (with ``sym``
-    those on and below the diagonal; grid-stride loop); km: the operands with k stride 1 are
-    staged k-major (TILE_KMAJOR)."""
+    """One launch of tri_tile<T, sym, km, patch> over the batch's 64 x 64 output tiles (with
+    ``sym`` those on and below the diagonal; grid-stride loop); km: the operands with k stride 1
+    are staged k-major (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
     rb, cb = -(-n // 64), -(-nvec // 64)
     items = batch * (rb * (rb + 1) // 2 if sym else rb * cb)
     km = 0
@@ -868,21 +870,22 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
               else _vec_flag(x, xj, xk, sx, TT_VEC_X))
     flags |= _vec_flag(out, oj, oi, so, TT_VEC_OUT, v=2)     # pairs along Out's rows, one store
     launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
-                                            TILE_SHAPE[dtype_name(a.dtype)], km)
+                                            TILE_SHAPE[dtype_name(a.dtype)], km,
+                                            bool(flags & TT_PATCH_EDGES))
     launcher(min(items, grid), TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
              smem)
 
 
 @functools.lru_cache(maxsize=64)
-def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0):
+def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False):
     """(launcher, grid, shared bytes) of tri_tile: a block an item (a block streams the k tiles of
     its items, the next item's first copies during this one's product), at most ``cap`` blocks
     where cap > 0. A persistent grid (the blocks resident at once) measured slower: H100,
     float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the
     blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
     bk, stages, blocks = shape
-    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {cbool(sym)}, {km}>",
+    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {cbool(sym)}, {km}, {cbool(patch)}>",
                       "pqqqpqqqpqqqiiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
                        f"-DTT_BLOCKS_OPT={blocks}"))

@@ -227,7 +227,7 @@ SMEM_BUDGET = 96 * 1024
 CHOL_REGISTER_CAP = {("float64", 16): 64, ("float64", 32): 128, ("float32", 32): 64}
 
 # Small batches with LEAF < n <= ONE_LAUNCH_MAX: POTRF, TRTRI, POTRI and POTI as one launch of
-# chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 224
+# chol_small<T, 64> (64 threads and one 64 x 65 tile a matrix, block barriers; float64 238
 # registers, no spills since the TRTRI phase's reciprocals) when the batch is below
 # ONE_LAUNCH_BELOW[(op, dtype)] matrices.
 # Their other paths take 4-20 launches (panels, recursion) or several vendor calls: 0.05-0.2 ms

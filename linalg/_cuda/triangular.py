@@ -172,8 +172,8 @@ BLOCK_GRID = 0
 # 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
 # (`python3 scripts/probe_small_split.py`, reports/gpu_20261126e/small_split_call2_3.md).
 # LAUUM since its tiles the diagonal crosses are patched in shared memory (kernels/trmm.cu
-# TT_PATCH_EDGES; 2026-11-26 14:00 UTC, the same command before the change to TT_PATCH_EDGES
-# limited it to LAUUM, reports/gpu_20261126f/rules_patch.txt): float32 n = 80 0.98 / 0.81 against
+# TT_PATCH_EDGES; 2026-11-26, the same command, before TT_PATCH_EDGES was limited to LAUUM,
+# reports/gpu_20261126f/rules_patch.txt): float32 n = 80 0.98 / 0.81 against
 # the dense path's 1.00 / 1.03 (lower / upper), so its fill went 0.7 -> 0.6 (n = 72 lower 0.99 /
 # 0.95 stays dense); float64 tri_tile everywhere as before (n = 72 0.89 / 0.76 against 1.00 / 0.97).
 TILE_MAX = 512
@@ -317,6 +317,7 @@ READS_ONLY = {"trsm": ("a",), "trmm": ("a",)}
 OUT_OF_PLACE = {"trsm": ("b",), "trmm": ("b",), "trtri": ("a",), "lauum": ("a",)}
 
 # Every name expression a launcher may ask for (tests/linalg/test_kernels_compile.py compiles them).
+_TILE_SYM_PATCH = (("false", "false"), ("true", "false"), ("true", "true"))
 COMPILE_CHECK = {
     "trsm.cu": [f"tri_vec<{t}, {c}, {m}, {o}>" for t in ("float", "double") for c in SIZE_CLASSES
                 for m in range(3) for o in ("false", "true")],
@@ -336,10 +337,10 @@ COMPILE_CHECK = {
                      for p, q in ((1, 1), (1, 2), (2, 2)) for o in ("false", "true")]
                     + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double")
                        for b in (1, 2) for o in ("false", "true")],
-    "trmm.cu": [f"tri_tile<float, {s}, 0, {p}>" for s in ("false", "true")
-                for p in ("false", "true")]
-               + [f"tri_tile<double, {s}, {km}, {p}>" for s in ("false", "true") for km in range(4)
-                  for p in ("false", "true")],
+    # PATCH (the last argument) only with SYM: LAUUM's instantiations
+    "trmm.cu": [f"tri_tile<float, {s}, 0, {p}>" for s, p in _TILE_SYM_PATCH]
+               + [f"tri_tile<double, {s}, {km}, {p}>" for s, p in _TILE_SYM_PATCH
+                  for km in range(4)],
 }
 
 

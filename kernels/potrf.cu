@@ -87,6 +87,31 @@ __device__ int chol_potrf_phase(T* s, int n, int r) {
     return fail;
 }
 
+// Column cl of the inverse of the B x B lower block of the tile s at (o, o) by right-looking
+// substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i, with b = e_cl): independent updates,
+// fully unrolled, the reciprocals 1 / l_ii read from the tile's padding column NMAX. Rows past n
+// are scratch. Returns the LAPACK trtri info of the block's diagonal (o + i + 1 for its first
+// zero or non-finite entry; 0 with unit).
+template <typename T, int NMAX, int B>
+__device__ __forceinline__ int chol_substitute(const T* s, int o, int n, int cl, bool unit,
+                                               T (&x)[B]) {
+    constexpr int LD = chol_ld<NMAX>();
+#pragma unroll
+    for (int k = 0; k < B; ++k) x[k] = T(0);
+    int fail = 0;
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+        if (o + i >= n) break;
+        const T* row_i = s + (o + i) * LD;
+        if (!unit && !is_finite_nonzero(row_i[o + i]) && fail == 0) fail = o + i + 1;
+        const T xi = (i < cl) ? T(0) : ((i == cl) ? T(1) : x[i]) * row_i[NMAX];
+        x[i] = xi;
+#pragma unroll
+        for (int k = i + 1; k < B; ++k) x[k] -= s[(o + k) * LD + o + i] * xi;
+    }
+    return fail;
+}
+
 // Inverse of the lower triangular matrix in s (upper part zero); thread c computes column c of
 // X = L^-1 by right-looking substitution (x_i = b_i / l_ii; b_k -= l_ki x_i for k > i, with
 // b = e_c): independent updates, fully unrolled. The reciprocals 1 / l_ii are taken first,
@@ -102,18 +127,7 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     if (c < n) s[c * LD + NMAX] = unit ? T(1) : T(1) / s[c * LD + c];
     group_sync<NMAX>();
     T x[NMAX];
-#pragma unroll
-    for (int k = 0; k < NMAX; ++k) x[k] = T(0);
-    int fail = 0;
-#pragma unroll
-    for (int i = 0; i < NMAX; ++i) {
-        if (i >= n) break;
-        if (!unit && !is_finite_nonzero(s[i * LD + i]) && fail == 0) fail = i + 1;
-        const T xi = (i < c) ? T(0) : ((i == c) ? T(1) : x[i]) * s[i * LD + NMAX];
-        x[i] = xi;
-#pragma unroll
-        for (int k = i + 1; k < NMAX; ++k) x[k] -= s[k * LD + i] * xi;   // k >= n: scratch
-    }
+    const int fail = chol_substitute<T, NMAX, NMAX>(s, 0, n, c, unit, x);
     group_sync<NMAX>();                           // everyone is done reading L
 #pragma unroll
     for (int k = 0; k < NMAX; ++k)
@@ -122,8 +136,8 @@ __device__ int chol_trtri_phase(T* s, int n, int c, bool unit) {
     return fail;
 }
 
-// The TRTRI phase for NMAX = 64 by 32 x 32 blocks: each warp inverts one diagonal block (the
-// substitution above on a 32-row block: 32 steps where the plain phase's first warp took 64,
+// The TRTRI phase for NMAX = 64 by 32 x 32 blocks: each warp inverts one diagonal block
+// (chol_substitute on a 32-row block: 32 steps where the plain phase's first warp took 64,
 // with 32 registers of x instead of 64), then both warps form X21 = -X22 (L21 X11) by 4 x 4
 // register tiles (8 shared loads for 16 FMAs a step). Entries with a row or column >= n are
 // written as zeros so that the products never multiply scratch. Same info as the plain phase.
@@ -140,19 +154,7 @@ __device__ int chol_trtri_blocked(T* s, int n, int c, bool unit) {
     if (c < n) s[c * LD + NMAX] = unit ? T(1) : T(1) / s[c * LD + c];
     __syncwarp();                                 // each warp reads only its own block's rows
     T x[B];
-#pragma unroll
-    for (int k = 0; k < B; ++k) x[k] = T(0);
-    int fail = 0;
-#pragma unroll
-    for (int i = 0; i < B; ++i) {
-        if (o + i >= n) break;
-        const T* row_i = s + (o + i) * LD;
-        if (!unit && !is_finite_nonzero(row_i[o + i]) && fail == 0) fail = o + i + 1;
-        const T xi = (i < cl) ? T(0) : ((i == cl) ? T(1) : x[i]) * row_i[NMAX];
-        x[i] = xi;
-#pragma unroll
-        for (int k = i + 1; k < B; ++k) x[k] -= s[(o + k) * LD + o + i] * xi;   // scratch past n
-    }
+    int fail = chol_substitute<T, NMAX, B>(s, o, n, cl, unit, x);
     __syncwarp();                                 // the warp is done reading its block of L
 #pragma unroll
     for (int k = 0; k < B; ++k)

@@ -30,7 +30,9 @@
 //             TT_VEC_X); an operand whose rows run along k (k stride 1) is staged k-major
 //             instead (KM: s[f][k], 16-byte copies along k); else one element a copy. Entries
 //             outside a triangle, beyond n or nvec are staged as zeros by plain stores; a unit
-//             diagonal as ones. H100, float64 batch 10240, TRMM n = 256, ms one element a copy
+//             diagonal as ones. LAUUM (tri_tile<..., PATCH = true>, TT_PATCH_EDGES) copies the
+//             tiles the diagonal crosses whole and patches them in shared memory (tt_patch), or
+//             with TT_ZEROED (POTRI's zeroed TRTRI result) copies them as they are. H100, float64 batch 10240, TRMM n = 256, ms one element a copy
 //             everywhere / 16-byte copies where allowed: left N (X) 10.2 / 9.0, left T (M and X)
 //             9.35 / 7.7; k-major M (left N) 7.18 (float32 since 2026-11-26: 5.75 -> 4.71).
 // Shared:     stage s: As[k][i] (TT_BK x TT_LD) and Xs[k][j] (TT_BK x TT_LD), TT_LD = 64 + 4

@@ -13,10 +13,11 @@
 //   gemv_n_team<T, VEC, UNROLL>   y = A x, one team per matrix (below; the tuner picks it or flat).
 //   gemv_t_team<T, VEC, UNROLL>   y = A^T x. One team of `team` threads per matrix
 //       (team_gemv_t of gemv.cuh), teams loop over the batch with a grid stride.
-//   gemv_n_warp<T>                y = A x, one warp per matrix (group_gemv_row_panel of
+//   gemv_n_warp<T, VEC>           y = A x, one warp per matrix (group_gemv_row_panel of
 //       gemv.cuh, the panel GEMV of trsv.cu): 32 rows at a time, each row segment one coalesced
-//       load, 32 loads in flight per lane, one 31-shuffle reduce-scatter per 32 rows. For the
-//       classes with n >= 27 where the tuning table picks it.
+//       load (VEC elements a lane: n and the batch stride multiples of VEC), 32 loads in flight
+//       per lane, one 31-shuffle reduce-scatter per 32 rows. For the classes with n >= 27 where
+//       the tuning table picks it.
 #include "common.cuh"
 #include "gemv.cuh"
 
@@ -123,7 +124,7 @@ __global__ void gemv_n_team(index_t batch, int m, int n, T alpha, const T* __res
     }
 }
 
-template <typename T>
+template <typename T, int VEC = 1>
 __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
                             const T* __restrict__ x, T beta, T* __restrict__ y, int unused) {
     const LaneGroup<32> g = LaneGroup<32>::make();
@@ -137,7 +138,7 @@ __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __res
         const auto xv = [&](int j) { return __ldg(xk + j); };
         for (int r0 = 0; r0 < m; r0 += 32) {
             const int nrows = min(32, m - r0);
-            const T s = group_gemv_row_panel<32>(Ak, r0, nrows, n, xv, g);
+            const T s = group_gemv_row_panel<32, VEC>(Ak, r0, nrows, n, xv, g);
             if (g.lane < nrows)
                 yk[r0 + g.lane] = alpha * s + (beta == T(0) ? T(0) : beta * yk[r0 + g.lane]);
         }

@@ -5,7 +5,8 @@
 // with the template flag OUT, b is read from X_in (same strides, no overlap) instead of X (the
 // public call that keeps its right-hand side needs no copy of it); without it X_in is not read.
 // lower: the lower triangle of A is referenced (else the upper); trans: op(A) = A^T;
-// unit: the diagonal is taken as 1 (and not read). Only the referenced triangle is read.
+// unit: the diagonal is taken as 1 (and not read). Only the referenced triangle is used (read,
+// except trsv_warp's VEC > 1 diagonal blocks, below).
 // info[k] = first j (1-based) with A[j-1, j-1] zero or not finite, 0 if none (unit: 0),
 // computed on the device; a failed matrix keeps whatever was computed.
 // The panel GEMVs are the lane-group device functions of gemv.cuh (seed 004 §3: TRSV blocked
@@ -14,8 +15,8 @@
 #include "gemv.cuh"
 
 // ---------------------------------------------------------------------------------------------
-// trsv_warp<T, W>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS of
-// linalg/_cuda/cholesky.py)
+// trsv_warp<T, W, OUT, VEC>  (launcher: linalg/_cuda/trsv.py; also the fused one-vector POTRS
+// of linalg/_cuda/cholesky.py)
 //   One group of W lanes (W = 4, 8, 16 or 32; 32 / W matrices per warp) per matrix, x in shared
 //   memory, A streamed from global memory exactly once per solve, every load coalesced. Every
 //   case is a forward substitution with a lower-triangular view M of op(A), reversed for the
@@ -27,6 +28,11 @@
 //     then x[unsolved] -= M[unsolved, blk] x[blk] by the column panel GEMV (no reduction).
 //   potrs != 0 runs the second solve of POTRS on the same x (op(A) transposed), so A x = b with
 //   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
+//   VEC > 1: the row-contiguous solves load VEC adjacent entries of a row at once (the row
+//   panels, and in float the full diagonal blocks); the launcher passes it only where every such
+//   load is aligned (A's base, lda and the batch stride multiples of VEC, and n too, since the
+//   backward solves run the rows from their ends). Those diagonal blocks are read whole, so
+//   entries of the other triangle inside them are loaded, never used.
 //   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
 
 // The diagonal blocks of row-contiguous solves go through a shared W x (W + 1) tile in double
@@ -83,7 +89,8 @@ __device__ __forceinline__ int group_first_bad(T dd, bool active, int logical, i
 
 // Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
 // first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
-template <int W, typename T, bool ROWS_CONTIGUOUS, bool STAGE_DIAGONAL = trsv_stage<T>::value>
+template <int W, int VEC, typename T, bool ROWS_CONTIGUOUS,
+          bool STAGE_DIAGONAL = trsv_stage<T>::value>
 __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* tile,
                              bool unit, bool check, bool reversed, const LaneGroup<W>& g) {
     const int lane = g.lane;
@@ -92,7 +99,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
         const int nb = min(W, n - r0);
         const bool active = lane < nb;
         T y = active ? x(r0 + lane) : T(0);
-        if (ROWS_CONTIGUOUS && r0 > 0) y -= group_gemv_row_panel<W>(M, r0, nb, r0, x, g);
+        if (ROWS_CONTIGUOUS && r0 > 0) y -= group_gemv_row_panel<W, VEC>(M, r0, nb, r0, x, g);
         T d[W], own;               // own: this lane's diagonal entry (or 1; double only used)
         if (ROWS_CONTIGUOUS && STAGE_DIAGONAL) {
             // Row r of the block is contiguous: stage the block through shared memory (row by
@@ -107,6 +114,19 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
                                                                       : T(0);
             own = (active && !unit) ? tile[lane * (W + 1) + lane] : T(1);
             g.sync();
+        } else if (ROWS_CONTIGUOUS && VEC > 1 && nb == W) {
+            // Lane r reads its row of the block in VEC-wide loads (W / VEC instead of W loads,
+            // each touching W rows): the entries right of the diagonal, in the block and so in
+            // the matrix, are loaded and dropped.
+#pragma unroll
+            for (int j0 = 0; j0 < W; j0 += VEC) {
+                T t[VEC];
+                view_row_vec<VEC>(M, r0 + lane, r0 + j0, t);
+#pragma unroll
+                for (int v = 0; v < VEC; ++v)
+                    d[j0 + v] = (j0 + v < lane || (j0 + v == lane && !unit)) ? t[v] : T(0);
+            }
+            own = unit ? T(1) : M(r0 + lane, r0 + lane);
         } else {
             // Lane r reads M(r0 + r, r0 + j) directly: coalesced when columns are contiguous,
             // else strided row reads served by L1.
@@ -133,7 +153,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
 }
 
 // One solve op(A) x = b as a forward substitution on the (possibly reversed) view of op(A).
-template <int W, typename T>
+template <int W, int VEC, typename T>
 __device__ int group_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool lower,
                           bool trans, bool unit, bool check, const LaneGroup<W>& g) {
     const bool reversed = lower == trans;          // op(A) upper: backward substitution
@@ -143,13 +163,13 @@ __device__ int group_trsv(int n, const T* Ak, index_t lda, T* xs, T* tile, bool 
     const SharedVec<T> x{reversed ? xs + n - 1 : xs, (int)s};
     if (!trans) {                                  // M(i, j) = A(i, j): rows contiguous
         const StridedView<T> M{p, s * lda, s};
-        return group_forward<W, T, true>(n, M, x, tile, unit, check, reversed, g);
+        return group_forward<W, VEC, T, true>(n, M, x, tile, unit, check, reversed, g);
     }
     const StridedView<T> M{p, s, s * lda};         // M(i, j) = A(j, i): columns contiguous
-    return group_forward<W, T, false>(n, M, x, tile, unit, check, reversed, g);
+    return group_forward<W, VEC, T, false>(n, M, x, tile, unit, check, reversed, g);
 }
 
-template <typename T, int W, bool OUT>
+template <typename T, int W, bool OUT, int VEC = 1>
 __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t lda,
                           index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
                           int* __restrict__ info, int lower, int trans, int unit, int potrs,
@@ -171,8 +191,10 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
         const T* bk = OUT ? X_in + k * stride_x : xk;
         for (int i = g.lane; i < n; i += W) xs[i] = bk[(index_t)i * incx];
         g.sync();
-        int bad = group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0, true, g);
-        if (potrs) group_trsv<W>(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, g);
+        int bad = group_trsv<W, VEC>(n, Ak, lda, xs, tile, lower != 0, trans != 0, unit != 0,
+                                     true, g);
+        if (potrs)
+            group_trsv<W, VEC>(n, Ak, lda, xs, tile, lower != 0, trans == 0, false, false, g);
         for (int i = g.lane; i < n; i += W) xk[(index_t)i * incx] = xs[i];
         if (g.lane == 0) info[k] = bad < n ? bad + 1 : 0;
         g.sync();

@@ -100,3 +100,16 @@ if __name__ == "__main__":
     main()
     _gtri.vendor_below = lambda op, dtype, n: 10**12
     main()
+    # trsv_warp's row-vector instantiations (VEC 2, 4), every lane width, every variant.
+    for dtype, vecs in ((numpy.float32, (2, 4)), (numpy.float64, (2,))):
+        for n in (4, 12, 36, 64, 100):
+            f = linalg.potrf(spd(n, dtype))
+            x = cupy.ones((BATCH, n), dtype=dtype)
+            for width in (4, 8, 16, 32):
+                for vec in vecs:
+                    for lower in (True, False):
+                        for trans in "NT":
+                            _gtrsv.trsv(f, x.copy(), lower=lower, trans=trans, _path="kernel",
+                                        _params={"kernel": "warp", "width": width, "vec": vec})
+                        _gtrsv.launch_warp(f, x.copy(), lower, 0 if lower else 1, False, True,
+                                           width=width, vec=vec)

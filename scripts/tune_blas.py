@@ -67,6 +67,9 @@ class Tuner:
 
 # Register caps tried for each candidate (0: NVRTC's choice; linalg/_cuda/_compile.register_cap).
 REGISTER_CAPS = (0, 48, 64, 80)
+# trsv_warp holds 72-160 registers uncapped (sm_90, by lanes and vector width): caps below 64
+# only spill.
+TRSV_REGISTER_CAPS = (0, 64, 96)
 
 
 def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
@@ -92,7 +95,8 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
                           for v in vecs for u in (4, 2)
                           for tm in sorted({max(4, team // 2), team, min(256, team * 2)})]
                 if n >= 16:
-                    cands += [{"kernel": "warp", "warps": w} for w in (2, 4, 8)]
+                    cands += [{"kernel": "warp", "warps": w, "vec": v} for w in (2, 4, 8)
+                              for v in (1, 2) if n % v == 0]
             else:
                 auto = blas.gemv_t_team_auto(m, n, vmax)
                 cands = [{"vec": v, "unroll": u, "team": tm, "block": 256}
@@ -156,8 +160,10 @@ def tune_trsv(t, dtype, sizes, batch):
         idx = cupy.arange(n)
         a[:, idx, idx] = 2
         x = cupy.random.standard_normal((batch, n)).astype(dtype)
-        cands = [{"kernel": "warp", "warps": w, "width": width, "maxreg": r}
-                 for w in (2, 4, 8) for width in (4, 8, 16, 32) for r in REGISTER_CAPS]
+        vecs = [v for v in (1, 2, 4) if v * numpy.dtype(dtype).itemsize <= 16 and n % v == 0]
+        cands = [{"kernel": "warp", "warps": w, "width": width, "maxreg": r, "vec": v}
+                 for w in (2, 4, 8) for width in (4, 8, 16, 32) for r in TRSV_REGISTER_CAPS
+                 for v in vecs if width * v <= 64]
         t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
                lambda: trsv.trsv(a, x, _path="vendor"))
         del a, x
@@ -185,6 +191,8 @@ def main(argv=None):
     ap.add_argument("--output", default=os.environ.get("OUT", "out"))
     ap.add_argument("--install", action="store_true", help="also write linalg/tuning/<gpu>.json")
     ap.add_argument("--dtypes", default="float64,float32")
+    ap.add_argument("--squares", default="", help="comma-separated n of the square stages "
+                    "(gemv_square, trsv, gemm_square; default 4 .. 512)")
     ap.add_argument("--stages", default="gemv_hydro,gemm_hydro,gemv_square,trsv,gebrd,gemm_square",
                     help="comma-separated subset, searched in this order")
     args = ap.parse_args(argv)
@@ -192,6 +200,8 @@ def main(argv=None):
     t = Tuner(args.budget_s, 5 if args.quick else 15)
     hydro_mn = [(m, n) for m, n, _ in HYDRO]
     squares = (4, 8, 16, 32, 64, 128, 256) if args.quick else (4, 8, 16, 32, 64, 128, 256, 512)
+    if args.squares:
+        squares = tuple(int(s) for s in args.squares.split(","))
     dtypes = args.dtypes.split(",")
     stages = {  # searched in the order of --stages: the budget may end the search early
         "gemv_hydro": lambda dt: tune_gemv(t, dt, hydro_mn, 40960),

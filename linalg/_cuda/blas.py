@@ -248,7 +248,11 @@ def _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p):
         return _gemv_staged_plan(dtype, t, batch, m, n, p)
     if not t and p.get("kernel") == "warp":
         warps = int(p.get("warps") or 4)
-        return (name_expr("gemv_n_warp", T), grid_for(batch, warps), 32 * warps, 0, (0,))
+        vec = int(p.get("vec") or 1) if aligned else 1
+        while vec > 1 and n % vec:          # rows of VEC-aligned loads (kernels/gemv.cu)
+            vec //= 2
+        expr = name_expr("gemv_n_warp", T, *((vec,) if vec > 1 else ()))
+        return (expr, grid_for(batch, warps), 32 * warps, 0, (0,))
     vec = int(p.get("vec") or 16 // item) if aligned else 1
     unroll = int(p.get("unroll") or 4)
     if t or p.get("kernel") == "team":
@@ -600,7 +604,8 @@ def _compile_check():
                 exprs["gemv.cu"].append(name_expr("gemv_t_team", T, vec, unroll))
             for unroll in (1, 2, 4):
                 exprs["gemv.cu"].append(name_expr("gemv_n_team", T, vec, unroll))
-        exprs["gemv.cu"].append(name_expr("gemv_n_warp", T))
+        exprs["gemv.cu"] += [name_expr("gemv_n_warp", T, *((v,) if v > 1 else ()))
+                             for v in ((1, 2, 4) if T == "float" else (1, 2))]
         exprs["gemv.cu"] += [name_expr("gemv_staged", T, t) for t in ("false", "true")]
         for cfg in GEMM_CONFIGS.values():
             exprs["gemm.cu"].append(name_expr("gemm_tiled", T, *cfg))

@@ -123,15 +123,17 @@ def group_width(n):
     return 4 if n <= 32 else 16
 
 
-def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, out=None):
+def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, vec=1,
+                out=None):
     """kernels/trsv.cu ``trsv_warp`` on x (batch, n) (any strides, a with unit column stride),
     in place or with ``out`` (triangular.result_array) from x into out, x unchanged: one group
     of ``width`` lanes per matrix (default ``group_width(n)``), ``warps`` warps a block,
-    registers capped at ``maxreg`` (None: NVRTC's choice); potrs=True adds the second
+    registers capped at ``maxreg`` (None: NVRTC's choice), rows loaded ``vec`` elements a lane
+    where ``a`` is aligned for it (``row_vector``, else 1); potrs=True adds the second
     (transposed) solve of POTRS. Returns info (no sync)."""
     dst, fresh = write_target(out, x)
     config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,
-                          width, maxreg, fresh)
+                          width, maxreg, fresh, row_vector(a, vec))
     return _launch(config, a, x, dst, lower, trans, unit, potrs)
 
 
@@ -152,33 +154,52 @@ def _launch(config, a, x, dst, lower, trans, unit, potrs):
     return info
 
 
+def row_vector(a, vec):
+    """``vec`` if trsv_warp's VEC-wide row loads are aligned on ``a`` (batch, n, n): unit column
+    stride, and the base address, the row and batch strides and n multiples of ``vec``
+    elements (kernels/trsv.cu); else 1."""
+    item = a.itemsize
+    vec = min(int(vec), 16 // item)             # one 16-byte load at most
+    if vec <= 1:
+        return 1
+    s0, s1, s2 = a.strides
+    if (s2 != item or a.shape[1] % vec or (s1 // item) % vec or (s0 // item) % vec
+            or a.data.ptr % (vec * item)):
+        return 1
+    return vec
+
+
 @functools.lru_cache(maxsize=4096)
-def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=False):
+def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=False, vec=1):
     """(launcher, grid, block, shared bytes) of one trsv_warp launch (cached: the host cost is
-    most of a small call)."""
+    most of a small call); ``vec`` > 1 names the VEC instantiation."""
     item = dtype.itemsize
     width = int(width or group_width(n))
     tile = width * (width + 1) if item == 8 else 0     # kernels/trsv.cu trsv_tile<T, W>()
     per_group = (n + tile + 1) * item                   # + 1: the groups' parts in other banks
     groups = max(1, min(int(warps) * 32 // width, _compile.DEFAULT_SMEM // per_group))
     groups = max(32 // width, groups // (32 // width) * (32 // width))   # whole warps
-    name = name_expr("trsv_warp", _compile.ctype(dtype), width, _compile.cbool(fresh))
+    name = name_expr("trsv_warp", _compile.ctype(dtype), width, _compile.cbool(fresh),
+                     *((vec,) if vec > 1 else ()))
     launcher = kernel("trsv", name, "qipqqpqqpiiiip", options=_compile.register_cap(maxreg))
     return launcher, grid_for(batch, groups), groups * width, groups * per_group
 
 
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
-    """('vendor',) or ('warp', warps per block, lanes per matrix or None, register cap or None)
-    for one TRSV class."""
+    """('vendor',) or ('warp', warps per block, lanes per matrix or None, register cap or None,
+    row vector width) for one TRSV class."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
     return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None,
-            int(p.get("maxreg") or 0) or None)
+            int(p.get("maxreg") or 0) or None, int(p.get("vec") or 1))
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w, o) for T in ("float", "double")
                              for w in (4, 8, 16, 32) for o in ("false", "true")]
+                 + [name_expr("trsv_warp", T, w, o, v) for T, vs in (("float", (2, 4)),
+                                                                     ("double", (2,)))
+                    for v in vs for w in (4, 8, 16, 32) for o in ("false", "true")]
                  + [name_expr("trsv_staged", T, o) for T in ("float", "double")
                     for o in ("false", "true")]}

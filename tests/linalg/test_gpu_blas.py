@@ -197,7 +197,8 @@ GEMV_N_FORCED = ({"vec": 1, "unroll": 1, "tx": 0, "block": 128, "maxreg": 80},
                  {"kernel": "team", "vec": 2, "unroll": 4, "team": 32, "block": 256},
                  {"kernel": "team", "vec": 1, "unroll": 2, "team": 128, "block": 256},
                  {"kernel": "team", "vec": 4, "unroll": 1, "team": 8, "block": 128},
-                 {"kernel": "warp", "warps": 1}, {"kernel": "warp", "warps": 8})
+                 {"kernel": "warp", "warps": 1}, {"kernel": "warp", "warps": 8},
+                 {"kernel": "warp", "warps": 2, "vec": 2}, {"kernel": "warp", "warps": 4, "vec": 4})
 # gemv_staged: its defaults, one matrix per tile with the widest group, small tiles whose
 # matrices straddle 16-byte boundaries, and a tile larger than the default.
 GEMV_STAGED_FORCED = ({"kernel": "staged"},
@@ -270,6 +271,8 @@ def test_gemv_unaligned_base(dtype, trans):
         _gemv_case(m, n, 5, trans, 1.0, 0.0, dtype, offset=1)
         for params in GEMV_STAGED_FORCED:    # staged loads start at the aligned address below
             _gemv_case(m, n, 37, trans, 1.0, 0.5, dtype, params, offset=3)
+        if trans == "N":                     # gemv_n_warp's row vectors drop to single loads
+            _gemv_case(m, n, 5, trans, 1.0, 0.0, dtype, {"kernel": "warp", "vec": 4}, offset=1)
 
 
 @pytest.mark.parametrize("dtype", REAL)

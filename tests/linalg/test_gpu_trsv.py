@@ -63,7 +63,47 @@ def test_trsv_forced_parameters(dtype, params):
     for n in (1, 5, 8, 9, 16, 17, 33, 100, 257):
         for lower in (True, False):
             for trans in ("N", "T"):
-                _case(n, 5, lower, trans, False, dtype, params)
+                _case(n, 5, lower, trans, False, dtype, params, "kernel")
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("width", [4, 8, 16, 32])
+@pytest.mark.parametrize("vec", [2, 4])
+def test_trsv_row_vector_loads(dtype, width, vec):
+    """trsv_warp's VEC-wide row loads (kernels/trsv.cu), every variant: n a multiple of the
+    vector (partial last blocks of rows, n below one block) and n that is not (the launcher
+    falls back to single loads); the other triangle and the unit diagonal hold junk / NaN, which
+    the vector loads of the diagonal blocks read and must drop."""
+    params = {"kernel": "warp", "warps": 2, "width": width, "vec": vec}
+    for n in (4, 8, 12, 36, 64, 100, 128, 257):
+        for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
+            _case(n, 5, lower, trans, unit, dtype, params, "kernel")
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_row_vector_needs_alignment(dtype):
+    """row_vector gives the vector width only where every VEC-wide row load is aligned: a view
+    starting one element in, an odd leading dimension or n not a multiple fall back to 1; each
+    view is still solved (the vector instantiation on the aligned one)."""
+    g = rng(3)
+    n = 64
+    big = cupy.asarray(random_matrix(g, (4, n + 1, n + 4), dtype))
+    aligned = big[:, :n, :n]
+    assert trsv_mod.row_vector(aligned, 4) == min(4, 16 // big.itemsize)
+    assert trsv_mod.row_vector(big[:, :n, 1:n + 1], 2) == 1            # base one element in
+    odd_lda = cupy.ascontiguousarray(big[:, :n, :n + 1])[:, :, :n]
+    assert trsv_mod.row_vector(odd_lda, 2) == 1
+    assert trsv_mod.row_vector(big[:, :n - 1, :n - 1], 2) == 1          # n odd
+    for a in (aligned, big[:, :n, 1:n + 1], odd_lda):
+        a[:, numpy.arange(n), numpy.arange(n)] += 4 * n                 # in place: the views
+        b = cupy.asarray(random_matrix(g, (4, n), dtype))
+        x, info = trsv_mod.trsv(a, b.copy(), _params={"kernel": "warp", "width": 16, "vec": 2},
+                                _path="kernel")
+        t = numpy.tril(to_numpy(a)).astype(numpy.float64)
+        xs = to_numpy(x).astype(numpy.float64)
+        r = numpy.einsum("kij,kj->ki", t, xs) - to_numpy(b)
+        assert not to_numpy(info).any()
+        assert scaled_residual(r, fro(t) * fro(xs), n, dtype) < THRESHOLD
 
 
 @pytest.mark.parametrize("dtype", REAL)

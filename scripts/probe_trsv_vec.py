@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""trsv_warp's VEC-wide row loads (kernels/trsv.cu) against single loads, on the device.
+
+For each dtype and n (batch 10240): TRSV in the four variants (lower/upper x N/T) with the
+tuning table's lanes, warps and register cap, and the one-vector POTRS (both solves in one
+launch, linalg/_cuda/cholesky.py potrs_width lanes), each with vec = 1, 2 and (float32) 4.
+GPU time (CUDA graph, scripts/bench_blas.py timeit_gpu), best of two interleaved rounds, and the
+effective bandwidth (the triangle read once per solve, x read and written) against a
+device-to-device copy measured in the same run. Writes a markdown table to OUT/probe_trsv_vec.md.
+
+    python3 scripts/probe_trsv_vec.py [--sizes 64,128,256,512] [--dtypes float32,float64]
+"""
+import argparse
+import os
+import sys
+
+import numpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
+from bench_blas import timeit_gpu, copy_bandwidth  # noqa: E402
+
+BATCH = 10240
+
+
+def main(argv=None):
+    import cupy
+    from linalg import _tuning
+    from linalg._cuda import trsv, cholesky
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="64,128,256,512")
+    ap.add_argument("--dtypes", default="float32,float64")
+    ap.add_argument("--output", default=os.environ.get("OUT", "out"))
+    args = ap.parse_args(argv)
+    copy = copy_bandwidth()
+    lines = [f"# trsv_warp row vectors, {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}"
+             f", batch {BATCH}, copy {copy:.0f} GB/s", "",
+             "| dtype | case | n | lanes | vec 1 ms | vec 2 ms | vec 4 ms | best / vec 1 | "
+             "% copy (best) |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for dname in args.dtypes.split(","):
+        dtype = numpy.dtype(dname)
+        vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
+        for n in (int(s) for s in args.sizes.split(",")):
+            g = cupy.random.default_rng(n)
+            a = cupy.tril(g.standard_normal((BATCH, n, n), dtype=dtype) / n)
+            a[:, cupy.arange(n), cupy.arange(n)] = 2
+            a = a + cupy.triu(a.transpose(0, 2, 1), 1)        # both triangles: any variant
+            x = g.standard_normal((BATCH, n), dtype=dtype)
+            out = cupy.empty_like(x)
+            plan = trsv._plan(_tuning.gpu_name(), dtype, n)
+            _, warps, width, maxreg = plan[:4]
+            runs = {}
+            for lower, tr in ((True, 0), (False, 0), (True, 1), (False, 1)):
+                label = ("L" if lower else "U") + ("N" if tr == 0 else "T")
+                runs[label] = (width or trsv.group_width(n), lambda v, lower=lower, tr=tr:
+                               trsv.launch_warp(a, x, lower, tr, False, False, warps, width,
+                                                maxreg, v, out=out))
+            for lower in (True, False):
+                pw = cholesky.potrs_width(n, dtype.itemsize)
+                runs["POTRS " + ("L" if lower else "U")] = (pw, lambda v, lower=lower, pw=pw:
+                    trsv.launch_warp(a, x, lower, 0 if lower else 1, False, True, width=pw,
+                                     vec=v, out=out))
+            nbytes = BATCH * (n * (n + 1) // 2 + 2 * n) * dtype.itemsize
+            for label, (lanes, run) in runs.items():
+                best = {v: float("inf") for v in vecs}
+                for _ in range(2):
+                    for v in vecs:
+                        best[v] = min(best[v], timeit_gpu(lambda: run(v), 10, 2))
+                solves = 2 if label.startswith("POTRS") else 1
+                top = min(best.values())
+                pct = 100 * solves * nbytes / top / 1e6 / copy
+                cells = [f"{best[v]:.4f}" if v in best else "" for v in (1, 2, 4)]
+                lines.append(f"| {dname} | {label} | {n} | {lanes} | " + " | ".join(cells)
+                             + f" | {best[1] / top:.2f}x | {pct:.0f} |")
+                print(lines[-1], flush=True)
+            del a, x, out
+    os.makedirs(args.output, exist_ok=True)
+    with open(os.path.join(args.output, "probe_trsv_vec.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -58,6 +58,15 @@ def potrs_width(n, itemsize):
     return 32 if itemsize == 4 and n > 64 else 16
 
 
+def potrs_vector_width(n, itemsize):
+    """Elements a lane loads at once along the factor's rows in the fused one-vector POTRS
+    (trsv_warp's VEC; the launcher drops to 1 where the factor is not aligned for it). H100,
+    batch 10240, GPU time against single loads (scripts/probe_trsv_vec.py, 2026-11-26,
+    reports/gpu_20261126g): float32 4 from n = 64, lower / upper n = 64 1.09 / 1.16x, 128 1.17
+    / 1.10x, 256 1.24 / 1.13x, 512 1.28 / 1.16x; float64 2 lost (0.65-0.88x), so 1."""
+    return 4 if itemsize == 4 and n >= 64 else 1
+
+
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
 # Operands written over unless the function's ``keep`` names them (then the result is a new
@@ -205,7 +214,8 @@ def potrs(l, b, lower=True, keep=()):
         # once per solve, coalesced).
         x = tri.result_array(b, "b", keep)
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(n, l.itemsize), out=x[:, :, 0])
+                                   width=potrs_width(n, l.itemsize),
+                                   vec=potrs_vector_width(n, l.itemsize), out=x[:, :, 0])
     if n <= tri.LEAF:
         x = tri.result_array(b, "b", keep)
         if nrhs >= POTRS_SOLVE_FROM:

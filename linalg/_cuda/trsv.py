@@ -19,7 +19,7 @@ import numpy
 from . import _compile
 from ._compile import is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
-from . import vendor
+from . import blas, vendor
 from .triangular import (_diag_info, _vendor_trsm, result_array, small_batch, writable,
                          write_target)
 
@@ -164,7 +164,7 @@ def row_vector(a, vec):
         return 1
     s0, s1, s2 = a.strides
     if (s2 != item or a.shape[1] % vec or (s1 // item) % vec or (s0 // item) % vec
-            or a.data.ptr % (vec * item)):
+            or blas.data_ptr(a) % (vec * item)):
         return 1
     return vec
 

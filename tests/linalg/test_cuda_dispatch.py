@@ -20,7 +20,7 @@ UNKNOWN = "Some Future GPU"
     ("gemv_n", "float64", (32, 32), False), ("gemv_n", "float64", (256, 256), True),
     ("gemv_n", "float64", (192, 27), True), ("gemv_n", "float64", (375, 64), False),
     ("gemv_n", "float64", (81, 8), False), ("gemv_n", "float64", (16, 16), False),
-    ("gemv_n", "float32", (64, 64), False), ("gemv_n", "float32", (128, 128), True),
+    ("gemv_n", "float32", (64, 64), False), ("gemv_n", "float32", (128, 128), False),
     ("gemv_n", "float32", (375, 64), False), ("gemv_n", "float32", (512, 512), True),
     ("gemv_t", "float64", (256, 256), False), ("gemv_t", "float32", (375, 64), False),
     ("gemm", "float64", (16, 16, 16), False), ("gemm", "float64", (81, 8, 64), True),
@@ -405,10 +405,12 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     ctype = "float" if dtype == "float32" else "double"
     if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n, dtype):
         assert launches[0][1] == f"trsv_staged<{ctype}, false>"
-    elif not vendor:     # the lane-group kernel, group width by n (both tables)
-        width = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu).get("width") \
-            or trsv_mod.group_width(n)
-        assert launches[0][1] == f"trsv_warp<{ctype}, {width}, false>"
+    elif not vendor:     # the lane-group kernel, group width and row vector by n (both tables)
+        entry = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu)
+        width = entry.get("width") or trsv_mod.group_width(n)
+        vec = trsv_mod.row_vector(a, entry.get("vec") or 1)
+        suffix = f", {vec}" if vec > 1 else ""
+        assert launches[0][1] == f"trsv_warp<{ctype}, {width}, false{suffix}>"
     if vendor:
         assert info.tolist() == [0, n // 2 + 1, 0]
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])

@@ -7,8 +7,12 @@ launch, linalg/_cuda/cholesky.py potrs_width lanes), each with vec = 1, 2 and (f
 GPU time (CUDA graph, scripts/bench_blas.py timeit_gpu), best of two interleaved rounds, and the
 effective bandwidth (the triangle read once per solve, x read and written) against a
 device-to-device copy measured in the same run. Writes a markdown table to OUT/probe_trsv_vec.md.
+--potrs-grid instead times the one-vector POTRS (lower) over lanes x register cap x vector
+width, against linalg/_cuda/cholesky.py's rules (potrs_width, potrs_vector_width,
+potrs_register_cap), one round: OUT/potrs_grid.md.
 
     python3 scripts/probe_trsv_vec.py [--sizes 64,128,256,512] [--dtypes float32,float64]
+    python3 scripts/probe_trsv_vec.py --potrs-grid [--sizes 16,24,48,64,96,128,256]
 """
 import argparse
 import os
@@ -24,6 +28,43 @@ from bench_blas import timeit_gpu, copy_bandwidth  # noqa: E402
 BATCH = 10240
 
 
+def potrs_grid(sizes, dtypes, output):
+    """Fastest (lanes, register cap, vec) of the fused one-vector POTRS per dtype and n."""
+    import cupy
+    from linalg._cuda import trsv, cholesky
+    lines = ["| dtype | n | rules (lanes, cap, vec) | rules ms | best (lanes, cap, vec) | best ms "
+             "| rules / best |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for dname in dtypes:
+        dtype = numpy.dtype(dname)
+        for n in sizes:
+            g = cupy.random.default_rng(n)
+            a = cupy.tril(g.standard_normal((BATCH, n, n), dtype=dtype) / n)
+            a[:, cupy.arange(n), cupy.arange(n)] = 2
+            x = g.standard_normal((BATCH, n), dtype=dtype)
+            out = cupy.empty_like(x)
+
+            def run(width, cap, vec):
+                return timeit_gpu(lambda: trsv.launch_warp(a, x, True, 0, False, True, 4, width,
+                                                           cap or None, vec, out=out), 10, 2)
+            rule = (cholesky.potrs_width(n, dtype.itemsize),
+                    cholesky.potrs_register_cap(n, dtype.itemsize) or 0,
+                    cholesky.potrs_vector_width(n, dtype.itemsize))
+            times = {rule: run(*rule)}
+            for width in (8, 16, 32):
+                for cap in (0, 64, 96):
+                    for vec in ((1, 2, 4) if dtype.itemsize == 4 else (1, 2)):
+                        if width * vec <= 128 and n % vec == 0 and (width, cap, vec) not in times:
+                            times[(width, cap, vec)] = run(width, cap, vec)
+            best = min(times, key=times.get)
+            lines.append(f"| {dname} | {n} | {rule} | {times[rule]:.4f} | {best} | "
+                         f"{times[best]:.4f} | {times[rule] / times[best]:.2f}x |")
+            print(lines[-1], flush=True)
+            del a, x, out
+    os.makedirs(output, exist_ok=True)
+    with open(os.path.join(output, "potrs_grid.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main(argv=None):
     import cupy
     from linalg import _tuning
@@ -32,7 +73,11 @@ def main(argv=None):
     ap.add_argument("--sizes", default="64,128,256,512")
     ap.add_argument("--dtypes", default="float32,float64")
     ap.add_argument("--output", default=os.environ.get("OUT", "out"))
+    ap.add_argument("--potrs-grid", action="store_true")
     args = ap.parse_args(argv)
+    if args.potrs_grid:
+        return potrs_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
+                          args.output)
     copy = copy_bandwidth()
     lines = [f"# trsv_warp row vectors, {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}"
              f", batch {BATCH}, copy {copy:.0f} GB/s", "",

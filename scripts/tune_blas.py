@@ -163,7 +163,7 @@ def tune_trsv(t, dtype, sizes, batch):
         vecs = [v for v in (1, 2, 4) if v * numpy.dtype(dtype).itemsize <= 16 and n % v == 0]
         cands = [{"kernel": "warp", "warps": w, "width": width, "maxreg": r, "vec": v}
                  for w in (2, 4, 8) for width in (4, 8, 16, 32) for r in TRSV_REGISTER_CAPS
-                 for v in vecs if width * v <= 64]
+                 for v in vecs if width * v <= 128]
         t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
                lambda: trsv.trsv(a, x, _path="vendor"))
         del a, x

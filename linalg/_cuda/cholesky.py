@@ -67,6 +67,11 @@ def potrs_vector_width(n, itemsize):
     return 4 if itemsize == 4 and n >= 64 else 1
 
 
+def potrs_register_cap(n, itemsize):
+    """Register cap of the fused one-vector POTRS's trsv_warp launch (None: NVRTC's choice)."""
+    return None
+
+
 # Operands never written (the public layer passes them without a copy).
 READS_ONLY = {"potrs": ("l",)}
 # Operands written over unless the function's ``keep`` names them (then the result is a new
@@ -215,6 +220,7 @@ def potrs(l, b, lower=True, keep=()):
         x = tri.result_array(b, "b", keep)
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
                                    width=potrs_width(n, l.itemsize),
+                                   maxreg=potrs_register_cap(n, l.itemsize),
                                    vec=potrs_vector_width(n, l.itemsize), out=x[:, :, 0])
     if n <= tri.LEAF:
         x = tri.result_array(b, "b", keep)

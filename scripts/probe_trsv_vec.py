@@ -28,12 +28,14 @@ from bench_blas import timeit_gpu, copy_bandwidth  # noqa: E402
 BATCH = 10240
 
 
-def potrs_grid(sizes, dtypes, output):
-    """Fastest (lanes, register cap, vec) of the fused one-vector POTRS per dtype and n."""
+def potrs_grid(sizes, dtypes, output, caps=(0, 64, 96)):
+    """Fastest (lanes, register cap, vec) of the fused one-vector POTRS per dtype and n; every
+    candidate's time also to OUT/potrs_grid_all.md."""
     import cupy
     from linalg._cuda import trsv, cholesky
     lines = ["| dtype | n | rules (lanes, cap, vec) | rules ms | best (lanes, cap, vec) | best ms "
              "| rules / best |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    every = ["| dtype | n | lanes | cap | vec | ms |", "| --- | --- | --- | --- | --- | --- |"]
     for dname in dtypes:
         dtype = numpy.dtype(dname)
         for n in sizes:
@@ -51,11 +53,13 @@ def potrs_grid(sizes, dtypes, output):
                     cholesky.potrs_vector_width(n, dtype.itemsize))
             times = {rule: run(*rule)}
             for width in (8, 16, 32):
-                for cap in (0, 64, 96):
+                for cap in caps:
                     for vec in ((1, 2, 4) if dtype.itemsize == 4 else (1, 2)):
                         if width * vec <= 128 and n % vec == 0 and (width, cap, vec) not in times:
                             times[(width, cap, vec)] = run(width, cap, vec)
             best = min(times, key=times.get)
+            every += [f"| {dname} | {n} | {w} | {c} | {v} | {t:.4f} |"
+                      for (w, c, v), t in sorted(times.items())]
             lines.append(f"| {dname} | {n} | {rule} | {times[rule]:.4f} | {best} | "
                          f"{times[best]:.4f} | {times[rule] / times[best]:.2f}x |")
             print(lines[-1], flush=True)
@@ -63,6 +67,8 @@ def potrs_grid(sizes, dtypes, output):
     os.makedirs(output, exist_ok=True)
     with open(os.path.join(output, "potrs_grid.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    with open(os.path.join(output, "potrs_grid_all.md"), "w") as f:
+        f.write("\n".join(every) + "\n")
 
 
 def main(argv=None):
@@ -74,10 +80,11 @@ def main(argv=None):
     ap.add_argument("--dtypes", default="float32,float64")
     ap.add_argument("--output", default=os.environ.get("OUT", "out"))
     ap.add_argument("--potrs-grid", action="store_true")
+    ap.add_argument("--caps", default="0,64,96", help="register caps of --potrs-grid")
     args = ap.parse_args(argv)
     if args.potrs_grid:
         return potrs_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
-                          args.output)
+                          args.output, [int(c) for c in args.caps.split(",")])
     copy = copy_bandwidth()
     lines = [f"# trsv_warp row vectors, {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}"
              f", batch {BATCH}, copy {copy:.0f} GB/s", "",

@@ -155,17 +155,18 @@ def _launch(config, a, x, dst, lower, trans, unit, potrs):
 
 
 def row_vector(a, vec):
-    """``vec`` if trsv_warp's VEC-wide row loads are aligned on ``a`` (batch, n, n): unit column
-    stride, and the base address, the row and batch strides and n multiples of ``vec``
-    elements (kernels/trsv.cu); else 1."""
+    """The widest power of two <= ``vec`` (and <= 16 bytes) for which trsv_warp's VEC-wide row
+    loads are aligned on ``a`` (batch, n, n): unit column stride, and the base address, the row
+    and batch strides and n multiples of it in elements (kernels/trsv.cu); 1 if none."""
     item = a.itemsize
     vec = min(int(vec), 16 // item)             # one 16-byte load at most
-    if vec <= 1:
-        return 1
     s0, s1, s2 = a.strides
-    if (s2 != item or a.shape[1] % vec or (s1 // item) % vec or (s0 // item) % vec
-            or blas.data_ptr(a) % (vec * item)):
+    if vec <= 1 or s2 != item:
         return 1
+    ptr = blas.data_ptr(a)
+    while vec > 1 and (a.shape[1] % vec or (s1 // item) % vec or (s0 // item) % vec
+                       or ptr % (vec * item)):
+        vec //= 2
     return vec
 
 

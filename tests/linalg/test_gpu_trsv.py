@@ -82,9 +82,9 @@ def test_trsv_row_vector_loads(dtype, width, vec):
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_trsv_row_vector_needs_alignment(dtype):
-    """row_vector gives the vector width only where every VEC-wide row load is aligned: a view
-    starting one element in, an odd leading dimension or n not a multiple fall back to 1; each
-    view is still solved (the vector instantiation on the aligned one)."""
+    """row_vector gives the widest vector width for which every row load is aligned: a view
+    starting one element in, an odd leading dimension or an odd n fall back to 1, n = 2 mod 4
+    to 2; each view is still solved (the vector instantiation on the aligned one)."""
     g = rng(3)
     n = 64
     big = cupy.asarray(random_matrix(g, (4, n + 1, n + 4), dtype))
@@ -94,6 +94,7 @@ def test_trsv_row_vector_needs_alignment(dtype):
     odd_lda = cupy.ascontiguousarray(big[:, :n, :n + 1])[:, :, :n]
     assert trsv_mod.row_vector(odd_lda, 2) == 1
     assert trsv_mod.row_vector(big[:, :n - 1, :n - 1], 2) == 1          # n odd
+    assert trsv_mod.row_vector(big[:, :n - 2, :n - 2], 4) == 2          # n = 2 mod 4
     for a in (aligned, big[:, :n, 1:n + 1], odd_lda):
         a[:, numpy.arange(n), numpy.arange(n)] += 4 * n                 # in place: the views
         b = cupy.asarray(random_matrix(g, (4, n), dtype))

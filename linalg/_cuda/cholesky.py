@@ -50,26 +50,34 @@ POTRS_WARP_FROM = 9
 
 
 def potrs_width(n, itemsize):
-    """Lanes per matrix of the fused one-vector POTRS, as measured on the H100 (batch 10240):
-    8 up to n = 32 (1.2-1.3x 16 lanes), then 16 (float64: 1.2-1.4x 32 lanes up to n = 256;
-    float32 up to n = 64, above which 32 lanes are 1.1-1.4x faster)."""
-    if n <= 32:
-        return 8
-    return 32 if itemsize == 4 and n > 64 else 16
+    """Lanes per matrix of the fused one-vector POTRS. H100, batch 10240, GPU time, registers
+    capped at 96 (scripts/probe_trsv_vec.py --potrs-grid, 2026-11-26, reports/gpu_20261126g/
+    potrs_grid_all.md): float32 8 lanes up to n = 56 (n = 40 / 48: 0.037 / 0.049 ms against
+    0.052 / 0.059 with 16), 16 to 128, 32 above (n = 256: 1.04 against 1.10 ms); float64 8 up to
+    n = 40, then 16 (n = 128 / 256: 0.54 / 1.98 against 0.56 / 2.05 with 32, 0.60 / 2.54 with
+    8)."""
+    if itemsize == 4:
+        return 8 if n <= 56 else 16 if n <= 128 else 32
+    return 8 if n <= 40 else 16
 
 
 def potrs_vector_width(n, itemsize):
     """Elements a lane loads at once along the factor's rows in the fused one-vector POTRS
-    (trsv_warp's VEC; the launcher drops to 1 where the factor is not aligned for it). H100,
-    batch 10240, GPU time against single loads (scripts/probe_trsv_vec.py, 2026-11-26,
-    reports/gpu_20261126g): float32 4 from n = 64, lower / upper n = 64 1.09 / 1.16x, 128 1.17
-    / 1.10x, 256 1.24 / 1.13x, 512 1.28 / 1.16x; float64 2 lost (0.65-0.88x), so 1."""
-    return 4 if itemsize == 4 and n >= 64 else 1
+    (trsv_warp's VEC; the launcher narrows it where the factor is not aligned for it). Measured
+    as potrs_width: float32 4 (2 with 32 lanes: n = 256 1.04 against 1.07 ms), against single
+    loads 1.05-1.7x; float64 2 with 8 lanes from n = 24 (n = 40: 0.063 against 0.068 ms), else
+    1 (2 lost with 16 lanes: 0.65-0.88x at n = 64-256)."""
+    if itemsize == 4:
+        return 2 if potrs_width(n, itemsize) == 32 else 4
+    return 2 if 24 <= n <= 40 else 1
 
 
 def potrs_register_cap(n, itemsize):
-    """Register cap of the fused one-vector POTRS's trsv_warp launch (None: NVRTC's choice)."""
-    return None
+    """Register cap of the fused one-vector POTRS's trsv_warp launch: 96 everywhere. Measured as
+    potrs_width, these three rules against the previous ones (8 lanes to n = 32, then 16, float32
+    32 above 64; float32 vec 4 from 64; registers uncapped): float64 n = 12-256 1.05-1.36x,
+    float32 1.0-1.5x (potrs_grid.md)."""
+    return 96
 
 
 # Operands never written (the public layer passes them without a copy).

@@ -261,3 +261,37 @@ def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
             assert not info.get().any()
             assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD, (n, batch)
     check_vector_info(cp, gpu, 30, lower, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
+    """One right-hand side by the fused trsv_warp launch at the sizes where cholesky's rules
+    change lanes (8 / 16 / 32), row vectors (1 / 2 / 4) and cap the registers: the launch takes
+    the rules' values (narrowed to the vector the factor's alignment allows), the other triangle
+    is poisoned, every matrix of the batch is solved."""
+    chol = pytest.importorskip("linalg._cuda.cholesky")
+    trsv = pytest.importorskip("linalg._cuda.trsv")
+    tri = pytest.importorskip("linalg._cuda.triangular")
+    monkeypatch.setattr(tri, "vendor_below", lambda op, dt, n: 0)     # small batches: ours
+    seen = []
+    launch = trsv.launch_warp
+
+    def spy(a, *args, **kwargs):
+        seen.append((kwargs["width"], kwargs["maxreg"], trsv.row_vector(a, kwargs["vec"])))
+        return launch(a, *args, **kwargs)
+    monkeypatch.setattr(trsv, "launch_warp", spy)
+    gen = rng(29)
+    item = numpy.dtype(dtype).itemsize
+    for n in (20, 24, 36, 40, 48, 57, 64, 96, 130, 192):     # not 25-32: trsv_staged
+        a = spd(n, 37, dtype, seed=n)
+        b = gen.standard_normal((37, n, 1)).astype(dtype)
+        f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+        seen.clear()
+        x, info = gpu.potrs(poison(cp, f, lower), cp.asarray(b), lower=lower)
+        want_vec = chol.potrs_vector_width(n, item)
+        while n % want_vec:
+            want_vec //= 2
+        assert seen == [(chol.potrs_width(n, item), chol.potrs_register_cap(n, item), want_vec)]
+        assert not info.get().any()
+        assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD, n

@@ -379,18 +379,55 @@ __device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r
     return group_reduce_scatter<W>(p, g);
 }
 
+// A(i, j), ..., A(i + VEC - 1, j) of a view with |rs| == 1 as one VEC-wide load (reversed in
+// registers where rs == -1); alignment as view_row_vec's, along the column.
+template <int VEC, typename T>
+__device__ __forceinline__ void view_col_vec(const StridedView<T>& M, int i, int j,
+                                             T (&r)[VEC]) {
+    const T* q = M.p + (index_t)j * M.cs;
+    if (M.rs > 0) {
+        load_vec<T, VEC>(q + i, r);
+    } else {
+        T t[VEC];
+        load_vec<T, VEC>(q - i - (VEC - 1), t);
+#pragma unroll
+        for (int v = 0; v < VEC; ++v) r[v] = t[VEC - 1 - v];
+    }
+}
+
 // Column panel, columns contiguous (|rs| == 1): y(i) -= sum_{j < ncols} A(i, c0 + j) x(c0 + j)
 // for every row rbeg <= i < rend, ncols <= W; each lane owns rows rbeg + lane + W t, so no
-// reduction; every load is one coalesced column segment.
-template <int W, typename T, typename X, typename Y>
+// reduction; every load is one coalesced column segment. VEC > 1: each lane owns VEC adjacent
+// rows and loads them at once (view_col_vec; rbeg and rend - rbeg multiples of VEC).
+template <int W, int VEC = 1, typename T, typename X, typename Y>
 __device__ __forceinline__ void group_gemv_col_panel_sub(const StridedView<T>& A, int rbeg,
                                                          int rend, int c0, int ncols, const X& x,
                                                          const Y& y, const LaneGroup<W>& g) {
-    for (int i = rbeg + g.lane; i < rend; i += W) {
-        T acc = T(0);
+    if constexpr (VEC == 1) {
+        for (int i = rbeg + g.lane; i < rend; i += W) {
+            T acc = T(0);
 #pragma unroll
-        for (int j = 0; j < W; ++j)
-            if (j < ncols) acc += A(i, c0 + j) * x(c0 + j);
-        y(i) -= acc;
+            for (int j = 0; j < W; ++j)
+                if (j < ncols) acc += A(i, c0 + j) * x(c0 + j);
+            y(i) -= acc;
+        }
+    } else {
+        for (int i = rbeg + g.lane * VEC; i < rend; i += W * VEC) {
+            T acc[VEC];
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) acc[v] = T(0);
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                if (j < ncols) {
+                    T a[VEC];
+                    view_col_vec<VEC>(A, i, c0 + j, a);
+                    const T xj = x(c0 + j);
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) acc[v] += a[v] * xj;
+                }
+            }
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) y(i + v) -= acc[v];
+        }
     }
 }

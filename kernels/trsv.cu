@@ -29,9 +29,10 @@
 //   potrs != 0 runs the second solve of POTRS on the same x (op(A) transposed), so A x = b with
 //   A = L L^T (lower, trans = 0) or U^T U (upper, trans = 1) costs one launch.
 //   VEC > 1: the row-contiguous solves load VEC adjacent entries of a row at once (the row
-//   panels, and in float the full diagonal blocks); the launcher passes it only where every such
-//   load is aligned (A's base, lda and the batch stride multiples of VEC, and n too, since the
-//   backward solves run the rows from their ends). Those diagonal blocks are read whole, so
+//   panels, and in float the full diagonal blocks), the column-contiguous ones VEC adjacent
+//   entries of a column (the column panels, a lane owning VEC rows); the launcher passes it only
+//   where every such load is aligned (A's base, lda and the batch stride multiples of VEC, and n
+//   too, since the backward solves run from the ends). Those diagonal blocks are read whole, so
 //   entries of the other triangle inside them are loaded, never used.
 //   info[k] = first (1-based, original order) zero or non-finite diagonal entry, 0 if none/unit.
 
@@ -145,7 +146,7 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
         if (active) x(r0 + lane) = y;
         g.sync();
         if (!ROWS_CONTIGUOUS && r0 + W < n) {
-            group_gemv_col_panel_sub<W>(M, r0 + W, n, r0, W, x, x, g);
+            group_gemv_col_panel_sub<W, VEC>(M, r0 + W, n, r0, W, x, x, g);
             g.sync();
         }
     }

@@ -265,23 +265,33 @@ enum { TT_WHOLE = 0, TT_PATCH = 1, TT_MASKED = 2 };
 struct tt_kinds {
     int a, x;
 };
-template <bool PATCH>
-__host__ __device__ __forceinline__ tt_kinds tt_tile_kinds(int n, int nvec, int kdim, int flags,
-                                                          int i0, int j0, int k0) {
+
+// Whether M's tile (rows i0.., k tile k0..) and X's tile (k tile k0.., columns j0..) lie inside
+// the matrix and the triangle (a zeroed other triangle counts as inside): TT_WHOLE.
+struct tt_whole_tiles {
+    bool a, x;
+};
+__host__ __device__ __forceinline__ tt_whole_tiles tt_whole(int n, int nvec, int kdim, int flags,
+                                                            int i0, int j0, int k0) {
     const bool inside_k = k0 + TT_BK <= kdim;
     const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
-    const bool whole_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
-                         ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
-    const bool whole_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
-                                                            k0 >= j0 + TT_B);
+    tt_whole_tiles w;
+    w.a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
+          ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
+    w.x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed || k0 >= j0 + TT_B);
+    return w;
+}
+
+// The staging kinds of both tiles, TT_PATCH for the crossed ones where TT_PATCH_EDGES asks.
+__host__ __device__ __forceinline__ tt_kinds tt_tile_kinds(int n, int nvec, int kdim, int flags,
+                                                          int i0, int j0, int k0) {
+    const tt_whole_tiles whole = tt_whole(n, nvec, kdim, flags, i0, j0, k0);
     tt_kinds kinds;
-    kinds.a = whole_a ? TT_WHOLE : TT_MASKED;
-    kinds.x = whole_x ? TT_WHOLE : TT_MASKED;
-    if constexpr (PATCH) {
-        if ((flags & TT_PATCH_EDGES) && inside_k) {
-            if (!whole_a && i0 + TT_B <= n && (flags & TT_VEC_M)) kinds.a = TT_PATCH;
-            if (!whole_x && j0 + TT_B <= nvec && (flags & TT_VEC_X)) kinds.x = TT_PATCH;
-        }
+    kinds.a = whole.a ? TT_WHOLE : TT_MASKED;
+    kinds.x = whole.x ? TT_WHOLE : TT_MASKED;
+    if ((flags & TT_PATCH_EDGES) && k0 + TT_BK <= kdim) {
+        if (!whole.a && i0 + TT_B <= n && (flags & TT_VEC_M)) kinds.a = TT_PATCH;
+        if (!whole.x && j0 + TT_B <= nvec && (flags & TT_VEC_X)) kinds.x = TT_PATCH;
     }
     return kinds;
 }
@@ -295,15 +305,11 @@ __device__ __forceinline__ void tt_stage(const T* a, index_t mi, index_t mk, con
                                          int flags, int i0, int j0, int k0, T* sa, T* sx) {
     bool full_a, full_x;
     if constexpr (PATCH) {
-        const tt_kinds kinds = tt_tile_kinds<true>(n, nvec, kdim, flags, i0, j0, k0);
+        const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
         full_a = kinds.a != TT_MASKED, full_x = kinds.x != TT_MASKED;
-    } else {    // tt_tile_kinds<false> spelled out: the code TRMM and SYRK were measured with
-        const bool inside_k = k0 + TT_BK <= kdim;
-        const bool zeroed = (flags & TT_ZEROED) && !(flags & TT_UNIT);
-        full_a = inside_k && i0 + TT_B <= n && ((flags & TT_FULL) || zeroed ||
-                 ((flags & TT_M_UPPER) ? k0 >= i0 + TT_B : k0 + TT_BK <= i0));
-        full_x = inside_k && j0 + TT_B <= nvec && (!(flags & TT_X_LOWER) || zeroed ||
-                                                    k0 >= j0 + TT_B);
+    } else {
+        const tt_whole_tiles whole = tt_whole(n, nvec, kdim, flags, i0, j0, k0);
+        full_a = whole.a, full_x = whole.x;
     }
     tt_stage_operand<T, (KM & TT_KM_M) != 0>(a, mi, mk, k0, full_a, (flags & TT_VEC_M) != 0, sa,
         [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });
@@ -331,7 +337,7 @@ __device__ __forceinline__ void tt_patch_operand(T* s, int k0, What what) {
 template <typename T, int KM>
 __device__ __forceinline__ bool tt_patch(int n, int nvec, int kdim, int flags, int i0, int j0,
                                          int k0, T* sa, T* sx) {
-    const tt_kinds kinds = tt_tile_kinds<true>(n, nvec, kdim, flags, i0, j0, k0);
+    const tt_kinds kinds = tt_tile_kinds(n, nvec, kdim, flags, i0, j0, k0);
     if (kinds.a == TT_PATCH)
         tt_patch_operand<T, (KM & TT_KM_M) != 0>(sa, k0,
             [&](int f, int k) { return tt_what_m(i0 + f, k, n, kdim, flags); });

@@ -41,6 +41,17 @@ def updated(rows, newer):
     return out + list(fresh.values())
 
 
+def latest_blas_rows(runs):
+    """The rows of several bench_blas runs (lists of rows, oldest first), each (op, dtype, shape,
+    batch) cell once: the latest run's row, in the order the cells first appear."""
+    key = lambda r: (r["op"], r["dtype"], r["shape"], r["batch"])  # noqa: E731
+    cells = {}
+    for rows in runs:
+        for r in rows:
+            cells[key(r)] = r
+    return list(cells.values())
+
+
 def cell(row):
     if row is None:
         return "-"
@@ -174,7 +185,7 @@ def main(argv=None):
                     help="bench_cholesky CSV of a later run whose cells replace the same cells of "
                          "cholesky_csv (repeatable, in order)")
     args = ap.parse_args(argv)
-    blas_rows = [row for path in args.blas_csv for row in read(path)]
+    blas_rows = latest_blas_rows([read(path) for path in args.blas_csv])
     cholesky_rows = read(args.cholesky_csv)
     for path in args.update:
         cholesky_rows = updated(cholesky_rows, read(path))

@@ -67,3 +67,15 @@ def test_a_later_partial_run_replaces_only_the_cells_it_measured():
     assert [(r["op"], r["dtype"], r["speedup"]) for r in rows] == [
         ("trmm", "float64", "1.19"), ("potrf", "float64", "2.4"), ("trmm", "float32", "0.87"),
         ("syrk", "float64", "1.3")]
+
+
+def test_a_later_blas_run_replaces_its_cells_in_the_targets_too():
+    """Several bench_blas CSVs: the latest run's row of a cell is the only one the table and the
+    target list see (an older miss of a re-measured cell is not listed)."""
+    bench = load_script("bench_table")
+    old = [_blas("trsv_LN", "128", 2.5, 77), _blas("trsv_LN", "256", 1.7, 75)]
+    new = [_blas("trsv_LN", "128", 3.2, 85)]
+    rows = bench.latest_blas_rows([old, new])
+    assert [r["speedup"] for r in rows] == ["3.2", "1.7"]
+    assert bench.misses([], rows, "float64", 10240) == [
+        "- trsv_LN n = 256: 1.70x the vendor (target 3x)"]

@@ -25,12 +25,13 @@ def test_targets_list_each_missed_criterion_and_nothing_met():
     blas = [_blas("trsv_LN", "32", 4.0, 61), _blas("gemm_NN", "64^3", 0.5, 90, "vendor"),
             _blas("gemv_N", "18x4", 0.1, 1), _blas("gebrd", "32", 9.8, 1)]
     assert bench.misses(chol, blas, "float64", 10240) == [
-        "- potrf n = 32: 3.50x the vendor (target 4x) [batch 100 000: 1.00x, 1 % of the copy "
-        "bandwidth]",
+        "- potrf n = 32: 3.50x the vendor (target 4x, which needs 80 % of the copy bandwidth) "
+        "[batch 100 000: 1.00x, 1 % of the copy bandwidth]",
         "- potrf n = 64: 54 % of the copy bandwidth (target 60 %)",
-        "- trsm n = 16: 2.00x the vendor (target 3x); 40 % of the copy bandwidth (target 50 %)",
-        "- trmm n = 128: 0.90x the vendor (target 1x)",
-        "- gebrd n = 32: 9.80x the vendor (target 10x)"]
+        "- trsm n = 16: 2.00x the vendor (target 3x, which needs 60 % of the copy bandwidth); "
+        "40 % of the copy bandwidth (target 50 %)",
+        "- trmm n = 128: 0.90x the vendor (target 1x, which needs 100 % of the copy bandwidth)",
+        "- gebrd n = 32: 9.80x the vendor (target 10x, which needs 1 % of the copy bandwidth)"]
 
 
 def test_targets_carry_what_the_run_measured_around_the_cell():
@@ -41,11 +42,13 @@ def test_targets_carry_what_the_run_measured_around_the_cell():
     gemm = dict(_blas("gemm_NN", "8^3", 1.2, 13), ours_ms="0.04", kernel_ms="0.005")
     gemv = dict(_blas("gemv_N", "32", 1.1, 86), ours_ms="0.04", kernel_ms="0.03")
     assert bench.misses([small, large, larger_still_other_n], [gemm, gemv], "float64", 10240) == [
-        "- potrf n = 16: 2.00x the vendor (target 4x); 45 % of the copy bandwidth (target 60 %) "
-        "[batch 100 000: 4.50x, 98 % of the copy bandwidth (9.77x the matrices in 4x the time)]",
-        "- gemm_NN n = 8: 1.20x the vendor (target 1.5x) [the kernel is 0.005 of the call's "
-        "0.04 ms]",
-        "- gemv_N n = 32: 1.10x the vendor (target 1.5x)"]
+        "- potrf n = 16: 2.00x the vendor (target 4x, which needs 90 % of the copy bandwidth); "
+        "45 % of the copy bandwidth (target 60 %) [batch 100 000: 4.50x, 98 % of the copy "
+        "bandwidth (9.77x the matrices in 4x the time)]",
+        "- gemm_NN n = 8: 1.20x the vendor (target 1.5x, which needs 16 % of the copy bandwidth) "
+        "[the kernel is 0.005 of the call's 0.04 ms]",
+        "- gemv_N n = 32: 1.10x the vendor (target 1.5x, which needs 117 % of the copy "
+        "bandwidth)"]
 
 
 def test_headline_cell_forms():
@@ -78,4 +81,5 @@ def test_a_later_blas_run_replaces_its_cells_in_the_targets_too():
     rows = bench.latest_blas_rows([old, new])
     assert [r["speedup"] for r in rows] == ["3.2", "1.7"]
     assert bench.misses([], rows, "float64", 10240) == [
-        "- trsv_LN n = 256: 1.70x the vendor (target 3x)"]
+        "- trsv_LN n = 256: 1.70x the vendor (target 3x, which needs 132 % of the copy "
+        "bandwidth)"]

@@ -67,7 +67,7 @@ class Tuner:
 
 # Register caps tried for each candidate (0: NVRTC's choice; linalg/_cuda/_compile.register_cap).
 REGISTER_CAPS = (0, 48, 64, 80)
-# trsv_warp holds 72-160 registers uncapped (sm_90, by lanes and vector width): caps below 64
+# trsv_warp holds 72-255 registers uncapped (sm_90, by lanes and vector width): caps below 64
 # only spill.
 TRSV_REGISTER_CAPS = (0, 64, 96)
 

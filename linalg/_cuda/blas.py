@@ -248,7 +248,7 @@ def _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p):
         return _gemv_staged_plan(dtype, t, batch, m, n, p)
     if not t and p.get("kernel") == "warp":
         warps = int(p.get("warps") or 4)
-        vec = int(p.get("vec") or 1) if aligned else 1
+        vec = min(int(p.get("vec") or 1), 16 // item) if aligned else 1
         while vec > 1 and n % vec:          # rows of VEC-aligned loads (kernels/gemv.cu)
             vec //= 2
         expr = name_expr("gemv_n_warp", T, *((vec,) if vec > 1 else ()))

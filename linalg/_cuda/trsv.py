@@ -4,9 +4,11 @@
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
 Two kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
-tuning table's "width"), the triangle streamed once, coalesced; and, for the n of STAGED_RANGE,
-``trsv_staged``, a warp a matrix with the triangle copied to shared memory first. Both also serve
-the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``). Small batches above n = 32
+tuning table's "width"), the triangle streamed once, coalesced, 2 or 4 adjacent entries a load
+where the table's "vec" asks and the operand is aligned for it (``row_vector``); and, for the n
+of STAGED_RANGE, ``trsv_staged``, a warp a matrix with the triangle copied to shared memory
+first. Both also serve the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``).
+Small batches above n = 32
 (triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
 cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves' cupyx
 path); info then comes from the diagonal check the triangular solves share (triangular._diag_info,
@@ -128,8 +130,9 @@ def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=Non
     """kernels/trsv.cu ``trsv_warp`` on x (batch, n) (any strides, a with unit column stride),
     in place or with ``out`` (triangular.result_array) from x into out, x unchanged: one group
     of ``width`` lanes per matrix (default ``group_width(n)``), ``warps`` warps a block,
-    registers capped at ``maxreg`` (None: NVRTC's choice), rows loaded ``vec`` elements a lane
-    where ``a`` is aligned for it (``row_vector``, else 1); potrs=True adds the second
+    registers capped at ``maxreg`` (None: NVRTC's choice), rows (columns in the transposed
+    solves) loaded ``vec`` elements a lane where ``a`` is aligned for it (``row_vector``, else
+    1); potrs=True adds the second
     (transposed) solve of POTRS. Returns info (no sync)."""
     dst, fresh = write_target(out, x)
     config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,

@@ -318,21 +318,33 @@ __device__ __forceinline__ T group_reduce_scatter(T (&p)[W], const LaneGroup<W>&
     return p[0];
 }
 
-// M(i, j), ..., M(i, j + VEC - 1) of a view with |cs| == 1 as one VEC-wide load (reversed in
-// registers where cs == -1). The caller guarantees the alignment: the address of M(i, j)
-// (cs == 1) or of M(i, j + VEC - 1) (cs == -1) a multiple of VEC elements.
+// q[o s], q[(o + 1) s], ..., q[(o + VEC - 1) s] for a unit stride s = +-1 as one VEC-wide load
+// (reversed in registers where s == -1). The caller guarantees the alignment: q + o (s == 1) or
+// q - o - VEC + 1 (s == -1) a multiple of VEC elements.
 template <int VEC, typename T>
-__device__ __forceinline__ void view_row_vec(const StridedView<T>& M, int i, int j,
-                                             T (&r)[VEC]) {
-    const T* q = M.p + (index_t)i * M.rs;
-    if (M.cs > 0) {
-        load_vec<T, VEC>(q + j, r);
+__device__ __forceinline__ void load_unit_stride_vec(const T* q, index_t s, int o, T (&r)[VEC]) {
+    if (s > 0) {
+        load_vec<T, VEC>(q + o, r);
     } else {
         T t[VEC];
-        load_vec<T, VEC>(q - j - (VEC - 1), t);
+        load_vec<T, VEC>(q - o - (VEC - 1), t);
 #pragma unroll
         for (int v = 0; v < VEC; ++v) r[v] = t[VEC - 1 - v];
     }
+}
+
+// M(i, j), ..., M(i, j + VEC - 1) of a view with |cs| == 1 (view_col_vec: M(i, j), ...,
+// M(i + VEC - 1, j) with |rs| == 1) as one VEC-wide load.
+template <int VEC, typename T>
+__device__ __forceinline__ void view_row_vec(const StridedView<T>& M, int i, int j,
+                                             T (&r)[VEC]) {
+    load_unit_stride_vec<VEC>(M.p + (index_t)i * M.rs, M.cs, j, r);
+}
+
+template <int VEC, typename T>
+__device__ __forceinline__ void view_col_vec(const StridedView<T>& M, int i, int j,
+                                             T (&r)[VEC]) {
+    load_unit_stride_vec<VEC>(M.p + (index_t)j * M.cs, M.rs, i, r);
 }
 
 // Row panel, rows contiguous (|cs| == 1): lane r < nrows <= W receives
@@ -377,22 +389,6 @@ __device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r
         }
     }
     return group_reduce_scatter<W>(p, g);
-}
-
-// A(i, j), ..., A(i + VEC - 1, j) of a view with |rs| == 1 as one VEC-wide load (reversed in
-// registers where rs == -1); alignment as view_row_vec's, along the column.
-template <int VEC, typename T>
-__device__ __forceinline__ void view_col_vec(const StridedView<T>& M, int i, int j,
-                                             T (&r)[VEC]) {
-    const T* q = M.p + (index_t)j * M.cs;
-    if (M.rs > 0) {
-        load_vec<T, VEC>(q + i, r);
-    } else {
-        T t[VEC];
-        load_vec<T, VEC>(q - i - (VEC - 1), t);
-#pragma unroll
-        for (int v = 0; v < VEC; ++v) r[v] = t[VEC - 1 - v];
-    }
 }
 
 // Column panel, columns contiguous (|rs| == 1): y(i) -= sum_{j < ncols} A(i, c0 + j) x(c0 + j)

@@ -1,11 +1,11 @@
 """Small batch counts: ours (the public API, crossovers included) against the best vendor.
 
     python3 scripts/bench_small_batch.py [--quick] [--output DIR] [--ops potrf,poti]
-                                         [--sizes 256,512]
+                                         [--sizes 256,512] [--batches 1,8,100] [--dtype float64]
 
 Every Cholesky-family / triangular operation of scripts/bench_cholesky.py at n = 8..512 and batch
-1, 8, 100, float64, then TRSV and GEMV-N with the default dispatch; rows where the vendor is
-faster are marked. The issue's rule is "never slower than the vendor at any size up to 512, for
+1, 8, 100 (--batches), float64 (--dtype), then TRSV and GEMV-N with the default dispatch; rows
+where the vendor is faster are marked. The issue's rule is "never slower than the vendor at any size up to 512, for
 any batch count": this script is how we check it. Writes small_batch.md under --output (and
 prints it); --quick keeps n = 8, 64, 512; --ops and --sizes pick a subset.
 """
@@ -28,16 +28,16 @@ def _mark(ours, vendor):
     return f"{vendor / ours:.2f}" + (" (vendor faster)" if vendor < ours else "")
 
 
-def cholesky_rows(sizes, ops):
+def cholesky_rows(sizes, ops, dtype="float64", batches=BATCHES):
     import bench_cholesky as bc
     # "backend ms": our backend alone (linalg/_cuda), what the public layer adds is the difference.
     yield "| op | n | batch | ours ms | backend ms | vendor ms | vendor | ratio |"
     yield "|---|---|---|---|---|---|---|---|"
     for op in [op for op in bc.OPS if op in ops]:
         for n in sizes:
-            for batch in BATCHES:
+            for batch in batches:
                 try:
-                    case = bc.case(op, n, batch, numpy.dtype(numpy.float64), 10)
+                    case = bc.case(op, n, batch, numpy.dtype(dtype), 10)
                     (ours, backend), vend, name = case[:3]      # then flops, bytes, fresh ms
                     yield (f"| {op} | {n} | {batch} | {ours:.4f} | {backend:.4f} | {vend:.4f} | {name} | "
                            f"{_mark(ours, vend)} |")
@@ -45,7 +45,7 @@ def cholesky_rows(sizes, ops):
                     yield f"| {op} | {n} | {batch} | failed: {type(exc).__name__} | | | | |"
 
 
-def blas_rows(sizes, ops):
+def blas_rows(sizes, ops, dtype="float64", batches=BATCHES):
     import cupy
     import torch
     import bench_cholesky as bc
@@ -54,11 +54,11 @@ def blas_rows(sizes, ops):
     yield "| op (default dispatch) | n | batch | ours ms | vendor ms | ratio |"
     yield "|---|---|---|---|---|---|"
     for n in sizes:
-        for batch in BATCHES:
-            a = cupy.tril(cupy.random.standard_normal((batch, n, n))) / n
+        for batch in batches:
+            a = (cupy.tril(cupy.random.standard_normal((batch, n, n))) / n).astype(dtype)
             idx = cupy.arange(n)
             a[:, idx, idx] = 1 + cupy.random.random((batch, n))
-            x0 = cupy.random.standard_normal((batch, n))
+            x0 = cupy.random.standard_normal((batch, n)).astype(dtype)
             x = x0.copy()
             if "trsv" in ops:
                 ours = bc.timeit(lambda: linalg.trsv(a, x, lower=True, overwrite_x=True,
@@ -69,7 +69,7 @@ def blas_rows(sizes, ops):
                 yield f"| trsv | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
             if "gemv_n" not in ops:
                 continue
-            y = cupy.empty((batch, n))
+            y = cupy.empty((batch, n), dtype=dtype)
             ours = bc.timeit(lambda: linalg.gemv(a, x0, y, overwrite_y=True))
             vend = bc.timeit(lambda: cupy.matmul(a, x0[:, :, None]))
             yield f"| gemv_n | {n} | {batch} | {ours:.4f} | {vend:.4f} | {_mark(ours, vend)} |"
@@ -83,6 +83,9 @@ def main(argv=None):
                         help="comma-separated subset of bench_cholesky.OPS and BLAS_OPS "
                              "(default all)")
     parser.add_argument("--sizes", default=None, help="comma-separated n (default 8..512)")
+    parser.add_argument("--batches", default=",".join(str(b) for b in BATCHES),
+                        help="comma-separated batch counts")
+    parser.add_argument("--dtype", default="float64")
     args = parser.parse_args(argv)
     sizes = (tuple(int(n) for n in args.sizes.split(",")) if args.sizes else
              QUICK_SIZES if args.quick else SIZES)
@@ -91,10 +94,11 @@ def main(argv=None):
     ops = set(args.ops.split(",")) if args.ops else set(known)
     if ops - set(known):
         parser.error(f"--ops: unknown {sorted(ops - set(known))}; expected from {known}")
-    lines = ["# small batches (scripts/bench_small_batch.py), float64", ""]
-    rows = list(cholesky_rows(sizes, ops))
+    batches = tuple(int(b) for b in args.batches.split(","))
+    lines = [f"# small batches (scripts/bench_small_batch.py), {args.dtype}", ""]
+    rows = list(cholesky_rows(sizes, ops, args.dtype, batches))
     if ops & set(BLAS_OPS):
-        rows += list(blas_rows(sizes, ops))
+        rows += list(blas_rows(sizes, ops, args.dtype, batches))
     for line in rows:
         print(line, flush=True)
         lines.append(line)

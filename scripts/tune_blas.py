@@ -166,6 +166,14 @@ def tune_trsv(t, dtype, sizes, batch):
                  for v in vecs if width * v <= 128]
         t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
                lambda: trsv.trsv(a, x, _path="vendor"))
+        row = t.table.get("trsv", {}).get(dtype, {}).get(shape_class(n))
+        if row and row.get("vec", 1) > 1:   # operands that cannot take the vector: their own launch
+            scalar = [c for c in cands if c["vec"] == 1]
+            times = {i: timeit_gpu(lambda c=c: trsv.trsv(a, x, _params=c), t.reps, 2)
+                     for i, c in enumerate(scalar)}
+            best = min(times, key=times.get)
+            row["scalar"] = {k: scalar[best][k] for k in ("warps", "width", "maxreg")}
+            row["scalar"]["reason"] = f"tune_blas: the fastest single-load launch, {times[best]:.4f} ms"
         del a, x
 
 

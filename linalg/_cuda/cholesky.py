@@ -49,13 +49,17 @@ POTRS_SOLVE_FROM = 2
 POTRS_WARP_FROM = 9
 
 
-def potrs_width(n, itemsize):
+def potrs_width(n, itemsize, vec=None):
     """Lanes per matrix of the fused one-vector POTRS. H100, batch 10240, GPU time, registers
     capped at 96 (scripts/probe_trsv_vec.py --potrs-grid, 2026-11-26, reports/gpu_20261126g/
     potrs_grid_all.md): float32 8 lanes up to n = 56 (n = 40 / 48: 0.037 / 0.049 ms against
     0.052 / 0.059 with 16), 16 to 128, 32 above (n = 256: 1.04 against 1.10 ms); float64 8 up to
     n = 40, then 16 (n = 128 / 256: 0.54 / 1.98 against 0.56 / 2.05 with 32, 0.60 / 2.54 with
-    8)."""
+    8). ``vec`` = 1 (a float32 factor that cannot take the vector: odd n, or misaligned): 8 lanes
+    up to n = 128, then 32 (single loads: n = 96 / 128 / 256 0.218 / 0.400 / 1.33 ms against
+    0.294 / 0.521 / 1.98 with 16 lanes capped at 96)."""
+    if itemsize == 4 and vec == 1:
+        return 8 if n <= 128 else 32
     if itemsize == 4:
         return 8 if n <= 56 else 16 if n <= 128 else 32
     return 8 if n <= 40 else 16
@@ -72,11 +76,14 @@ def potrs_vector_width(n, itemsize):
     return 2 if 24 <= n <= 40 else 1
 
 
-def potrs_register_cap(n, itemsize):
-    """Register cap of the fused one-vector POTRS's trsv_warp launch: 96 everywhere. Measured as
-    potrs_width, these three rules against the previous ones (8 lanes to n = 32, then 16, float32
-    32 above 64; float32 vec 4 from 64; registers uncapped): float64 n = 12-256 1.05-1.36x,
-    float32 1.0-1.5x (potrs_grid.md)."""
+def potrs_register_cap(n, itemsize, vec=None):
+    """Register cap of the fused one-vector POTRS's trsv_warp launch: 96, except for a float32
+    factor on single loads (``vec`` = 1) with 32 lanes (n > 128): none (n = 192 / 256 0.795 /
+    1.333 ms against 0.834 / 1.389 capped). Measured as potrs_width, these rules against the
+    previous ones (8 lanes to n = 32, then 16, float32 32 above 64; float32 vec 4 from 64;
+    registers uncapped): float64 n = 12-256 1.05-1.36x, float32 1.0-1.5x (potrs_grid.md)."""
+    if itemsize == 4 and vec == 1 and n > 128:
+        return None
     return 96
 
 
@@ -226,10 +233,12 @@ def potrs(l, b, lower=True, keep=()):
         # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
         # once per solve, coalesced).
         x = tri.result_array(b, "b", keep)
+        item = l.itemsize
+        vec = trsv.row_vector(l, potrs_vector_width(n, item))
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(n, l.itemsize),
-                                   maxreg=potrs_register_cap(n, l.itemsize),
-                                   vec=potrs_vector_width(n, l.itemsize), out=x[:, :, 0])
+                                   width=potrs_width(n, item, vec),
+                                   maxreg=potrs_register_cap(n, item, vec), vec=vec,
+                                   out=x[:, :, 0])
     if n <= tri.LEAF:
         x = tri.result_array(b, "b", keep)
         if nrhs >= POTRS_SOLVE_FROM:

@@ -63,7 +63,11 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     out = result_array(x, "x", keep)
     if _params is None and staged_serves(STAGED_RANGE, n, a.dtype):
         return out, launch_staged(a, x, lower, t, unit_diagonal, out=out)
-    return out, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:], out=out)
+    _, warps, width, maxreg, vec, scalar = plan
+    if scalar is not None and row_vector(a, vec) == 1:
+        warps, width, maxreg, vec = scalar        # a not aligned for the vector: its own row
+    return out, launch_warp(a, x, lower, t, unit_diagonal, False, warps, width, maxreg, vec,
+                            out=out)
 
 
 # kernels/trsv.cu trsv_staged (one warp a matrix: op(A)'s triangle copied to shared memory at
@@ -192,12 +196,18 @@ def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=Fa
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
     """('vendor',) or ('warp', warps per block, lanes per matrix or None, register cap or None,
-    row vector width) for one TRSV class."""
+    row vector width, scalar) for one TRSV class; scalar: (warps, lanes, cap, 1) of the class's
+    "scalar" entry, the launch for operands that cannot take the vector (the lanes and cap tuned
+    with a vector can be far off without it: float32 n = 256, 16 lanes capped at 96, 1.34 ms
+    against 0.82 with 8 lanes capped at 64, reports/gpu_20261126g/tune_log_call3.txt), or None."""
     if choose_vendor("trsv", dtype, (n,), override, path):
         return ("vendor",)
     p = params("trsv", dtype, n, override=override)
+    s = p.get("scalar")
+    scalar = None if not s else (int(s.get("warps") or 4), int(s.get("width") or 0) or None,
+                                 int(s.get("maxreg") or 0) or None, 1)
     return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None,
-            int(p.get("maxreg") or 0) or None, int(p.get("vec") or 1))
+            int(p.get("maxreg") or 0) or None, int(p.get("vec") or 1), scalar)
 
 
 COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w, o) for T in ("float", "double")

@@ -575,7 +575,7 @@ def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append("staged"))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
-    monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None))
+    monkeypatch.setattr(trsv_mod, "cached_plan", lambda *args: ("warp", 4, None, None, 1, None))
     monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
     sizes = (8, 24, 25, 31, 32, 33)
     expected = {"float64": ["warp", "warp", "staged", "staged", "staged", "warp"],
@@ -610,6 +610,7 @@ def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
     monkeypatch.setattr(chol_mod, "chol_solve", lambda *args, **kwargs: calls.append("solve"))
+    monkeypatch.setattr(blas, "data_ptr", lambda arr: arr.ctypes.data)       # NumPy stand-ins
     for lower in (True, False):
         chol_mod.potrs(numpy.empty((3, 27, 27)), numpy.empty((3, 27, 1)), lower)
     chol_mod.potrs(numpy.empty((3, 24, 24)), numpy.empty((3, 24, 1)), True)
@@ -997,3 +998,27 @@ def test_tri_tile_vector_flags_need_unit_stride_and_aligned_strides_and_base():
     assert tri_mod._vec_flag(Operand(256, 8), 64, 1, 4096, flag, v=2) == 0       # columns
     assert tri_mod._vec_flag(Operand(264, 4), 1, 64, 4096, tri_mod.TT_VEC_X) == 0   # 16 bytes
     assert tri_mod._vec_flag(Operand(272, 4), 1, 64, 4096, tri_mod.TT_VEC_X) == tri_mod.TT_VEC_X
+
+
+def test_trsv_without_the_vector_takes_the_class_scalar_row(fake_gpu, monkeypatch):
+    """A class tuned with row vectors carries a "scalar" entry (lanes, warps, cap of the fastest
+    single-load launch): an operand that cannot take the vector (odd n here) launches with it,
+    not with the vector row's cap; an aligned one with the vector row."""
+    gpu, _ = fake_gpu
+    seen = []
+    launch = trsv_mod.launch_warp
+
+    def spy(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, vec=1, out=None):
+        seen.append((warps, width, maxreg, trsv_mod.row_vector(a, vec)))
+        return launch(a, x, lower, trans, unit, potrs, warps, width, maxreg, vec, out=out)
+    monkeypatch.setattr(trsv_mod, "launch_warp", spy)
+    for n in (255, 256):
+        a = numpy.tril(numpy.ones((3, n, n), numpy.float32)) + n * numpy.eye(n, dtype=numpy.float32)
+        trsv_mod.trsv(a, numpy.ones((3, n), numpy.float32))
+    row = _tuning.lookup("trsv", "float32", "256", gpu=gpu)
+    if "scalar" not in row:                  # the unknown GPU's defaults: no vector rows
+        assert seen[0][3] == seen[1][3] == 1
+        return
+    s = row["scalar"]
+    assert seen == [(s["warps"], s["width"], s["maxreg"], 1),
+                    (row["warps"], row["width"], row["maxreg"], row["vec"])]

@@ -267,9 +267,9 @@ def test_potrs_vector_staged_kernel(cp, gpu, monkeypatch, lower, dtype):
 @pytest.mark.parametrize("lower", [True, False])
 def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
     """One right-hand side by the fused trsv_warp launch at the sizes where cholesky's rules
-    change lanes (8 / 16 / 32), row vectors (1 / 2 / 4) and cap the registers: the launch takes
-    the rules' values (narrowed to the vector the factor's alignment allows), the other triangle
-    is poisoned, every matrix of the batch is solved."""
+    change lanes (8 / 16 / 32), row vectors (1 / 2 / 4) and cap the registers, odd n (single
+    loads: their own lanes and cap) included: the launch takes the rules' values for the vector
+    the factor's alignment allows, the other triangle is poisoned, every matrix is solved."""
     chol = pytest.importorskip("linalg._cuda.cholesky")
     trsv = pytest.importorskip("linalg._cuda.trsv")
     tri = pytest.importorskip("linalg._cuda.triangular")
@@ -283,7 +283,7 @@ def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
     monkeypatch.setattr(trsv, "launch_warp", spy)
     gen = rng(29)
     item = numpy.dtype(dtype).itemsize
-    for n in (20, 24, 36, 40, 48, 57, 64, 96, 130, 192):     # not 25-32: trsv_staged
+    for n in (20, 24, 36, 40, 48, 57, 64, 96, 129, 130, 192):    # not 25-32: trsv_staged
         a = spd(n, 37, dtype, seed=n)
         b = gen.standard_normal((37, n, 1)).astype(dtype)
         f, _ = gpu.potrf(cp.asarray(a), lower=lower)
@@ -292,6 +292,7 @@ def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
         want_vec = chol.potrs_vector_width(n, item)
         while n % want_vec:
             want_vec //= 2
-        assert seen == [(chol.potrs_width(n, item), chol.potrs_register_cap(n, item), want_vec)]
+        assert seen == [(chol.potrs_width(n, item, want_vec),
+                         chol.potrs_register_cap(n, item, want_vec), want_vec)]
         assert not info.get().any()
         assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD, n

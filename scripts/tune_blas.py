@@ -39,11 +39,13 @@ class Tuner:
     def pick(self, op, dtype, cls, candidates, run, vendor=None):
         """Time run(params) for each candidate; store the fastest under op/dtype/cls, with the
         crossover decision: ``use_vendor`` (and the measured ratio as ``reason``) when
-        ``vendor()`` (the vendor routine on the same data) is faster than the best kernel."""
+        ``vendor()`` (the vendor routine on the same data) is faster than the best kernel.
+        Returns the (candidate, ms) pairs timed."""
         best, best_ms = None, float("inf")
+        timed = []
         if self.out_of_time():
             self.log.append(f"{op} {dtype} {cls}: skipped (budget spent), defaults stay")
-            return
+            return timed
         for p in candidates:
             if self.out_of_time() and best is not None:
                 break
@@ -53,6 +55,7 @@ class Tuner:
                 self.log.append(f"{op} {dtype} {cls} {p}: {type(exc).__name__}: {exc}")
                 continue
             self.log.append(f"{op} {dtype} {cls} {p}: {ms:.4f} ms")
+            timed.append((p, ms))
             if ms < best_ms:
                 best, best_ms = p, ms
         if best is not None and vendor is not None:
@@ -63,6 +66,7 @@ class Tuner:
         if best is not None:
             self.table.setdefault(op, {}).setdefault(dtype, {})[cls] = best
             print(f"{op:7s} {dtype:8s} {cls:12s} {best_ms:9.4f} ms  {best}", flush=True)
+        return timed
 
 
 # Register caps tried for each candidate (0: NVRTC's choice; linalg/_cuda/_compile.register_cap).
@@ -164,16 +168,14 @@ def tune_trsv(t, dtype, sizes, batch):
         cands = [{"kernel": "warp", "warps": w, "width": width, "maxreg": r, "vec": v}
                  for w in (2, 4, 8) for width in (4, 8, 16, 32) for r in TRSV_REGISTER_CAPS
                  for v in vecs if width * v <= 128]
-        t.pick("trsv", dtype, shape_class(n), cands, lambda p: trsv.trsv(a, x, _params=p),
-               lambda: trsv.trsv(a, x, _path="vendor"))
+        timed = t.pick("trsv", dtype, shape_class(n), cands,
+                       lambda p: trsv.trsv(a, x, _params=p), lambda: trsv.trsv(a, x, _path="vendor"))
         row = t.table.get("trsv", {}).get(dtype, {}).get(shape_class(n))
-        if row and row.get("vec", 1) > 1:   # operands that cannot take the vector: their own launch
-            scalar = [c for c in cands if c["vec"] == 1]
-            times = {i: timeit_gpu(lambda c=c: trsv.trsv(a, x, _params=c), t.reps, 2)
-                     for i, c in enumerate(scalar)}
-            best = min(times, key=times.get)
-            row["scalar"] = {k: scalar[best][k] for k in ("warps", "width", "maxreg")}
-            row["scalar"]["reason"] = f"tune_blas: the fastest single-load launch, {times[best]:.4f} ms"
+        single = [(p, ms) for p, ms in timed if p["vec"] == 1]
+        if row and row.get("vec", 1) > 1 and single:   # operands that cannot take the vector
+            p, ms = min(single, key=lambda pm: pm[1])
+            row["scalar"] = {k: p[k] for k in ("warps", "width", "maxreg")}
+            row["scalar"]["reason"] = f"tune_blas: the fastest single-load launch, {ms:.4f} ms"
         del a, x
 
 

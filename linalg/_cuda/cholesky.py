@@ -234,10 +234,12 @@ def potrs(l, b, lower=True, keep=()):
         # once per solve, coalesced).
         x = tri.result_array(b, "b", keep)
         item = l.itemsize
-        vec = trsv.row_vector(l, potrs_vector_width(n, item))
         return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(n, item, vec),
-                                   maxreg=potrs_register_cap(n, item, vec), vec=vec,
+                                   width=potrs_width(n, item),
+                                   maxreg=potrs_register_cap(n, item),
+                                   vec=potrs_vector_width(n, item),
+                                   scalar=(4, potrs_width(n, item, 1),
+                                           potrs_register_cap(n, item, 1)),
                                    out=x[:, :, 0])
     if n <= tri.LEAF:
         x = tri.result_array(b, "b", keep)

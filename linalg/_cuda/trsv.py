@@ -63,11 +63,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     out = result_array(x, "x", keep)
     if _params is None and staged_serves(STAGED_RANGE, n, a.dtype):
         return out, launch_staged(a, x, lower, t, unit_diagonal, out=out)
-    _, warps, width, maxreg, vec, scalar = plan
-    if scalar is not None and row_vector(a, vec) == 1:
-        warps, width, maxreg, vec = scalar        # a not aligned for the vector: its own row
-    return out, launch_warp(a, x, lower, t, unit_diagonal, False, warps, width, maxreg, vec,
-                            out=out)
+    return out, launch_warp(a, x, lower, t, unit_diagonal, False, *plan[1:], out=out)
 
 
 # kernels/trsv.cu trsv_staged (one warp a matrix: op(A)'s triangle copied to shared memory at
@@ -130,17 +126,21 @@ def group_width(n):
 
 
 def launch_warp(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, vec=1,
-                out=None):
+                scalar=None, out=None):
     """kernels/trsv.cu ``trsv_warp`` on x (batch, n) (any strides, a with unit column stride),
     in place or with ``out`` (triangular.result_array) from x into out, x unchanged: one group
     of ``width`` lanes per matrix (default ``group_width(n)``), ``warps`` warps a block,
     registers capped at ``maxreg`` (None: NVRTC's choice), rows (columns in the transposed
-    solves) loaded ``vec`` elements a lane where ``a`` is aligned for it (``row_vector``, else
-    1); potrs=True adds the second
-    (transposed) solve of POTRS. Returns info (no sync)."""
+    solves) loaded ``vec`` elements a lane where ``a`` is aligned for it (``row_vector``);
+    where it takes single loads only, ``scalar`` (warps, width, maxreg), if given, replaces the
+    three settings tuned with the vector. potrs=True adds the second (transposed) solve of
+    POTRS. Returns info (no sync)."""
     dst, fresh = write_target(out, x)
+    vec = row_vector(a, vec)
+    if vec == 1 and scalar is not None:
+        warps, width, maxreg = scalar
     config = _warp_config(_compile.current_device(), a.dtype, a.shape[0], a.shape[1], warps,
-                          width, maxreg, fresh, row_vector(a, vec))
+                          width, maxreg, fresh, vec)
     return _launch(config, a, x, dst, lower, trans, unit, potrs)
 
 
@@ -196,7 +196,7 @@ def _warp_config(device_id, dtype, batch, n, warps, width, maxreg=None, fresh=Fa
 @functools.lru_cache(maxsize=1024)
 def _plan(gpu, dtype, n, override=None, path=None):
     """('vendor',) or ('warp', warps per block, lanes per matrix or None, register cap or None,
-    row vector width, scalar) for one TRSV class; scalar: (warps, lanes, cap, 1) of the class's
+    row vector width, scalar) for one TRSV class; scalar: (warps, lanes, cap) of the class's
     "scalar" entry, the launch for operands that cannot take the vector (the lanes and cap tuned
     with a vector can be far off without it: float32 n = 256, 16 lanes capped at 96, 1.34 ms
     against 0.82 with 8 lanes capped at 64, reports/gpu_20261126g/tune_log_call3.txt), or None."""
@@ -205,7 +205,7 @@ def _plan(gpu, dtype, n, override=None, path=None):
     p = params("trsv", dtype, n, override=override)
     s = p.get("scalar")
     scalar = None if not s else (int(s.get("warps") or 4), int(s.get("width") or 0) or None,
-                                 int(s.get("maxreg") or 0) or None, 1)
+                                 int(s.get("maxreg") or 0) or None)
     return ("warp", int(p.get("warps") or 4), int(p.get("width") or 0) or None,
             int(p.get("maxreg") or 0) or None, int(p.get("vec") or 1), scalar)
 

@@ -1006,12 +1006,12 @@ def test_trsv_without_the_vector_takes_the_class_scalar_row(fake_gpu, monkeypatc
     not with the vector row's cap; an aligned one with the vector row."""
     gpu, _ = fake_gpu
     seen = []
-    launch = trsv_mod.launch_warp
+    config = trsv_mod._warp_config
 
-    def spy(a, x, lower, trans, unit, potrs, warps=4, width=None, maxreg=None, vec=1, out=None):
-        seen.append((warps, width, maxreg, trsv_mod.row_vector(a, vec)))
-        return launch(a, x, lower, trans, unit, potrs, warps, width, maxreg, vec, out=out)
-    monkeypatch.setattr(trsv_mod, "launch_warp", spy)
+    def spy(device, dtype, batch, n, warps, width, maxreg=None, fresh=False, vec=1):
+        seen.append((warps, width, maxreg, vec))            # the launch's settings
+        return config(device, dtype, batch, n, warps, width, maxreg, fresh, vec)
+    monkeypatch.setattr(trsv_mod, "_warp_config", spy)
     for n in (255, 256):
         a = numpy.tril(numpy.ones((3, n, n), numpy.float32)) + n * numpy.eye(n, dtype=numpy.float32)
         trsv_mod.trsv(a, numpy.ones((3, n), numpy.float32))

@@ -275,12 +275,12 @@ def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
     tri = pytest.importorskip("linalg._cuda.triangular")
     monkeypatch.setattr(tri, "vendor_below", lambda op, dt, n: 0)     # small batches: ours
     seen = []
-    launch = trsv.launch_warp
+    config = trsv._warp_config
 
-    def spy(a, *args, **kwargs):
-        seen.append((kwargs["width"], kwargs["maxreg"], trsv.row_vector(a, kwargs["vec"])))
-        return launch(a, *args, **kwargs)
-    monkeypatch.setattr(trsv, "launch_warp", spy)
+    def spy(device, dt, batch, n, warps, width, maxreg=None, fresh=False, vec=1):
+        seen.append((width, maxreg, vec))                   # the launch's settings
+        return config(device, dt, batch, n, warps, width, maxreg, fresh, vec)
+    monkeypatch.setattr(trsv, "_warp_config", spy)
     gen = rng(29)
     item = numpy.dtype(dtype).itemsize
     for n in (20, 24, 36, 40, 48, 57, 64, 96, 129, 130, 192):    # not 25-32: trsv_staged

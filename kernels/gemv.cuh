@@ -355,14 +355,17 @@ __device__ __forceinline__ void view_col_vec(const StridedView<T>& M, int i, int
 // rows or columns load a clamped entry inside it and add nothing (no load behind a branch).
 // Float32 with one element a lane moved 4 bytes per lane and load (H100, TRSV float32 n = 128
 // at 49 % of the copy bandwidth against float64's 77 %).
+// cbeg / cstep: the group takes the W * VEC-column trips starting at cbeg, cbeg + cstep, ...
+// (several warps sharing one panel, trsv.cu trsv_block; by default all of them).
 template <int W, int VEC = 1, typename T, typename X>
 __device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r0, int nrows,
-                                                  int ncols, const X& x, const LaneGroup<W>& g) {
+                                                  int ncols, const X& x, const LaneGroup<W>& g,
+                                                  int cbeg = 0, int cstep = W * VEC) {
     T p[W];
 #pragma unroll
     for (int r = 0; r < W; ++r) p[r] = T(0);
     if constexpr (VEC == 1) {
-        for (int c0 = 0; c0 < ncols; c0 += W) {
+        for (int c0 = cbeg; c0 < ncols; c0 += cstep) {
             const int c = c0 + g.lane;
             const bool in = c < ncols;
             const T xc = in ? x(c) : T(0);
@@ -371,7 +374,7 @@ __device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r
                 if (r < nrows && in) p[r] += A(r0 + r, c) * xc;
         }
     } else {
-        for (int c0 = 0; c0 < ncols; c0 += W * VEC) {
+        for (int c0 = cbeg; c0 < ncols; c0 += cstep) {
             const int c = c0 + g.lane * VEC;
             const bool in = c < ncols;
             const int cc = in ? c : ncols - VEC;
@@ -395,12 +398,15 @@ __device__ __forceinline__ T group_gemv_row_panel(const StridedView<T>& A, int r
 // for every row rbeg <= i < rend, ncols <= W; each lane owns rows rbeg + lane + W t, so no
 // reduction; every load is one coalesced column segment. VEC > 1: each lane owns VEC adjacent
 // rows and loads them at once (view_col_vec; rbeg and rend - rbeg multiples of VEC).
+// istep: the rows of the group's lanes advance by istep (several warps sharing one panel, each
+// starting W * VEC rows after the previous one, trsv.cu trsv_block; by default W * VEC).
 template <int W, int VEC = 1, typename T, typename X, typename Y>
 __device__ __forceinline__ void group_gemv_col_panel_sub(const StridedView<T>& A, int rbeg,
                                                          int rend, int c0, int ncols, const X& x,
-                                                         const Y& y, const LaneGroup<W>& g) {
+                                                         const Y& y, const LaneGroup<W>& g,
+                                                         int istep = W * VEC) {
     if constexpr (VEC == 1) {
-        for (int i = rbeg + g.lane; i < rend; i += W) {
+        for (int i = rbeg + g.lane; i < rend; i += istep) {
             T acc = T(0);
 #pragma unroll
             for (int j = 0; j < W; ++j)
@@ -408,7 +414,7 @@ __device__ __forceinline__ void group_gemv_col_panel_sub(const StridedView<T>& A
             y(i) -= acc;
         }
     } else {
-        for (int i = rbeg + g.lane * VEC; i < rend; i += W * VEC) {
+        for (int i = rbeg + g.lane * VEC; i < rend; i += istep) {
             T acc[VEC];
 #pragma unroll
             for (int v = 0; v < VEC; ++v) acc[v] = T(0);

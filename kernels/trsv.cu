@@ -62,13 +62,14 @@ template <typename T> struct trsv_reciprocal { static constexpr bool value = siz
 // lane j and broadcast by one shuffle. With the reciprocals, taken by all lanes at once before
 // the substitution, its dependency chain holds a multiply a step (a float64 division in the
 // unrolled loop also cost registers and code: trsv_warp<double, 16> at 96 registers spilled).
-template <int W, typename T>
+// RECIP: use rinv (else divide by d[j] in the chain; trsv_block always passes reciprocals).
+template <int W, typename T, bool RECIP = trsv_reciprocal<T>::value>
 __device__ __forceinline__ T group_solve_diag(const T (&d)[W], T y, int nb, const LaneGroup<W>& g,
                                               bool unit, T rinv) {
 #pragma unroll
     for (int j = 0; j < W; ++j) {
         if (j < nb) {
-            if (!unit && g.lane == j) y = trsv_reciprocal<T>::value ? y * rinv : y / d[j];
+            if (!unit && g.lane == j) y = RECIP ? y * rinv : y / d[j];
             const T xj = g.shfl(y, j);
             if (g.lane > j) y -= d[j] * xj;
         }
@@ -199,6 +200,111 @@ __global__ void trsv_warp(index_t batch, int n, const T* __restrict__ A, index_t
         for (int i = g.lane; i < n; i += W) xk[(index_t)i * incx] = xs[i];
         if (g.lane == 0) info[k] = bad < n ? bad + 1 : 0;
         g.sync();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// trsv_block<T, OUT, VEC>  (launcher: linalg/_cuda/trsv.py launch_block, for small batches)
+//   One block of NW = blockDim.x / 32 warps per matrix. trsv_warp gives a matrix one group of
+//   lanes, so a batch too small to fill the GPU runs at the latency of that group: one warp
+//   streams the whole triangle (H100, float64 n = 256, one matrix, 32 lanes: 0.045 ms, where
+//   cuBLAS's call takes 0.043 with its host time). Here the same substitution in blocks of 32
+//   rows (group_forward's, with W = 32) shares each block row's panel GEMV among the warps: the
+//   row panel's 32 * VEC-column trips go round-robin to the warps, whose partial sums warp 0
+//   adds before it solves the diagonal block; the column panel's rows go round-robin likewise
+//   (no reduction). Two barriers a block row. x, and NW x 32 partial sums, in shared memory.
+//   Arguments, info, VEC and potrs as trsv_warp's.
+template <int VEC, typename T, bool ROWS_CONTIGUOUS>
+__device__ int block_forward(int n, const StridedView<T>& M, const SharedVec<T>& x, T* part,
+                             bool unit, bool check, bool reversed) {
+    constexpr int W = 32;
+    const LaneGroup<W> g = LaneGroup<W>::make();
+    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = g.lane;
+    int bad = n;
+    for (int r0 = 0; r0 < n; r0 += W) {
+        const int nb = min(W, n - r0);
+        const bool active = lane < nb;
+        if (ROWS_CONTIGUOUS && r0 > 0) {
+            part[warp * W + lane] = group_gemv_row_panel<W, VEC>(M, r0, nb, r0, x, g, warp * W * VEC,
+                                                                  warps * W * VEC);
+            __syncthreads();
+        }
+        if (warp == 0) {
+            T y = active ? x(r0 + lane) : T(0);
+            if (ROWS_CONTIGUOUS && r0 > 0)
+                for (int w = 0; w < warps; ++w) y -= part[w * W + lane];
+            T d[W];
+            if (ROWS_CONTIGUOUS && VEC > 1 && nb == W) {
+#pragma unroll
+                for (int j0 = 0; j0 < W; j0 += VEC) {
+                    T t[VEC];
+                    view_row_vec<VEC>(M, r0 + lane, r0 + j0, t);
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v)
+                        d[j0 + v] = (j0 + v < lane || (j0 + v == lane && !unit)) ? t[v] : T(0);
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < W; ++j)
+                    d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
+                                                                            : T(0);
+            }
+            const T own = (active && !unit) ? M(r0 + lane, r0 + lane) : T(1);
+            if (check && !unit)
+                bad = min(bad, group_first_bad<W>(own, active, r0 + lane, n, reversed, g));
+            // Reciprocals in float too: here a call's time is the dependency chain, where a
+            // float division (a subroutine) a step cost 2-3x (float32 n = 128, one matrix,
+            // upper T: 0.034 ms with divisions against 0.013 for float64).
+            y = group_solve_diag<W, T, true>(d, y, nb, g, unit, T(1) / own);
+            if (active) x(r0 + lane) = y;
+        }
+        __syncthreads();
+        if (!ROWS_CONTIGUOUS && r0 + W < n) {
+            group_gemv_col_panel_sub<W, VEC>(M, r0 + W + warp * W * VEC, n, r0, W, x, x, g,
+                                             warps * W * VEC);
+            __syncthreads();
+        }
+    }
+    return bad;
+}
+
+// One solve op(A) x = b by the block (group_trsv's views); the returned index is warp 0's.
+template <int VEC, typename T>
+__device__ int block_trsv(int n, const T* Ak, index_t lda, T* xs, T* part, bool lower,
+                          bool trans, bool unit, bool check) {
+    const bool reversed = lower == trans;
+    const index_t last = (index_t)(n - 1) * lda + (n - 1);
+    const T* p = reversed ? Ak + last : Ak;
+    const index_t s = reversed ? -1 : 1;
+    const SharedVec<T> x{reversed ? xs + n - 1 : xs, (int)s};
+    if (!trans) {
+        const StridedView<T> M{p, s * lda, s};
+        return block_forward<VEC, T, true>(n, M, x, part, unit, check, reversed);
+    }
+    const StridedView<T> M{p, s, s * lda};
+    return block_forward<VEC, T, false>(n, M, x, part, unit, check, reversed);
+}
+
+template <typename T, bool OUT, int VEC = 1>
+__global__ void trsv_block(index_t batch, int n, const T* __restrict__ A, index_t lda,
+                           index_t stride_a, T* __restrict__ X, index_t incx, index_t stride_x,
+                           int* __restrict__ info, int lower, int trans, int unit, int potrs,
+                           const T* __restrict__ X_in) {
+    extern __shared__ __align__(16) unsigned char trsv_block_smem[];
+    T* xs = reinterpret_cast<T*>(trsv_block_smem);
+    T* part = xs + n;                      // blockDim.x partial sums
+    for (index_t k = blockIdx.x; k < batch; k += gridDim.x) {
+        const T* Ak = A + k * stride_a;
+        T* xk = X + k * stride_x;
+        const T* bk = OUT ? X_in + k * stride_x : xk;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) xs[i] = bk[(index_t)i * incx];
+        __syncthreads();
+        const int bad = block_trsv<VEC>(n, Ak, lda, xs, part, lower != 0, trans != 0, unit != 0,
+                                        true);
+        if (potrs) block_trsv<VEC>(n, Ak, lda, xs, part, lower != 0, trans == 0, false, false);
+        for (int i = threadIdx.x; i < n; i += blockDim.x) xk[(index_t)i * incx] = xs[i];
+        if (threadIdx.x == 0) info[k] = bad < n ? bad + 1 : 0;
+        __syncthreads();
     }
 }
 

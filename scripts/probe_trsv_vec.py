@@ -10,9 +10,26 @@ device-to-device copy measured in the same run. Writes a markdown table to OUT/p
 --potrs-grid instead times the one-vector POTRS (lower) over lanes x register cap x vector
 width, against linalg/_cuda/cholesky.py's rules (potrs_width, potrs_vector_width,
 potrs_register_cap), one round: OUT/potrs_grid.md.
+--small-grid instead times, at n <= 32, trsv_staged (one warp a matrix from a shared copy of the
+triangle, what linalg/_cuda/trsv.py STAGED_RANGE / STAGED_POTRS_RANGE route there) against
+trsv_warp over lanes x register cap x vector width, for the four TRSV variants and the
+one-vector POTRS, at batch 10240 and 102400: OUT/small_grid.md (best of each) and
+OUT/small_grid_all.md (every candidate).
+--latency-grid times trsv_warp over lanes x register cap x vector width at small batches (1, 8,
+64, 256; n = 64 .. 512), GPU time, against the table's launch (what trsv.trsv runs) and, as
+whole calls (CUDA events around one synchronized call: host time included), the public
+linalg.trsv and torch.linalg.solve_triangular: OUT/latency_grid.md, OUT/latency_grid_all.md.
+--block-grid times trsv_block (a block of warps a matrix) against trsv_warp (the table's launch
+and 32 lanes a matrix) at batches 1 .. 4096 for TRSV lower N, upper T and the one-vector POTRS
+(lower), GPU time; and whole calls: the public linalg.trsv / linalg.potrs forced onto each path
+(the vendor's, trsv_block, the table's trsv_warp) and torch (solve_triangular, cholesky_solve):
+OUT/block_grid.md.
 
     python3 scripts/probe_trsv_vec.py [--sizes 64,128,256,512] [--dtypes float32,float64]
     python3 scripts/probe_trsv_vec.py --potrs-grid [--sizes 16,24,48,64,96,128,256]
+    python3 scripts/probe_trsv_vec.py --small-grid [--sizes 16,24,28,32]
+    python3 scripts/probe_trsv_vec.py --latency-grid [--sizes 64,128,256,512]
+    python3 scripts/probe_trsv_vec.py --block-grid [--sizes 64,128,256,512]
 """
 import argparse
 import os
@@ -71,6 +88,213 @@ def potrs_grid(sizes, dtypes, output, caps=(0, 64, 96)):
         f.write("\n".join(every) + "\n")
 
 
+def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH)):
+    """trsv_staged against the fastest trsv_warp (lanes, register cap, vec) per dtype, n, batch
+    and case (TRSV LN / UN / LT / UT, POTRS L / U), GPU time, one round."""
+    import cupy
+    from linalg._cuda import trsv
+    copy = copy_bandwidth()
+    lines = [f"# trsv_staged against trsv_warp at n <= {trsv.STAGED_MAX}, "
+             f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, copy {copy:.0f} GB/s",
+             "", "| dtype | n | batch | case | staged ms | best warp (lanes, cap, vec) | warp ms "
+             "| staged / warp | % copy (best) |", "| --- | --- | --- | --- | --- | --- | --- | --- "
+             "| --- |"]
+    every = ["| dtype | n | batch | case | lanes | cap | vec | ms |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    cases = [("LN", True, 0, False), ("UN", False, 0, False), ("LT", True, 1, False),
+             ("UT", False, 1, False), ("POTRS L", True, 0, True), ("POTRS U", False, 1, True)]
+    for dname in dtypes:
+        dtype = numpy.dtype(dname)
+        vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
+        for n in sizes:
+            for batch in batches:
+                g = cupy.random.default_rng(n)
+                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
+                a[:, cupy.arange(n), cupy.arange(n)] = 2
+                a = a + cupy.triu(a.transpose(0, 2, 1), 1)      # both triangles: any variant
+                x = g.standard_normal((batch, n), dtype=dtype)
+                out = cupy.empty_like(x)
+                for label, lower, tr, potrs in cases:
+                    staged = timeit_gpu(lambda: trsv.launch_staged(a, x, lower, tr, False, potrs,
+                                                                   out=out), 10, 2)
+                    times = {}
+                    for width in (4, 8, 16, 32):
+                        for cap in caps:
+                            for vec in vecs:
+                                if n % vec or width * vec > max(n, 32):
+                                    continue
+                                times[(width, cap, vec)] = timeit_gpu(
+                                    lambda: trsv.launch_warp(a, x, lower, tr, False, potrs, 4,
+                                                             width, cap or None, vec, out=out),
+                                    10, 2)
+                    best = min(times, key=times.get)
+                    every += [f"| {dname} | {n} | {batch} | {label} | {w} | {c} | {v} | {t:.4f} |"
+                              for (w, c, v), t in sorted(times.items())]
+                    nbytes = batch * (n * (n + 1) // 2 + 2 * n) * dtype.itemsize
+                    fastest = min(staged, times[best])
+                    lines.append(f"| {dname} | {n} | {batch} | {label} | {staged:.4f} | {best} | "
+                                 f"{times[best]:.4f} | {staged / times[best]:.2f} | "
+                                 f"{100 * nbytes / (fastest * 1e6) / copy:.0f} |")
+                    print(lines[-1], flush=True)
+                del a, x, out
+    os.makedirs(output, exist_ok=True)
+    with open(os.path.join(output, "small_grid.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(output, "small_grid_all.md"), "w") as f:
+        f.write("\n".join(every) + "\n")
+
+
+def latency_grid(sizes, dtypes, output, caps=(0, 96), batches=(1, 8, 64, 256)):
+    """Fastest trsv_warp (lanes, register cap, vec) at small batches against the table's launch,
+    TRSV lower N and upper T, GPU time; public call and torch by whole-call time."""
+    import cupy
+    import torch
+    import linalg
+    from linalg import _tuning
+    from linalg._cuda import trsv
+    from bench_cholesky import timeit
+    lines = [f"# trsv_warp at small batches, "
+             f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
+             "| dtype | n | batch | case | table (warps, lanes, cap, vec) | table ms | best "
+             "(lanes, cap, vec) | best ms | table / best | public call ms | torch call ms |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    every = ["| dtype | n | batch | case | lanes | cap | vec | ms |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for dname in dtypes:
+        dtype = numpy.dtype(dname)
+        vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
+        for n in sizes:
+            plan = trsv._plan(_tuning.gpu_name(), dtype, n)
+            for batch in batches:
+                g = cupy.random.default_rng(n)
+                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
+                a[:, cupy.arange(n), cupy.arange(n)] = 2
+                a = a + cupy.triu(a.transpose(0, 2, 1), 1)
+                x = g.standard_normal((batch, n), dtype=dtype)
+                out = cupy.empty_like(x)
+                ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x, device="cuda")
+                for label, lower, tr in (("LN", True, 0), ("UT", False, 1)):
+                    table = (plan[1], plan[2], plan[3], plan[4]) if plan[0] == "warp" else None
+                    t_table = (timeit_gpu(lambda: trsv.launch_warp(
+                        a, x, lower, tr, False, False, *table, scalar=plan[5], out=out), 10, 2)
+                        if table else float("nan"))
+                    times = {}
+                    for width in (8, 16, 32):
+                        for cap in caps:
+                            for vec in vecs:
+                                if width * vec <= max(n, 32):
+                                    times[(width, cap, vec)] = timeit_gpu(
+                                        lambda: trsv.launch_warp(a, x, lower, tr, False, False, 4,
+                                                                 width, cap or None, vec,
+                                                                 out=out), 10, 2)
+                    best = min(times, key=times.get)
+                    every += [f"| {dname} | {n} | {batch} | {label} | {w} | {c} | {v} | {t:.4f} |"
+                              for (w, c, v), t in sorted(times.items())]
+                    public = timeit(lambda: linalg.trsv(a, x, lower=lower, trans="N" if tr == 0
+                                                        else "T", overwrite_x=True,
+                                                        return_info=True))
+                    op = ta if tr == 0 else ta.transpose(1, 2)
+                    vendor = timeit(lambda: torch.linalg.solve_triangular(
+                        op, tb[..., None], upper=(lower == (tr == 1))))
+                    lines.append(f"| {dname} | {n} | {batch} | {label} | {table} | "
+                                 f"{t_table:.4f} | {best} | {times[best]:.4f} | "
+                                 f"{t_table / times[best]:.2f} | {public:.4f} | {vendor:.4f} |")
+                    print(lines[-1], flush=True)
+                del a, x, out, ta, tb
+    os.makedirs(output, exist_ok=True)
+    with open(os.path.join(output, "latency_grid.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(output, "latency_grid_all.md"), "w") as f:
+        f.write("\n".join(every) + "\n")
+
+
+def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4096)):
+    """trsv_block (2 / 4 / 8 warps) against trsv_warp (the table's launch, 32 lanes) at small
+    batches, GPU time; the public call on each path (vendor, trsv_block, the table's
+    trsv_warp) and torch by whole-call time."""
+    import cupy
+    import torch
+    import linalg
+    from linalg import _tuning
+    from linalg._cuda import trsv, cholesky, triangular
+    from bench_cholesky import timeit
+    head = ["table", "32 lanes"] + [f"block {w}" for w in (2, 4, 8)]
+    paths = ("vendor", "block", "table")
+    lines = [f"# trsv_block at small batches, "
+             f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
+             "GPU time (ms) of each launch; then whole calls (ms, host time included): the public "
+             "call forced onto each path, and torch.", "",
+             "| dtype | n | batch | case | " + " | ".join(head) + " | " +
+             " | ".join(f"public {p}" for p in paths) + " | torch |",
+             "|" + " --- |" * (4 + len(head) + len(paths) + 1)]
+    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW))
+
+    def force(path):
+        vendor = path == "vendor"
+        trsv.small_batch = triangular.small_batch = lambda op, a: vendor
+        trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
+
+    for dname in dtypes:
+        dtype = numpy.dtype(dname)
+        cap32 = 96 if dtype.itemsize == 4 else None
+        for n in sizes:
+            plan = trsv._plan(_tuning.gpu_name(), dtype, n)
+            item = dtype.itemsize
+            for batch in batches:
+                g = cupy.random.default_rng(n)
+                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
+                a[:, cupy.arange(n), cupy.arange(n)] = 2
+                a = a + cupy.triu(a.transpose(0, 2, 1), 1)
+                x = g.standard_normal((batch, n), dtype=dtype)
+                out = cupy.empty_like(x)
+                ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x, device="cuda")
+                for label, lower, tr, potrs in (("LN", True, 0, False), ("UT", False, 1, False),
+                                                ("POTRS L", True, 0, True)):
+                    if potrs:
+                        table = (4, cholesky.potrs_width(n, item),
+                                 cholesky.potrs_register_cap(n, item),
+                                 cholesky.potrs_vector_width(n, item))
+                    else:
+                        table = plan[1:5] if plan[0] == "warp" else (4, 16, 96, 1)
+                    times = [timeit_gpu(lambda: trsv.launch_warp(a, x, lower, tr, False, potrs,
+                                                                 *table, out=out), 10, 2),
+                             timeit_gpu(lambda: trsv.launch_warp(a, x, lower, tr, False, potrs,
+                                                                 4, 32, cap32, 2, out=out),
+                                        10, 2)]
+                    for w in (2, 4, 8):
+                        times.append(timeit_gpu(lambda: trsv.launch_block(
+                            a, x, lower, tr, False, potrs, w, out=out), 10, 2))
+                    if potrs:
+                        b3, t3 = x[:, :, None], tb[..., None]
+
+                        def public():
+                            return linalg.potrs(a, b3, lower=True, overwrite_b=True,
+                                                return_info=True)
+                        vendor = timeit(lambda: torch.cholesky_solve(t3, ta, upper=False))
+                    else:
+                        def public():
+                            return linalg.trsv(a, x, lower=lower, trans="N" if tr == 0 else "T",
+                                               overwrite_x=True, return_info=True)
+                        op = ta if tr == 0 else ta.transpose(1, 2)
+                        vendor = timeit(lambda: torch.linalg.solve_triangular(
+                            op, tb[..., None], upper=(lower == (tr == 1))))
+                    calls = []
+                    for path in paths:
+                        force(path)
+                        calls.append(timeit(public))
+                    trsv.small_batch, triangular.small_batch = saved[:2]
+                    trsv.BLOCK_BELOW.clear()
+                    trsv.BLOCK_BELOW.update(saved[2])
+                    lines.append(f"| {dname} | {n} | {batch} | {label} | " +
+                                 " | ".join(f"{t:.4f}" for t in times + calls) +
+                                 f" | {vendor:.4f} |")
+                    print(lines[-1], flush=True)
+                del a, x, out, ta, tb
+    os.makedirs(output, exist_ok=True)
+    with open(os.path.join(output, "block_grid.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main(argv=None):
     import cupy
     from linalg import _tuning
@@ -80,8 +304,23 @@ def main(argv=None):
     ap.add_argument("--dtypes", default="float32,float64")
     ap.add_argument("--output", default=os.environ.get("OUT", "out"))
     ap.add_argument("--potrs-grid", action="store_true")
+    ap.add_argument("--small-grid", action="store_true")
+    ap.add_argument("--latency-grid", action="store_true")
+    ap.add_argument("--block-grid", action="store_true")
+    ap.add_argument("--batches", default=None, help="batch counts of --block-grid")
     ap.add_argument("--caps", default="0,64,96", help="register caps of --potrs-grid")
     args = ap.parse_args(argv)
+    if args.block_grid:
+        batches = {} if not args.batches else {
+            "batches": tuple(int(b) for b in args.batches.split(","))}
+        return block_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
+                          args.output, **batches)
+    if args.latency_grid:
+        return latency_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
+                            args.output)
+    if args.small_grid:
+        return small_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
+                          args.output)
     if args.potrs_grid:
         return potrs_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
                           args.output, [int(c) for c in args.caps.split(",")])

@@ -113,3 +113,20 @@ if __name__ == "__main__":
                                         _params={"kernel": "warp", "width": width, "vec": vec})
                         _gtrsv.launch_warp(f, x.copy(), lower, 0 if lower else 1, False, True,
                                            width=width, vec=vec)
+    # trsv_block (small batches): every vector width, 1 / 3 / 8 warps, every variant, both
+    # solves of the one-vector POTRS, in place and out of place.
+    for dtype, vecs in ((numpy.float32, (1, 2, 4)), (numpy.float64, (1, 2))):
+        for n in (33, 64, 100, 129):
+            f = linalg.potrf(spd(n, dtype))
+            x = cupy.ones((BATCH, n), dtype=dtype)
+            for warps in (1, 3, 8):
+                for vec in vecs:
+                    for lower in (True, False):
+                        for trans in (0, 1):
+                            _gtrsv.launch_block(f, x.copy(), lower, trans, False, False, warps,
+                                                vec)
+                            _gtrsv.launch_block(f, x, lower, trans, True, False, warps, vec,
+                                                out=cupy.empty_like(x))
+                        _gtrsv.launch_block(f, x.copy(), lower, 0 if lower else 1, False, True,
+                                            warps, vec)
+    cupy.cuda.get_current_stream().synchronize()

@@ -224,6 +224,11 @@ def potrs(l, b, lower=True, keep=()):
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
+    if nrhs == 1 and trsv.block_serves(l):
+        # A small batch of one vector: both solves in one launch of the block TRSV kernel.
+        x = tri.result_array(b, "b", keep)
+        return x, trsv.launch_block(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
+                                    out=x[:, :, 0])
     # the one-launch paths below read b and write x (b itself unless kept)
     if nrhs == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
         x = tri.result_array(b, "b", keep)

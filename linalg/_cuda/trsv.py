@@ -57,6 +57,9 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
         return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
         return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
+    if _params is None and _path is None and block_serves(a):
+        out = result_array(x, "x", keep)
+        return out, launch_block(a, x, lower, t, unit_diagonal, out=out)
     plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
@@ -81,9 +84,14 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
 # POTRS upper n = 25 0.037 against 0.039). At n = 24 float64 UT loses (0.037 against 0.046 in one
 # run). 4 warps a block were as fast as 8 or faster in 10 of the 12 n = 32 TRSV cells. The GPU
 # tests force every n <= 32 (tests/linalg/test_gpu_trsv.py test_trsv_staged_kernel).
+# float32 n = 32 went back to trsv_warp once its rows were loaded 2 or 4 elements a lane (H100,
+# 2026-11-26, `python3 scripts/probe_trsv_vec.py --small-grid`, reports/gpu_20261126h/
+# small_grid.md, GPU time, batch 10240 / 102400: TRSV 8 lanes capped at 64 with vec 2 1.34-1.47x /
+# 1.35-1.38x, POTRS on its rules' launch (8 lanes, vec 4) 1.19-1.22x / 1.02-1.12x); float64 keeps
+# staged (the lower N solves 0.70x / 0.75x, POTRS 0.67-0.88x on trsv_warp at n = 32).
 STAGED_MAX = 32
-STAGED_RANGE = {"float32": (32, 32), "float64": (25, 32)}
-STAGED_POTRS_RANGE = {"float32": (32, 32), "float64": (25, 32)}
+STAGED_RANGE = {"float64": (25, 32)}
+STAGED_POTRS_RANGE = {"float64": (25, 32)}
 STAGED_EVERY_N = {"float32": (1, STAGED_MAX), "float64": (1, STAGED_MAX)}   # tests, sanitizer
 STAGED_WARPS = 4
 
@@ -115,6 +123,59 @@ def _staged_config(device_id, dtype, batch, warps, fresh=False):
     launcher = kernel("trsv", name, "qipqqpqqpiiiip")
     smem = warps * (STAGED_MAX * (STAGED_MAX + 1) // 2) * dtype.itemsize
     return launcher, grid_for(batch, warps), 32 * warps, smem
+
+
+# kernels/trsv.cu trsv_block (one block of warps a matrix, the panel GEMVs shared among them)
+# for n > STAGED_MAX and batches below BLOCK_BELOW[dtype name]: at a small batch a lane group a
+# matrix leaves the GPU idle and a call runs at the latency of one group (docs/design.md
+# "TRSV at small batches"); block_warps(batch) warps a block, rows loaded BLOCK_VEC[dtype name]
+# elements a lane where aligned. H100, n = 64-512, GPU time against the table's trsv_warp
+# launch (`python3 scripts/probe_trsv_vec.py --block-grid`, reports/gpu_20261126h/
+# block_grid.md): batch 1-256 float64 1.4-4.0x, float32 1.2-3.9x (lower N, upper T, one-vector
+# POTRS); batch 512 (2 warps) float64 1.1-3.3x, float32 0.86x (lower N, n = 512) to 3.7x; batch
+# 1024 lost at n = 64 float64 and n = 256-512 float32 lower N, so the bound is 1024.
+BLOCK_BELOW = {"float32": 1024, "float64": 1024}
+BLOCK_VEC = {"float32": 2, "float64": 2}
+
+
+def block_warps(batch):
+    """Warps of a trsv_block block: 4 up to batch 256 (2 and 8 within 5 % or slower, n = 64-512
+    float64), 2 above (batch 512 float64 n = 128: 0.024 against 0.041 ms with 4)."""
+    return 4 if batch <= 256 else 2
+
+
+def block_serves(a):
+    """Whether trsv_block takes the (batch, n, n) batch ``a`` (n > STAGED_MAX, batch below
+    BLOCK_BELOW for its dtype)."""
+    return (a.shape[1] > STAGED_MAX
+            and a.shape[0] < BLOCK_BELOW.get(_compile.dtype_name(a.dtype), 0))
+
+
+def launch_block(a, x, lower, trans, unit, potrs=False, warps=None, vec=None, maxreg=None,
+                 out=None):
+    """kernels/trsv.cu ``trsv_block`` on x (batch, n) (any strides, a with unit column stride),
+    in place or with ``out`` from x into out: one block of ``warps`` warps a matrix (default
+    block_warps(batch)), rows loaded ``vec`` elements a lane (default BLOCK_VEC) where ``a`` is
+    aligned for it, registers capped at ``maxreg`` (None: NVRTC's choice; trsv_block<double,
+    ..., 2> takes 254 registers, so at most 8 warps a block without a cap). potrs=True adds
+    the second solve of POTRS. Returns info (no sync)."""
+    dst, fresh = write_target(out, x)
+    n = a.shape[1]
+    if vec is None:
+        vec = BLOCK_VEC.get(_compile.dtype_name(a.dtype), 1)
+    config = _block_config(_compile.current_device(), a.dtype, a.shape[0], n,
+                           warps or block_warps(a.shape[0]), fresh, row_vector(a, vec), maxreg)
+    return _launch(config, a, x, dst, lower, trans, unit, potrs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_config(device_id, dtype, batch, n, warps, fresh=False, vec=1, maxreg=None):
+    """(launcher, grid, block, shared bytes) of one trsv_block launch: x and a partial sum a
+    thread in shared memory."""
+    name = name_expr("trsv_block", _compile.ctype(dtype), _compile.cbool(fresh),
+                     *((vec,) if vec > 1 else ()))
+    launcher = kernel("trsv", name, "qipqqpqqpiiiip", options=_compile.register_cap(maxreg))
+    return launcher, grid_for(batch, 1), 32 * warps, (n + 32 * warps) * dtype.itemsize
 
 
 def group_width(n):
@@ -216,4 +277,7 @@ COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w, o) for T in ("float", 
                                                                      ("double", (2,)))
                     for v in vs for w in (4, 8, 16, 32) for o in ("false", "true")]
                  + [name_expr("trsv_staged", T, o) for T in ("float", "double")
-                    for o in ("false", "true")]}
+                    for o in ("false", "true")]
+                 + [name_expr("trsv_block", T, o, *((v,) if v > 1 else ()))
+                    for T, vs in (("float", (1, 2, 4)), ("double", (1, 2)))
+                    for v in vs for o in ("false", "true")]}

@@ -268,7 +268,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
-              trsv_mod._staged_config, tri_mod._vendor_below)
+              trsv_mod._staged_config, trsv_mod._block_config, tri_mod._vendor_below)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
@@ -405,6 +405,9 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     ctype = "float" if dtype == "float32" else "double"
     if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n, dtype):
         assert launches[0][1] == f"trsv_staged<{ctype}, false>"
+    elif not vendor and path is None and n > trsv_mod.STAGED_MAX:     # a small batch: a block
+        vec = trsv_mod.row_vector(a, trsv_mod.BLOCK_VEC[dtype])        # of warps a matrix
+        assert launches[0][1] == f"trsv_block<{ctype}, false{f', {vec}' if vec > 1 else ''}>"
     elif not vendor:     # the lane-group kernel, group width and row vector by n (both tables)
         entry = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu)
         width = entry.get("width") or trsv_mod.group_width(n)
@@ -567,10 +570,11 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
 
 
 def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
-    """trsv_staged serves STAGED_RANGE (float64 n = 25-32, float32 n = 32, measured by
-    scripts/probe_trsv_staged.py), never above STAGED_MAX or with forced kernel parameters;
-    other n go to trsv_warp."""
-    assert trsv_mod.STAGED_RANGE == {"float32": (32, 32), "float64": (25, 32)}
+    """trsv_staged serves STAGED_RANGE (float64 n = 25-32, measured by
+    scripts/probe_trsv_staged.py; float32 none since its rows load as vectors), never above
+    STAGED_MAX or with forced kernel parameters; other n go to trsv_warp."""
+    assert trsv_mod.STAGED_RANGE == {"float64": (25, 32)}
+    monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {})        # batch 2, n = 33: else trsv_block
     monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append("staged"))
@@ -579,7 +583,7 @@ def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
     monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
     sizes = (8, 24, 25, 31, 32, 33)
     expected = {"float64": ["warp", "warp", "staged", "staged", "staged", "warp"],
-                "float32": ["warp", "warp", "warp", "warp", "staged", "warp"]}
+                "float32": ["warp", "warp", "warp", "warp", "warp", "warp"]}
     for dtype, wanted in expected.items():
         calls.clear()
         for n in sizes:
@@ -599,11 +603,11 @@ def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
 
 
 def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
-    """One right-hand side with n in STAGED_POTRS_RANGE (float64 n = 25-32, float32 n = 32,
-    measured): both solves by one trsv_staged launch (potrs=True, trans 0 for lower, 1 for
-    upper); other n, or more right-hand sides, never."""
+    """One right-hand side with n in STAGED_POTRS_RANGE (float64 n = 25-32, measured): both
+    solves by one trsv_staged launch (potrs=True, trans 0 for lower, 1 for upper); other n,
+    float32, or more right-hand sides, never."""
     from linalg._cuda import cholesky as chol_mod
-    assert trsv_mod.STAGED_POTRS_RANGE == {"float32": (32, 32), "float64": (25, 32)}
+    assert trsv_mod.STAGED_POTRS_RANGE == {"float64": (25, 32)}
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append(args[2:]))
     monkeypatch.setattr(trsv_mod, "launch_warp", lambda *args, **kwargs: calls.append("warp"))
@@ -615,8 +619,10 @@ def test_potrs_vector_takes_trsv_staged_in_its_range(monkeypatch):
         chol_mod.potrs(numpy.empty((3, 27, 27)), numpy.empty((3, 27, 1)), lower)
     chol_mod.potrs(numpy.empty((3, 24, 24)), numpy.empty((3, 24, 1)), True)
     chol_mod.potrs(numpy.empty((3, 27, 27), numpy.float32), numpy.empty((3, 27, 1), numpy.float32))
+    chol_mod.potrs(numpy.empty((3, 32, 32), numpy.float32), numpy.empty((3, 32, 1), numpy.float32))
     chol_mod.potrs(numpy.empty((3, 32, 32)), numpy.empty((3, 32, 2)), True)
-    assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "warp", "solve"]
+    assert calls == [(True, 0, False, True), (False, 1, False, True), "warp", "warp", "warp",
+                     "solve"]
 
 
 def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
@@ -1005,6 +1011,7 @@ def test_trsv_without_the_vector_takes_the_class_scalar_row(fake_gpu, monkeypatc
     single-load launch): an operand that cannot take the vector (odd n here) launches with it,
     not with the vector row's cap; an aligned one with the vector row."""
     gpu, _ = fake_gpu
+    monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {})       # batch 3: else trsv_block
     seen = []
     config = trsv_mod._warp_config
 

@@ -273,7 +273,8 @@ def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
     chol = pytest.importorskip("linalg._cuda.cholesky")
     trsv = pytest.importorskip("linalg._cuda.trsv")
     tri = pytest.importorskip("linalg._cuda.triangular")
-    monkeypatch.setattr(tri, "vendor_below", lambda op, dt, n: 0)     # small batches: ours
+    monkeypatch.setattr(tri, "vendor_below", lambda op, dt, n: 0)     # small batches: ours,
+    monkeypatch.setattr(trsv, "BLOCK_BELOW", {})                       # on trsv_warp
     seen = []
     config = trsv._warp_config
 

@@ -216,3 +216,56 @@ def test_trsv_staged_kernel(monkeypatch, dtype):
             _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
             assert to_numpy(info).tolist() == [0, 6, 30, 1], (lower, trans)
     check_strided_operands(n, dtype, (None,))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_block_kernel(monkeypatch, dtype):
+    """kernels/trsv.cu trsv_block (a block of warps a matrix, small batches) forced for every
+    batch: every variant and awkward size above 32 (partial last block rows, n below and above
+    one panel trip a warp), 1, 3, 8 and 16 warps (16 with a register cap), the row vectors and
+    their single-load fallback, info in original order, strided operands, the fused one-vector
+    POTRS, a batch beyond the grid (grid stride)."""
+    monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float32": 1 << 40, "float64": 1 << 40})
+    for n in (33, 47, 64, 100, 129, 255, 256, 512):
+        for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
+            _case(n, 1 if n > 256 else 3, lower, trans, unit, dtype)
+    for warps, vec, maxreg in ((1, 1, None), (3, 2, None), (8, 4, None), (16, 2, 128)):
+        monkeypatch.setattr(trsv_mod, "block_warps", lambda n, w=warps: w)
+        monkeypatch.setattr(trsv_mod, "BLOCK_VEC", {"float32": vec, "float64": vec})
+        if maxreg:
+            launch = trsv_mod.launch_block
+            monkeypatch.setattr(trsv_mod, "launch_block",
+                                lambda *args, **kw: launch(*args, **kw, maxreg=maxreg))
+        for n in (40, 97, 300):
+            for lower, trans in itertools.product((True, False), "NT"):
+                _case(n, 2, lower, trans, False, dtype)
+    g = rng(5)
+    n = 70
+    for lower in (True, False):
+        a, b = bad_diagonal_batch(g, n, lower, dtype, 64)
+        for trans in "NT":
+            _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
+            assert to_numpy(info).tolist() == [0, 6, 65, 1], (lower, trans)
+    check_strided_operands(n, dtype, (None,))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrs_vector_block_kernel(monkeypatch, dtype, lower):
+    """The one-vector POTRS on trsv_block (both solves in one launch) for small batches, against
+    LAPACK's solve of A = L L^T / U^T U; the right-hand side kept when asked."""
+    from linalg._cuda import cholesky
+    monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float32": 1 << 40, "float64": 1 << 40})
+    for n in (33, 64, 100, 257):
+        g = rng(n)
+        t = random_triangular(g, 3, n, dtype, lower=lower).astype(numpy.float64)
+        t[:, numpy.arange(n), numpy.arange(n)] = numpy.abs(t[:, numpy.arange(n),
+                                                              numpy.arange(n)]) + n
+        a = t @ numpy.swapaxes(t, 1, 2) if lower else numpy.swapaxes(t, 1, 2) @ t
+        b = random_matrix(g, (3, n, 1), dtype)
+        bg = cupy.asarray(b)
+        x, info = cholesky.potrs(cupy.asarray(t.astype(dtype)), bg, lower, keep=("b",))
+        xs = to_numpy(x).astype(numpy.float64)
+        assert not to_numpy(info).any() and numpy.array_equal(to_numpy(bg), b)
+        r = numpy.einsum("kij,kjl->kil", a, xs) - b
+        assert scaled_residual(r, fro(a) * fro(xs), n, dtype) < THRESHOLD, n

@@ -15,10 +15,6 @@ triangle, what linalg/_cuda/trsv.py STAGED_RANGE / STAGED_POTRS_RANGE route ther
 trsv_warp over lanes x register cap x vector width, for the four TRSV variants and the
 one-vector POTRS, at batch 10240 and 102400: OUT/small_grid.md (best of each) and
 OUT/small_grid_all.md (every candidate).
---latency-grid times trsv_warp over lanes x register cap x vector width at small batches (1, 8,
-64, 256; n = 64 .. 512), GPU time, against the table's launch (what trsv.trsv runs) and, as
-whole calls (CUDA events around one synchronized call: host time included), the public
-linalg.trsv and torch.linalg.solve_triangular: OUT/latency_grid.md, OUT/latency_grid_all.md.
 --block-grid times trsv_block (a block of warps a matrix) against trsv_warp (the table's launch
 and 32 lanes a matrix) at batches 1 .. 4096 for TRSV lower N, upper T and the one-vector POTRS
 (lower), GPU time; and whole calls: the public linalg.trsv / linalg.potrs forced onto each path
@@ -28,7 +24,6 @@ OUT/block_grid.md.
     python3 scripts/probe_trsv_vec.py [--sizes 64,128,256,512] [--dtypes float32,float64]
     python3 scripts/probe_trsv_vec.py --potrs-grid [--sizes 16,24,48,64,96,128,256]
     python3 scripts/probe_trsv_vec.py --small-grid [--sizes 16,24,28,32]
-    python3 scripts/probe_trsv_vec.py --latency-grid [--sizes 64,128,256,512]
     python3 scripts/probe_trsv_vec.py --block-grid [--sizes 64,128,256,512]
 """
 import argparse
@@ -144,70 +139,6 @@ def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH))
         f.write("\n".join(every) + "\n")
 
 
-def latency_grid(sizes, dtypes, output, caps=(0, 96), batches=(1, 8, 64, 256)):
-    """Fastest trsv_warp (lanes, register cap, vec) at small batches against the table's launch,
-    TRSV lower N and upper T, GPU time; public call and torch by whole-call time."""
-    import cupy
-    import torch
-    import linalg
-    from linalg import _tuning
-    from linalg._cuda import trsv
-    from bench_cholesky import timeit
-    lines = [f"# trsv_warp at small batches, "
-             f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
-             "| dtype | n | batch | case | table (warps, lanes, cap, vec) | table ms | best "
-             "(lanes, cap, vec) | best ms | table / best | public call ms | torch call ms |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    every = ["| dtype | n | batch | case | lanes | cap | vec | ms |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for dname in dtypes:
-        dtype = numpy.dtype(dname)
-        vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
-        for n in sizes:
-            plan = trsv._plan(_tuning.gpu_name(), dtype, n)
-            for batch in batches:
-                g = cupy.random.default_rng(n)
-                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
-                a[:, cupy.arange(n), cupy.arange(n)] = 2
-                a = a + cupy.triu(a.transpose(0, 2, 1), 1)
-                x = g.standard_normal((batch, n), dtype=dtype)
-                out = cupy.empty_like(x)
-                ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x, device="cuda")
-                for label, lower, tr in (("LN", True, 0), ("UT", False, 1)):
-                    table = (plan[1], plan[2], plan[3], plan[4]) if plan[0] == "warp" else None
-                    t_table = (timeit_gpu(lambda: trsv.launch_warp(
-                        a, x, lower, tr, False, False, *table, scalar=plan[5], out=out), 10, 2)
-                        if table else float("nan"))
-                    times = {}
-                    for width in (8, 16, 32):
-                        for cap in caps:
-                            for vec in vecs:
-                                if width * vec <= max(n, 32):
-                                    times[(width, cap, vec)] = timeit_gpu(
-                                        lambda: trsv.launch_warp(a, x, lower, tr, False, False, 4,
-                                                                 width, cap or None, vec,
-                                                                 out=out), 10, 2)
-                    best = min(times, key=times.get)
-                    every += [f"| {dname} | {n} | {batch} | {label} | {w} | {c} | {v} | {t:.4f} |"
-                              for (w, c, v), t in sorted(times.items())]
-                    public = timeit(lambda: linalg.trsv(a, x, lower=lower, trans="N" if tr == 0
-                                                        else "T", overwrite_x=True,
-                                                        return_info=True))
-                    op = ta if tr == 0 else ta.transpose(1, 2)
-                    vendor = timeit(lambda: torch.linalg.solve_triangular(
-                        op, tb[..., None], upper=(lower == (tr == 1))))
-                    lines.append(f"| {dname} | {n} | {batch} | {label} | {table} | "
-                                 f"{t_table:.4f} | {best} | {times[best]:.4f} | "
-                                 f"{t_table / times[best]:.2f} | {public:.4f} | {vendor:.4f} |")
-                    print(lines[-1], flush=True)
-                del a, x, out, ta, tb
-    os.makedirs(output, exist_ok=True)
-    with open(os.path.join(output, "latency_grid.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(output, "latency_grid_all.md"), "w") as f:
-        f.write("\n".join(every) + "\n")
-
-
 def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4096)):
     """trsv_block (2 / 4 / 8 warps) against trsv_warp (the table's launch, 32 lanes) at small
     batches, GPU time; the public call on each path (vendor, trsv_block, the table's
@@ -305,7 +236,6 @@ def main(argv=None):
     ap.add_argument("--output", default=os.environ.get("OUT", "out"))
     ap.add_argument("--potrs-grid", action="store_true")
     ap.add_argument("--small-grid", action="store_true")
-    ap.add_argument("--latency-grid", action="store_true")
     ap.add_argument("--block-grid", action="store_true")
     ap.add_argument("--batches", default=None, help="batch counts of --block-grid")
     ap.add_argument("--caps", default="0,64,96", help="register caps of --potrs-grid")
@@ -315,9 +245,6 @@ def main(argv=None):
             "batches": tuple(int(b) for b in args.batches.split(","))}
         return block_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
                           args.output, **batches)
-    if args.latency_grid:
-        return latency_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
-                            args.output)
     if args.small_grid:
         return small_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
                           args.output)

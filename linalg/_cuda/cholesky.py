@@ -12,7 +12,8 @@ n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around t
 by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES says, else one dense cuBLAS
 product). Small batches above n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular
 solves (linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
-launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE). Complex dtypes: a
+launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE, ``trsv_block`` for
+batches below trsv.BLOCK_BELOW above n = 32). Complex dtypes: a
 column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
 
 Every function returns (result, info) (docs/design.md): potrf/posv/poti info is potrf's (leading

@@ -3,16 +3,17 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Two kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
+Three kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced, 2 or 4 adjacent entries a load
-where the table's "vec" asks and the operand is aligned for it (``row_vector``); and, for the n
-of STAGED_RANGE, ``trsv_staged``, a warp a matrix with the triangle copied to shared memory
-first. Both also serve the fused one-vector POTRS of linalg/_cuda/cholesky.py (``potrs=True``).
-Small batches above n = 32
-(triangular.small_batch), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
-cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves' cupyx
-path); info then comes from the diagonal check the triangular solves share (triangular._diag_info,
-no sync). Empty problems never reach a kernel.
+where the table's "vec" asks and the operand is aligned for it (``row_vector``); for the n of
+STAGED_RANGE, ``trsv_staged``, a warp a matrix with the triangle copied to shared memory first;
+for batches below BLOCK_BELOW above n = 32, ``trsv_block``, a block of warps a matrix sharing
+each panel GEMV. All three also serve the fused one-vector POTRS of linalg/_cuda/cholesky.py
+(``potrs=True``). The smallest batches the tables name (triangular.small_batch: one matrix of
+n > 256 on the H100), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
+cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
+cupyx path); info then comes from the diagonal check the triangular solves share
+(triangular._diag_info, no sync). Empty problems never reach a kernel.
 """
 import functools
 

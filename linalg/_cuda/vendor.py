@@ -130,12 +130,6 @@ def trsm(a, b, right, lower, trans, unit, alpha=1.0):
         op = cublas.CUBLAS_OP_N if trans else cublas.CUBLAS_OP_T
         m, n, ldb = b.shape[1], 1, b.shape[1]
     double = b.dtype == numpy.float64
-    if (batch == 1 and n == 1 and side == cublas.CUBLAS_SIDE_LEFT and alpha == 1.0
-            and hasattr(cublas, "dtrsv")):
-        # One column of one matrix (column-major: the m x m triangle, x contiguous): trsv.
-        fn = cublas.dtrsv if double else cublas.strsv
-        fn(handle, uplo, op, diag, m, a.data.ptr, _ld(a), b.data.ptr, 1)
-        return b
     scalars, address = _host_scalars(b.dtype)
     with _SCALARS_LOCK:
         scalars[0] = alpha

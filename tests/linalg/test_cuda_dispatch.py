@@ -1029,3 +1029,33 @@ def test_trsv_without_the_vector_takes_the_class_scalar_row(fake_gpu, monkeypatc
     s = row["scalar"]
     assert seen == [(s["warps"], s["width"], s["maxreg"], 1),
                     (row["warps"], row["width"], row["maxreg"], row["vec"])]
+
+
+def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
+    """Above n = 32 and below BLOCK_BELOW matrices, TRSV and the one-vector POTRS launch
+    trsv_block: 4 warps a block up to batch 256, 2 above; from BLOCK_BELOW on, or with forced
+    kernel parameters, trsv_warp. Where the table names a vendor batch (the H100's one matrix
+    of n = 512), cuBLAS comes first."""
+    from linalg._cuda import cholesky as chol_mod
+    gpu, launches = fake_gpu
+    monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float64": 300})
+    for batch, n, kernel, threads in ((3, 64, "trsv_block", 128), (299, 40, "trsv_block", 64),
+                                      (300, 64, "trsv_warp", None), (3, 24, "trsv_warp", None)):
+        launches.clear()
+        a = numpy.tile(numpy.eye(n) * 2, (batch, 1, 1))
+        x, _ = trsv_mod.trsv(a, numpy.ones((batch, n)))
+        assert launches[0][1].startswith(kernel + "<double"), (batch, n)
+        if threads:
+            assert launches[0][3] == threads
+    launches.clear()
+    trsv_mod.trsv(numpy.tile(numpy.eye(64), (3, 1, 1)), numpy.ones((3, 64)),
+                  _params={"kernel": "warp"}, _path="kernel")
+    assert launches[0][1].startswith("trsv_warp<")
+    launches.clear()
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
+    chol_mod.potrs(numpy.tile(numpy.eye(64), (3, 1, 1)), numpy.ones((3, 64, 1)), True)
+    assert launches[0][1].startswith("trsv_block<double") and launches[0][4][12] == 1   # potrs
+    monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: True)
+    launches.clear()
+    trsv_mod.trsv(numpy.tile(numpy.eye(64), (3, 1, 1)), numpy.ones((3, 64)))
+    assert launches == []                                   # the vendor's

@@ -89,6 +89,33 @@ __device__ __forceinline__ int group_first_bad(T dd, bool active, int logical, i
     return idx;
 }
 
+// Lane r's row of the diagonal block at r0 into d: d[j] = M(r0 + r, r0 + j) for j < r (and
+// j == r unless unit), 0 elsewhere and in lanes past the block (active false). Direct loads:
+// coalesced when columns are contiguous, else strided row reads served by L1.
+template <int W, typename T>
+__device__ __forceinline__ void load_diag_row(const StridedView<T>& M, int r0, int lane,
+                                              bool active, bool unit, T (&d)[W]) {
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+        d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j) : T(0);
+}
+
+// The same for a full block of a row-contiguous view in VEC-wide loads (W / VEC instead of W
+// loads, each touching W rows): the entries right of the diagonal, in the block and so in the
+// matrix, are loaded and dropped.
+template <int W, int VEC, typename T>
+__device__ __forceinline__ void load_diag_row_vec(const StridedView<T>& M, int r0, int lane,
+                                                  bool unit, T (&d)[W]) {
+#pragma unroll
+    for (int j0 = 0; j0 < W; j0 += VEC) {
+        T t[VEC];
+        view_row_vec<VEC>(M, r0 + lane, r0 + j0, t);
+#pragma unroll
+        for (int v = 0; v < VEC; ++v)
+            d[j0 + v] = (j0 + v < lane || (j0 + v == lane && !unit)) ? t[v] : T(0);
+    }
+}
+
 // Forward substitution M x = b on the lower-triangular view M (x holds b on entry); returns the
 // first bad diagonal index (original order) or n; `check` == false skips the diagonal check.
 template <int W, int VEC, typename T, bool ROWS_CONTIGUOUS,
@@ -117,25 +144,10 @@ __device__ int group_forward(int n, const StridedView<T>& M, const SharedVec<T>&
             own = (active && !unit) ? tile[lane * (W + 1) + lane] : T(1);
             g.sync();
         } else if (ROWS_CONTIGUOUS && VEC > 1 && nb == W) {
-            // Lane r reads its row of the block in VEC-wide loads (W / VEC instead of W loads,
-            // each touching W rows): the entries right of the diagonal, in the block and so in
-            // the matrix, are loaded and dropped.
-#pragma unroll
-            for (int j0 = 0; j0 < W; j0 += VEC) {
-                T t[VEC];
-                view_row_vec<VEC>(M, r0 + lane, r0 + j0, t);
-#pragma unroll
-                for (int v = 0; v < VEC; ++v)
-                    d[j0 + v] = (j0 + v < lane || (j0 + v == lane && !unit)) ? t[v] : T(0);
-            }
+            load_diag_row_vec<W, VEC>(M, r0, lane, unit, d);
             own = unit ? T(1) : M(r0 + lane, r0 + lane);
         } else {
-            // Lane r reads M(r0 + r, r0 + j) directly: coalesced when columns are contiguous,
-            // else strided row reads served by L1.
-#pragma unroll
-            for (int j = 0; j < W; ++j)
-                d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
-                                                                        : T(0);
+            load_diag_row<W>(M, r0, lane, active, unit, d);
             own = (active && !unit) ? M(r0 + lane, r0 + lane) : T(1);
         }
         if (check && !unit) {
@@ -234,21 +246,10 @@ __device__ int block_forward(int n, const StridedView<T>& M, const SharedVec<T>&
             if (ROWS_CONTIGUOUS && r0 > 0)
                 for (int w = 0; w < warps; ++w) y -= part[w * W + lane];
             T d[W];
-            if (ROWS_CONTIGUOUS && VEC > 1 && nb == W) {
-#pragma unroll
-                for (int j0 = 0; j0 < W; j0 += VEC) {
-                    T t[VEC];
-                    view_row_vec<VEC>(M, r0 + lane, r0 + j0, t);
-#pragma unroll
-                    for (int v = 0; v < VEC; ++v)
-                        d[j0 + v] = (j0 + v < lane || (j0 + v == lane && !unit)) ? t[v] : T(0);
-                }
-            } else {
-#pragma unroll
-                for (int j = 0; j < W; ++j)
-                    d[j] = (active && (j < lane || (j == lane && !unit))) ? M(r0 + lane, r0 + j)
-                                                                            : T(0);
-            }
+            if (ROWS_CONTIGUOUS && VEC > 1 && nb == W)
+                load_diag_row_vec<W, VEC>(M, r0, lane, unit, d);
+            else
+                load_diag_row<W>(M, r0, lane, active, unit, d);
             const T own = (active && !unit) ? M(r0 + lane, r0 + lane) : T(1);
             if (check && !unit)
                 bad = min(bad, group_first_bad<W>(own, active, r0 + lane, n, reversed, g));

@@ -40,10 +40,31 @@ from bench_blas import timeit_gpu, copy_bandwidth  # noqa: E402
 BATCH = 10240
 
 
+def operands(n, batch, dtype, both=True):
+    """(a, x, out): a (batch, n, n) with off-diagonal entries ~ N(0, 1/n^2) and 2 on the
+    diagonal, in both triangles (any variant solves it) unless ``both`` is false (lower only);
+    x (batch, n) ~ N(0, 1); out an empty array like x. Seeded by n."""
+    import cupy
+    g = cupy.random.default_rng(n)
+    a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
+    a[:, cupy.arange(n), cupy.arange(n)] = 2
+    if both:
+        a = a + cupy.triu(a.transpose(0, 2, 1), 1)
+    x = g.standard_normal((batch, n), dtype=dtype)
+    return a, x, cupy.empty_like(x)
+
+
+def write_tables(output, **tables):
+    """Each keyword's lines to OUTPUT/<keyword>.md."""
+    os.makedirs(output, exist_ok=True)
+    for name, lines in tables.items():
+        with open(os.path.join(output, name + ".md"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def potrs_grid(sizes, dtypes, output, caps=(0, 64, 96)):
     """Fastest (lanes, register cap, vec) of the fused one-vector POTRS per dtype and n; every
     candidate's time also to OUT/potrs_grid_all.md."""
-    import cupy
     from linalg._cuda import trsv, cholesky
     lines = ["| dtype | n | rules (lanes, cap, vec) | rules ms | best (lanes, cap, vec) | best ms "
              "| rules / best |", "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -51,11 +72,7 @@ def potrs_grid(sizes, dtypes, output, caps=(0, 64, 96)):
     for dname in dtypes:
         dtype = numpy.dtype(dname)
         for n in sizes:
-            g = cupy.random.default_rng(n)
-            a = cupy.tril(g.standard_normal((BATCH, n, n), dtype=dtype) / n)
-            a[:, cupy.arange(n), cupy.arange(n)] = 2
-            x = g.standard_normal((BATCH, n), dtype=dtype)
-            out = cupy.empty_like(x)
+            a, x, out = operands(n, BATCH, dtype, both=False)
 
             def run(width, cap, vec):
                 return timeit_gpu(lambda: trsv.launch_warp(a, x, True, 0, False, True, 4, width,
@@ -76,11 +93,7 @@ def potrs_grid(sizes, dtypes, output, caps=(0, 64, 96)):
                          f"{times[best]:.4f} | {times[rule] / times[best]:.2f}x |")
             print(lines[-1], flush=True)
             del a, x, out
-    os.makedirs(output, exist_ok=True)
-    with open(os.path.join(output, "potrs_grid.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(output, "potrs_grid_all.md"), "w") as f:
-        f.write("\n".join(every) + "\n")
+    write_tables(output, potrs_grid=lines, potrs_grid_all=every)
 
 
 def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH)):
@@ -103,12 +116,7 @@ def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH))
         vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
         for n in sizes:
             for batch in batches:
-                g = cupy.random.default_rng(n)
-                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
-                a[:, cupy.arange(n), cupy.arange(n)] = 2
-                a = a + cupy.triu(a.transpose(0, 2, 1), 1)      # both triangles: any variant
-                x = g.standard_normal((batch, n), dtype=dtype)
-                out = cupy.empty_like(x)
+                a, x, out = operands(n, batch, dtype)
                 for label, lower, tr, potrs in cases:
                     staged = timeit_gpu(lambda: trsv.launch_staged(a, x, lower, tr, False, potrs,
                                                                    out=out), 10, 2)
@@ -132,11 +140,7 @@ def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH))
                                  f"{100 * nbytes / (fastest * 1e6) / copy:.0f} |")
                     print(lines[-1], flush=True)
                 del a, x, out
-    os.makedirs(output, exist_ok=True)
-    with open(os.path.join(output, "small_grid.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(output, "small_grid_all.md"), "w") as f:
-        f.write("\n".join(every) + "\n")
+    write_tables(output, small_grid=lines, small_grid_all=every)
 
 
 def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4096)):
@@ -172,12 +176,7 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
             plan = trsv._plan(_tuning.gpu_name(), dtype, n)
             item = dtype.itemsize
             for batch in batches:
-                g = cupy.random.default_rng(n)
-                a = cupy.tril(g.standard_normal((batch, n, n), dtype=dtype) / n)
-                a[:, cupy.arange(n), cupy.arange(n)] = 2
-                a = a + cupy.triu(a.transpose(0, 2, 1), 1)
-                x = g.standard_normal((batch, n), dtype=dtype)
-                out = cupy.empty_like(x)
+                a, x, out = operands(n, batch, dtype)
                 ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x, device="cuda")
                 for label, lower, tr, potrs in (("LN", True, 0, False), ("UT", False, 1, False),
                                                 ("POTRS L", True, 0, True)):
@@ -221,9 +220,7 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
                                  f" | {vendor:.4f} |")
                     print(lines[-1], flush=True)
                 del a, x, out, ta, tb
-    os.makedirs(output, exist_ok=True)
-    with open(os.path.join(output, "block_grid.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_tables(output, block_grid=lines)
 
 
 def main(argv=None):
@@ -260,12 +257,7 @@ def main(argv=None):
         dtype = numpy.dtype(dname)
         vecs = (1, 2, 4) if dtype.itemsize == 4 else (1, 2)
         for n in (int(s) for s in args.sizes.split(",")):
-            g = cupy.random.default_rng(n)
-            a = cupy.tril(g.standard_normal((BATCH, n, n), dtype=dtype) / n)
-            a[:, cupy.arange(n), cupy.arange(n)] = 2
-            a = a + cupy.triu(a.transpose(0, 2, 1), 1)        # both triangles: any variant
-            x = g.standard_normal((BATCH, n), dtype=dtype)
-            out = cupy.empty_like(x)
+            a, x, out = operands(n, BATCH, dtype)
             plan = trsv._plan(_tuning.gpu_name(), dtype, n)
             _, warps, width, maxreg = plan[:4]
             runs = {}
@@ -293,9 +285,7 @@ def main(argv=None):
                              + f" | {best[1] / top:.2f}x | {pct:.0f} |")
                 print(lines[-1], flush=True)
             del a, x, out
-    os.makedirs(args.output, exist_ok=True)
-    with open(os.path.join(args.output, "probe_trsv_vec.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_tables(args.output, probe_trsv_vec=lines)
 
 
 if __name__ == "__main__":

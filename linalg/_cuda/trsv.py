@@ -132,9 +132,10 @@ def _staged_config(device_id, dtype, batch, warps, fresh=False):
 # "TRSV at small batches"); block_warps(batch) warps a block, rows loaded BLOCK_VEC[dtype name]
 # elements a lane where aligned. H100, n = 64-512, GPU time against the table's trsv_warp
 # launch (`python3 scripts/probe_trsv_vec.py --block-grid`, reports/gpu_20261126h/
-# block_grid.md): batch 1-256 float64 1.4-4.0x, float32 1.2-3.9x (lower N, upper T, one-vector
-# POTRS); batch 512 (2 warps) float64 1.1-3.3x, float32 0.86x (lower N, n = 512) to 3.7x; batch
-# 1024 lost at n = 64 float64 and n = 256-512 float32 lower N, so the bound is 1024.
+# block_grid_call3.md, block_grid_call4.md): batch 1-256 float64 1.1-8.5x, float32 1.3-4.2x
+# (lower N, upper T, one-vector POTRS); batch 512 (2 warps) float64 1.02-3.9x, float32 0.85x
+# (lower N, n = 512) to 3.7x; batch 1024 lost at n = 64 float64 and n = 256-512 float32 lower
+# N, so the bound is 1024.
 BLOCK_BELOW = {"float32": 1024, "float64": 1024}
 BLOCK_VEC = {"float32": 2, "float64": 2}
 
@@ -157,8 +158,8 @@ def launch_block(a, x, lower, trans, unit, potrs=False, warps=None, vec=None, ma
     """kernels/trsv.cu ``trsv_block`` on x (batch, n) (any strides, a with unit column stride),
     in place or with ``out`` from x into out: one block of ``warps`` warps a matrix (default
     block_warps(batch)), rows loaded ``vec`` elements a lane (default BLOCK_VEC) where ``a`` is
-    aligned for it, registers capped at ``maxreg`` (None: NVRTC's choice; trsv_block<double,
-    ..., 2> takes 254 registers, so at most 8 warps a block without a cap). potrs=True adds
+    aligned for it, registers capped at ``maxreg`` (None: NVRTC's choice; trsv_block<float,
+    ..., 4> takes 254 registers, so at most 8 warps a block without a cap). potrs=True adds
     the second solve of POTRS. Returns info (no sync)."""
     dst, fresh = write_target(out, x)
     n = a.shape[1]

@@ -208,13 +208,18 @@ def test_trsv_staged_kernel(monkeypatch, dtype):
     monkeypatch.setattr(trsv_mod, "STAGED_WARPS", 3)
     _case(32, 1000, False, "T", False, dtype)
     _case(3, 1_000_000, True, "N", False, dtype)
+    check_info_and_strides(30, dtype)
+
+
+def check_info_and_strides(n, dtype):
+    """Every variant on the default path: info of zero and non-finite diagonals in original
+    order (bad_diagonal_batch, inf at n - 1), then check_strided_operands."""
     g = rng(5)
-    n = 30
     for lower in (True, False):
-        a, b = bad_diagonal_batch(g, n, lower, dtype, 29)
+        a, b = bad_diagonal_batch(g, n, lower, dtype, n - 1)
         for trans in "NT":
             _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
-            assert to_numpy(info).tolist() == [0, 6, 30, 1], (lower, trans)
+            assert to_numpy(info).tolist() == [0, 6, n, 1], (lower, trans)
     check_strided_operands(n, dtype, (None,))
 
 
@@ -239,14 +244,7 @@ def test_trsv_block_kernel(monkeypatch, dtype):
         for n in (40, 97, 300):
             for lower, trans in itertools.product((True, False), "NT"):
                 _case(n, 2, lower, trans, False, dtype)
-    g = rng(5)
-    n = 70
-    for lower in (True, False):
-        a, b = bad_diagonal_batch(g, n, lower, dtype, 64)
-        for trans in "NT":
-            _, info = trsv_mod.trsv(cupy.asarray(a), cupy.asarray(b), lower=lower, trans=trans)
-            assert to_numpy(info).tolist() == [0, 6, 65, 1], (lower, trans)
-    check_strided_operands(n, dtype, (None,))
+    check_info_and_strides(70, dtype)
 
 
 @pytest.mark.parametrize("dtype", REAL)

@@ -181,9 +181,7 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
                 for label, lower, tr, potrs in (("LN", True, 0, False), ("UT", False, 1, False),
                                                 ("POTRS L", True, 0, True)):
                     if potrs:
-                        table = (4, cholesky.potrs_width(n, item),
-                                 cholesky.potrs_register_cap(n, item),
-                                 cholesky.potrs_vector_width(n, item))
+                        table = (4,) + cholesky.potrs_warp_launch(n, item)[:3]
                     else:
                         table = plan[1:5] if plan[0] == "warp" else (4, 16, 96, 1)
                     times = [timeit_gpu(lambda: trsv.launch_warp(a, x, lower, tr, False, potrs,

@@ -212,6 +212,33 @@ def potrf(a, lower=True, keep=()):
     return a, potrf_panels(a, lower)
 
 
+def potrs_vector(l, b, lower, keep=()):
+    """POTRS with one vector (b (batch, n, 1)) in one launch of a kernels/trsv.cu kernel running
+    both solves (the factor streamed once per solve): trsv_block for the small batches of
+    trsv.block_serves, trsv_staged for the n of STAGED_POTRS_RANGE, else trsv_warp with
+    potrs_warp_launch's settings. b is read and x written (b itself unless ``keep`` names "b");
+    returns (x, info)."""
+    x = tri.result_array(b, "b", keep)
+    src, dst, trans = b[:, :, 0], x[:, :, 0], 0 if lower else 1
+    if trsv.block_serves(l):
+        return x, trsv.launch_block(l, src, lower, trans, False, True, out=dst)
+    if trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1], l.dtype):
+        return x, trsv.launch_staged(l, src, lower, trans, False, True, out=dst)
+    width, maxreg, vec, scalar = potrs_warp_launch(l.shape[1], l.itemsize)
+    return x, trsv.launch_warp(l, src, lower, trans, False, True, width=width, maxreg=maxreg,
+                               vec=vec, scalar=scalar, out=dst)
+
+
+@functools.lru_cache(maxsize=1024)
+def potrs_warp_launch(n, itemsize):
+    """(lanes, register cap, vector width, single-load (warps, lanes, cap)) of the one-vector
+    POTRS on trsv_warp for order n: potrs_width, potrs_register_cap, potrs_vector_width (cached:
+    a small call's host time)."""
+    return (potrs_width(n, itemsize), potrs_register_cap(n, itemsize),
+            potrs_vector_width(n, itemsize),
+            (4, potrs_width(n, itemsize, 1), potrs_register_cap(n, itemsize, 1)))
+
+
 def potrs(l, b, lower=True, keep=()):
     """Solve A X = B given the Cholesky factor of A (L L^T or U^T U); returns (X, info), X may
     be ``b`` unless ``keep`` names "b"; info: the first zero or non-finite diagonal entry of
@@ -225,28 +252,9 @@ def potrs(l, b, lower=True, keep=()):
     if tri.small_batch("potrs_vector" if nrhs == 1 else "potrs", l):
         info = tri._diag_info(l, False)
         return vendor.potrs(l, tri.writable(b, "b", keep), lower), info
-    if nrhs == 1 and trsv.block_serves(l):
-        # A small batch of one vector: both solves in one launch of the block TRSV kernel.
-        x = tri.result_array(b, "b", keep)
-        return x, trsv.launch_block(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                    out=x[:, :, 0])
-    # the one-launch paths below read b and write x (b itself unless kept)
-    if nrhs == 1 and trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype):
-        x = tri.result_array(b, "b", keep)
-        return x, trsv.launch_staged(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                     out=x[:, :, 0])
-    if nrhs == 1 and POTRS_WARP_FROM <= n <= trsv.MAX_N_KERNEL:
-        # One vector: both solves in one launch of the warp TRSV kernel (the factor streamed
-        # once per solve, coalesced).
-        x = tri.result_array(b, "b", keep)
-        item = l.itemsize
-        return x, trsv.launch_warp(l, b[:, :, 0], lower, 0 if lower else 1, False, True,
-                                   width=potrs_width(n, item),
-                                   maxreg=potrs_register_cap(n, item),
-                                   vec=potrs_vector_width(n, item),
-                                   scalar=(4, potrs_width(n, item, 1),
-                                           potrs_register_cap(n, item, 1)),
-                                   out=x[:, :, 0])
+    if nrhs == 1 and (POTRS_WARP_FROM <= n <= trsv.MAX_N_KERNEL
+                      or trsv.staged_serves(trsv.STAGED_POTRS_RANGE, n, l.dtype)):
+        return potrs_vector(l, b, lower, keep)
     if n <= tri.LEAF:
         x = tri.result_array(b, "b", keep)
         if nrhs >= POTRS_SOLVE_FROM:

@@ -1035,7 +1035,8 @@ def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
     """Above n = 32 and below BLOCK_BELOW matrices, TRSV and the one-vector POTRS launch
     trsv_block: 4 warps a block up to batch 256, 2 above; from BLOCK_BELOW on, or with forced
     kernel parameters, trsv_warp. Where the table names a vendor batch (the H100's one matrix
-    of n = 512), cuBLAS comes first."""
+    of n = 512), cuBLAS comes first; above MAX_N_KERNEL the one-vector POTRS never takes a
+    TRSV kernel."""
     from linalg._cuda import cholesky as chol_mod
     gpu, launches = fake_gpu
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float64": 300})
@@ -1059,3 +1060,9 @@ def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
     launches.clear()
     trsv_mod.trsv(numpy.tile(numpy.eye(64), (3, 1, 1)), numpy.ones((3, 64)))
     assert launches == []                                   # the vendor's
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
+    monkeypatch.setattr(trsv_mod, "MAX_N_KERNEL", 40)       # above it no TRSV kernel, any batch
+    monkeypatch.setattr(chol_mod, "potrs_vector", lambda *args: pytest.fail("trsv kernel"))
+    monkeypatch.setattr(tri_mod, "use_pair", lambda *args: True)
+    monkeypatch.setattr(tri_mod, "tri_pair", lambda *args, **kwargs: "pair")
+    assert chol_mod.potrs(numpy.tile(numpy.eye(48), (3, 1, 1)), numpy.ones((3, 48, 1)))[1] == "pair"

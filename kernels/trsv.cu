@@ -310,6 +310,181 @@ __global__ void trsv_block(index_t batch, int n, const T* __restrict__ A, index_
 }
 
 // ---------------------------------------------------------------------------------------------
+// trsv_split<T, OUT>  (launcher: linalg/_cuda/trsv.py launch_split, for one matrix or a few)
+//   One block of TRSV_SPLIT_WARPS warps per 32-row block of a matrix, so one matrix spreads over
+//   n / 32 SMs. trsv_block gives a matrix one block: at batch 1 that is one SM streaming the
+//   whole triangle in a chain of block rows (H100 float64 n = 512: 0.067 ms GPU time, where
+//   cuBLAS's one-matrix call takes 0.059 with its host time). Here block j of the forward view M
+//   (group_trsv's, reversed for the backward solves) owns logical rows r0 = 32 j .. r0 + nb - 1:
+//   its warps stage the tiles M(r0.., 32 k..), k < j, round-robin into shared memory (the loads
+//   issued before the tile's x is ready, so they wait off the critical path), and as each x_k is
+//   published add tile * x_k to their partial sums; warp 0 then subtracts the sums from b_j,
+//   solves the diagonal block (staged first) by group_solve_diag and publishes x_j.
+//   Publishing: x_j goes to X and to the exchange vector ex (n values a matrix, in global
+//   memory), where every entry holds the SplitBits sentinel (a NaN with a payload of ours) until
+//   it is published; a consumer warp polls its 32 entries of ex (relaxed loads, through L2) until
+//   none is the sentinel, so the value arrives with the signal (one L2 round trip a hand-over,
+//   no flag and no fence). A solution entry that happens to have the sentinel's bits is
+//   published as the default NaN instead (the same number to every reader; X gets the result).
+//   Blocks take their (matrix, block row) from a ticket (atomicAdd on *counter) rather than
+//   blockIdx, so a block only ever waits on blocks that started before it: no deadlock whatever
+//   the scheduler's order or the other work on the GPU. The workspace goes back to its rest
+//   state within the launch: the last ticket resets the counter; the last block row of a matrix,
+//   which has seen every other entry of ex published (so nobody polls them any more), puts the
+//   sentinel back. So launches on one stream share one workspace, and a launch replayed from a
+//   CUDA graph works.
+//   info[m]: block 0 stores its own result, a fence, then publishes x_0; a later block with a
+//   bad diagonal entry (known once it saw x_0: a fence, then) lowers it by compare-and-swap.
+//   Arguments as trsv_warp's (no potrs: the launcher runs POTRS's second solve as a second
+//   launch); ex: batch * n values of T, all the sentinel on entry; counter: one int, 0 on entry.
+constexpr int TRSV_SPLIT_WARPS = 4;
+constexpr int TRSV_SPLIT_LD = 33;                     // tile row stride: conflict-free both ways
+
+template <typename T> struct SplitBits;
+template <> struct SplitBits<double> {
+    typedef unsigned long long U;
+    static constexpr U SENTINEL = 0x7ff4a5a5a5a5a5a5ull;     // a signalling NaN, our payload
+    static constexpr U DEFAULT_NAN = 0x7ff8000000000000ull;
+    __device__ static U bits(double v) { return (U)__double_as_longlong(v); }
+    __device__ static double value(U b) { return __longlong_as_double((long long)b); }
+    __device__ static U load(const double* p) {
+        U v;
+        asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+        return v;
+    }
+    __device__ static void store(double* p, U v) {
+        asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
+    }
+};
+template <> struct SplitBits<float> {
+    typedef unsigned int U;
+    static constexpr U SENTINEL = 0x7fa5a5a5u;
+    static constexpr U DEFAULT_NAN = 0x7fc00000u;
+    __device__ static U bits(float v) { return (U)__float_as_int(v); }
+    __device__ static float value(U b) { return __int_as_float((int)b); }
+    __device__ static U load(const float* p) {
+        U v;
+        asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+        return v;
+    }
+    __device__ static void store(float* p, U v) {
+        asm volatile("st.relaxed.gpu.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
+    }
+};
+
+// tile[r * LD + c] = M(r0 + r, c0 + c) for r < nr (rows past nr: a copy of row nr - 1, never
+// used), c < 32; `diagonal`: the block on the diagonal, entries right of it clamped onto the
+// diagonal (so only the referenced triangle is read; they are never used either). Coalesced
+// along M's contiguous direction; every load issued before the first store.
+template <typename T>
+__device__ __forceinline__ void split_stage_tile(const StridedView<T>& M, int r0, int c0, int nr,
+                                                 bool rows_contiguous, bool diagonal, T* tile,
+                                                 int lane) {
+    T v[32];
+#pragma unroll
+    for (int u = 0; u < 32; ++u) {
+        const int r = min(rows_contiguous ? u : lane, nr - 1);
+        const int c = diagonal ? min(rows_contiguous ? lane : u, r) : (rows_contiguous ? lane : u);
+        v[u] = M(r0 + r, c0 + c);
+    }
+#pragma unroll
+    for (int u = 0; u < 32; ++u) {
+        const int r = rows_contiguous ? u : lane, c = rows_contiguous ? lane : u;
+        tile[r * TRSV_SPLIT_LD + c] = v[u];
+    }
+}
+
+template <typename T, bool OUT>
+__global__ void __launch_bounds__(TRSV_SPLIT_WARPS * 32)
+trsv_split(index_t batch, int n, const T* __restrict__ A, index_t lda, index_t stride_a,
+           T* __restrict__ X, index_t incx, index_t stride_x, int* __restrict__ info, int lower,
+           int trans, int unit, const T* __restrict__ X_in, T* ex, int* counter) {
+    typedef SplitBits<T> B;
+    constexpr int W = 32, NW = TRSV_SPLIT_WARPS, TILE = W * TRSV_SPLIT_LD;
+    extern __shared__ __align__(16) unsigned char trsv_split_smem[];
+    T* tiles = reinterpret_cast<T*>(trsv_split_smem);   // NW product tiles, then the diagonal one
+    T* diag = tiles + NW * TILE;
+    T* xk = diag + TILE;                                  // NW x 32: each warp's current x_k
+    T* part = xk + NW * W;                                // NW x 32 partial sums
+    __shared__ int ticket_s;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int nblk = (n + W - 1) / W;
+    if (threadIdx.x == 0) {
+        const int t = atomicAdd(counter, 1);
+        if ((index_t)t == batch * nblk - 1) atomicExch(counter, 0);   // the last ticket
+        ticket_s = t;
+    }
+    __syncthreads();
+    const index_t m = ticket_s / nblk;
+    const int j = ticket_s % nblk, r0 = j * W, nb = min(W, n - r0);
+    const bool reversed = (lower != 0) == (trans != 0);
+    const bool rows_contiguous = trans == 0;
+    const index_t s = reversed ? -1 : 1, last = (index_t)(n - 1) * lda + (n - 1);
+    const T* Ak = A + m * stride_a + (reversed ? last : 0);
+    const StridedView<T> M = rows_contiguous ? StridedView<T>{Ak, s * lda, s}
+                                             : StridedView<T>{Ak, s, s * lda};
+    T* xm = X + m * stride_x;
+    T* em = ex + m * n;                                   // logical order
+    const LaneGroup<W> g = LaneGroup<W>::make();
+    auto orig = [&](int i) { return (index_t)(reversed ? n - 1 - i : i) * incx; };
+    T y = T(0);
+    if (warp == 0) {
+        const T* bm = OUT ? X_in + m * stride_x : xm;
+        if (lane < nb) y = bm[orig(r0 + lane)];
+        split_stage_tile(M, r0, r0, nb, rows_contiguous, true, diag, lane);
+    }
+    T acc = T(0);                                          // lane r: row r0 + r's partial sum
+    T* tile = tiles + warp * TILE;
+    T* xw = xk + warp * W;
+    for (int k = warp; k < j; k += NW) {
+        split_stage_tile(M, r0, k * W, nb, rows_contiguous, false, tile, lane);
+        typename B::U v;
+        do {
+            v = B::load(em + k * W + lane);
+        } while (!__all_sync(0xffffffffu, v != B::SENTINEL));
+        xw[lane] = B::value(v);
+        __syncwarp();
+#pragma unroll 8
+        for (int c = 0; c < W; ++c) acc += tile[lane * TRSV_SPLIT_LD + c] * xw[c];
+        __syncwarp();                                      // the tile and xw are reused
+    }
+    part[warp * W + lane] = acc;
+    __syncthreads();
+    if (j + 1 == nblk)                                     // every other x_k seen: rest state
+        for (int i = threadIdx.x; i < r0; i += blockDim.x) B::store(em + i, B::SENTINEL);
+    if (warp != 0) return;
+    const bool active = lane < nb;
+    for (int w = 0; w < NW; ++w) y -= part[w * W + lane];
+    T d[W];
+#pragma unroll
+    for (int c = 0; c < W; ++c)
+        d[c] = (active && (c < lane || (c == lane && !unit))) ? diag[lane * TRSV_SPLIT_LD + c] : T(0);
+    const T own = (active && !unit) ? diag[lane * TRSV_SPLIT_LD + lane] : T(1);
+    int bad = n;
+    if (!unit) bad = group_first_bad<W>(own, active, r0 + lane, n, reversed, g);
+    y = group_solve_diag<W, T, true>(d, y, nb, g, unit != 0, T(1) / own);
+    if (j == 0) {
+        if (lane == 0) info[m] = bad < n ? bad + 1 : 0;
+        __threadfence();                                   // info before x_0 (see above)
+        __syncwarp();
+    } else if (bad < n && lane == 0) {                     // lower info[m] to bad + 1
+        __threadfence();
+        int old = info[m];
+        while (old == 0 || old > bad + 1) {
+            const int seen = atomicCAS(info + m, old, bad + 1);
+            if (seen == old) break;
+            old = seen;
+        }
+    }
+    if (!active) return;
+    xm[orig(r0 + lane)] = y;
+    if (j + 1 < nblk) {
+        const typename B::U v = B::bits(y);
+        B::store(em + r0 + lane, v == B::SENTINEL ? B::DEFAULT_NAN : v);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // trsv_staged<T>  (launcher: linalg/_cuda/trsv.py launch_staged, for the measured n of STAGED_RANGE
 // / STAGED_POTRS_RANGE) for n <= TRSV_STAGED_MAX, one warp a matrix. trsv_warp's lane groups read A
 // inside the solve, one dependent block of rows at a time (H100 float64 n = 32, batch 10240: 35 %

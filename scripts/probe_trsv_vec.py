@@ -20,11 +20,15 @@ and 32 lanes a matrix) at batches 1 .. 4096 for TRSV lower N, upper T and the on
 (lower), GPU time; and whole calls: the public linalg.trsv / linalg.potrs forced onto each path
 (the vendor's, trsv_block, the table's trsv_warp) and torch (solve_triangular, cholesky_solve):
 OUT/block_grid.md.
+--split-grid times trsv_split (a block a 32-row block of a matrix, the blocks chained by flags)
+against trsv_block at batches 1 .. 128, GPU time, and the public call forced onto split, block
+and the vendor's path against torch: OUT/split_grid.md.
 
     python3 scripts/probe_trsv_vec.py [--sizes 64,128,256,512] [--dtypes float32,float64]
     python3 scripts/probe_trsv_vec.py --potrs-grid [--sizes 16,24,48,64,96,128,256]
     python3 scripts/probe_trsv_vec.py --small-grid [--sizes 16,24,28,32]
     python3 scripts/probe_trsv_vec.py --block-grid [--sizes 64,128,256,512]
+    python3 scripts/probe_trsv_vec.py --split-grid [--sizes 64,128,256,512] [--batches 1,2,4]
 """
 import argparse
 import os
@@ -221,6 +225,78 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
     write_tables(output, block_grid=lines)
 
 
+def split_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 16, 32, 64, 128)):
+    """trsv_split (a block a 32-row block of a matrix) against trsv_block (block_warps(batch)
+    warps a matrix) at small batches, GPU time; then whole calls: the public call forced onto
+    split, block and the vendor's path, and torch."""
+    import cupy
+    import torch
+    import linalg
+    from linalg._cuda import trsv, triangular
+    from bench_cholesky import timeit
+    paths = ("split", "block", "vendor")
+    lines = [f"# trsv_split at small batches, "
+             f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
+             "GPU time (ms) of each launch, then whole calls (ms, host time included): the public "
+             "call forced onto each path, and torch; last column: torch / best public.", "",
+             "| dtype | n | batch | case | split | block | split / block | " +
+             " | ".join(f"public {p}" for p in paths) + " | torch | torch / ours |",
+             "|" + " --- |" * (7 + len(paths) + 2)]
+    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW),
+             dict(trsv.SPLIT_BLOCKS))
+
+    def force(path):
+        vendor = path == "vendor"
+        trsv.small_batch = triangular.small_batch = lambda op, a: vendor
+        trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
+        trsv.SPLIT_BLOCKS.update({d: (1 << 40 if path == "split" else 0) for d in dtypes})
+
+    def restore():
+        trsv.small_batch, triangular.small_batch = saved[:2]
+        for table, values in ((trsv.BLOCK_BELOW, saved[2]), (trsv.SPLIT_BLOCKS, saved[3])):
+            table.clear()
+            table.update(values)
+
+    for dname in dtypes:
+        dtype = numpy.dtype(dname)
+        for n in sizes:
+            for batch in batches:
+                a, x, out = operands(n, batch, dtype)
+                ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(x, device="cuda")
+                for label, lower, tr, potrs in (("LN", True, 0, False), ("UT", False, 1, False),
+                                                ("POTRS L", True, 0, True)):
+                    split = timeit_gpu(lambda: trsv.launch_split(a, x, lower, tr, False, potrs,
+                                                                 out=out), 10, 2)
+                    block = timeit_gpu(lambda: trsv.launch_block(a, x, lower, tr, False, potrs,
+                                                                 out=out), 10, 2)
+                    if potrs:
+                        b3, t3 = x[:, :, None], tb[..., None]
+
+                        def public():
+                            return linalg.potrs(a, b3, lower=True, overwrite_b=True,
+                                                return_info=True)
+                        vendor = timeit(lambda: torch.cholesky_solve(t3, ta, upper=False))
+                    else:
+                        def public():
+                            return linalg.trsv(a, x, lower=lower, trans="N" if tr == 0 else "T",
+                                               overwrite_x=True, return_info=True)
+                        op = ta if tr == 0 else ta.transpose(1, 2)
+                        vendor = timeit(lambda: torch.linalg.solve_triangular(
+                            op, tb[..., None], upper=(lower == (tr == 1))))
+                    calls = []
+                    for path in paths:
+                        force(path)
+                        calls.append(timeit(public))
+                    restore()
+                    lines.append(f"| {dname} | {n} | {batch} | {label} | {split:.4f} | "
+                                 f"{block:.4f} | {split / block:.2f} | " +
+                                 " | ".join(f"{t:.4f}" for t in calls) +
+                                 f" | {vendor:.4f} | {vendor / min(calls[:2]):.2f} |")
+                    print(lines[-1], flush=True)
+                del a, x, out, ta, tb
+    write_tables(output, split_grid=lines)
+
+
 def main(argv=None):
     import cupy
     from linalg import _tuning
@@ -232,6 +308,7 @@ def main(argv=None):
     ap.add_argument("--potrs-grid", action="store_true")
     ap.add_argument("--small-grid", action="store_true")
     ap.add_argument("--block-grid", action="store_true")
+    ap.add_argument("--split-grid", action="store_true")
     ap.add_argument("--batches", default=None, help="batch counts of --block-grid")
     ap.add_argument("--caps", default="0,64,96", help="register caps of --potrs-grid")
     args = ap.parse_args(argv)
@@ -239,6 +316,11 @@ def main(argv=None):
         batches = {} if not args.batches else {
             "batches": tuple(int(b) for b in args.batches.split(","))}
         return block_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
+                          args.output, **batches)
+    if args.split_grid:
+        batches = {} if not args.batches else {
+            "batches": tuple(int(b) for b in args.batches.split(","))}
+        return split_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),
                           args.output, **batches)
     if args.small_grid:
         return small_grid([int(s) for s in args.sizes.split(",")], args.dtypes.split(","),

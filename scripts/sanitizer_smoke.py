@@ -129,4 +129,15 @@ if __name__ == "__main__":
                                                 out=cupy.empty_like(x))
                         _gtrsv.launch_block(f, x.copy(), lower, 0 if lower else 1, False, True,
                                             warps, vec)
+    # trsv_split (one matrix or a few): every variant, in place and out of place, both POTRS
+    # solves; a partial last block row (n = 33, 100) and one block row only (n = 20).
+    for dtype in (numpy.float32, numpy.float64):
+        for n in (20, 33, 100, 129):
+            f = linalg.potrf(spd(n, dtype))
+            x = cupy.ones((BATCH, n), dtype=dtype)
+            for lower in (True, False):
+                for trans in (0, 1):
+                    _gtrsv.launch_split(f, x.copy(), lower, trans, False)
+                    _gtrsv.launch_split(f, x, lower, trans, True, out=cupy.empty_like(x))
+                _gtrsv.launch_split(f, x.copy(), lower, 0 if lower else 1, False, True)
     cupy.cuda.get_current_stream().synchronize()

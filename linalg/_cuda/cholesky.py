@@ -214,12 +214,14 @@ def potrf(a, lower=True, keep=()):
 
 def potrs_vector(l, b, lower, keep=()):
     """POTRS with one vector (b (batch, n, 1)) in one launch of a kernels/trsv.cu kernel running
-    both solves (the factor streamed once per solve): trsv_block for the small batches of
-    trsv.block_serves, trsv_staged for the n of STAGED_POTRS_RANGE, else trsv_warp with
+    both solves (the factor streamed once per solve): trsv_split (two launches) for the
+    smallest batches (trsv.split_serves), trsv_block for the small batches of trsv.block_serves, trsv_staged for the n of STAGED_POTRS_RANGE, else trsv_warp with
     potrs_warp_launch's settings. b is read and x written (b itself unless ``keep`` names "b");
     returns (x, info)."""
     x = tri.result_array(b, "b", keep)
     src, dst, trans = b[:, :, 0], x[:, :, 0], 0 if lower else 1
+    if trsv.split_serves(l):
+        return x, trsv.launch_split(l, src, lower, trans, False, True, out=dst)
     if trsv.block_serves(l):
         return x, trsv.launch_block(l, src, lower, trans, False, True, out=dst)
     if trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1], l.dtype):

@@ -3,15 +3,17 @@
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
 diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
-Three kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
+Four kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced, 2 or 4 adjacent entries a load
 where the table's "vec" asks and the operand is aligned for it (``row_vector``); for the n of
 STAGED_RANGE, ``trsv_staged``, a warp a matrix with the triangle copied to shared memory first;
-for batches below BLOCK_BELOW above n = 32, ``trsv_block``, a block of warps a matrix sharing
-each panel GEMV. All three also serve the fused one-vector POTRS of linalg/_cuda/cholesky.py
-(``potrs=True``). The smallest batches the tables name (triangular.small_batch: one matrix of
-n > 256 on the H100), n > MAX_N_KERNEL and classes where the table says ``use_vendor`` go to
-cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
+above n = 32, for the smallest batches (at most SPLIT_BLOCKS blocks of 32 rows in all)
+``trsv_split``, a block per 32-row block of a matrix, the blocks handing on each solved part of
+x through global memory, and for batches below BLOCK_BELOW ``trsv_block``, a block of warps a
+matrix sharing each panel GEMV. All four also serve the one-vector POTRS of
+linalg/_cuda/cholesky.py (``potrs=True``; trsv_split in two launches). The batches the tables
+name (triangular.small_batch; none below n = 513 on the H100), n > MAX_N_KERNEL and classes
+where the table says ``use_vendor`` go to cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
 cupyx path); info then comes from the diagonal check the triangular solves share
 (triangular._diag_info, no sync). Empty problems never reach a kernel.
 """
@@ -58,6 +60,9 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
         return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
         return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
+    if _params is None and _path is None and split_serves(a):
+        out = result_array(x, "x", keep)
+        return out, launch_split(a, x, lower, t, unit_diagonal, out=out)
     if _params is None and _path is None and block_serves(a):
         out = result_array(x, "x", keep)
         return out, launch_block(a, x, lower, t, unit_diagonal, out=out)
@@ -180,6 +185,94 @@ def _block_config(device_id, dtype, batch, n, warps, fresh=False, vec=1, maxreg=
     return launcher, grid_for(batch, 1), 32 * warps, (n + 32 * warps) * dtype.itemsize
 
 
+# kernels/trsv.cu trsv_split (a block a 32-row block of a matrix, the blocks of one matrix on
+# different SMs, handing on each solved x_k through an exchange vector in global memory) for n >
+# STAGED_MAX while the launch has at most SPLIT_BLOCKS[dtype name] blocks (batch * ceil(n / 32)):
+# there trsv_block leaves most SMs idle and a call costs the latency of one block streaming the
+# whole triangle. H100, GPU time of split against trsv_block (`python3 scripts/probe_trsv_vec.py
+# --split-grid`, reports/gpu_20261126i/split_grid_call3.md), lower N / upper T / one-vector POTRS:
+# float64 n = 512 batch 1 0.034 / 0.033 / 0.067 ms against 0.066 / 0.053 / 0.112, float32 0.032 /
+# 0.031 / 0.064 against 0.096 / 0.057 / 0.138; n = 128-512 at batches 1-64 0.29-0.85x the time;
+# n = 64 0.83-1.02x; at 1024 blocks mixed (n = 256 batch 128: 0.83 / 1.06 / 1.06x), at 2048 lost
+# (n = 512 batch 128: 0.93 / 1.08 / 1.16x).
+SPLIT_BLOCKS = {"float32": 1024, "float64": 1024}
+SPLIT_WARPS = 4           # kernels/trsv.cu TRSV_SPLIT_WARPS
+
+
+def split_serves(a):
+    """Whether trsv_split takes the (batch, n, n) batch ``a``: n > STAGED_MAX and at most
+    SPLIT_BLOCKS (for its dtype) blocks of 32 rows in all."""
+    n = a.shape[1]
+    return (n > STAGED_MAX
+            and a.shape[0] * -(-n // 32) <= SPLIT_BLOCKS.get(_compile.dtype_name(a.dtype), 0))
+
+
+def launch_split(a, x, lower, trans, unit, potrs=False, out=None):
+    """kernels/trsv.cu ``trsv_split`` on x (batch, n) (any strides), in place or with ``out`` from
+    x into out: one block of SPLIT_WARPS warps a 32-row block of a matrix. potrs=True adds POTRS's
+    second (transposed) solve as a second launch, in place on the result (trans must then be 0
+    for lower, 1 for upper). Returns info (no sync)."""
+    dst, fresh = write_target(out, x)
+    device = _compile.current_device()
+    info = _launch_split(_split_config(device, a.dtype, fresh), a, x, dst, lower, trans, unit)
+    if potrs:
+        _launch_split(_split_config(device, a.dtype, False), a, dst, dst, lower, 1 - trans, False,
+                      info)
+    return info
+
+
+def _launch_split(config, a, x, dst, lower, trans, unit, info=None):
+    """One trsv_split launch from x into dst (x itself unless ``config`` is an OUT
+    instantiation); writes ``info`` (a new array if None) and returns it."""
+    import cupy
+    launcher, smem = config
+    batch, n = a.shape[0], a.shape[1]
+    exchange, counter = _split_workspace(_compile.current_device(), a.dtype, batch * n)
+    item = a.itemsize
+    if a.strides[2] != item:
+        a = cupy.ascontiguousarray(a)
+    if info is None:
+        info = cupy.empty(batch, dtype=numpy.int32)
+    ax, xx = a.strides, x.strides
+    launcher(batch * -(-n // 32), 32 * SPLIT_WARPS,
+             (batch, n, a, ax[1] // item, ax[0] // item, dst, xx[1] // item, xx[0] // item, info,
+              int(lower), int(trans), int(unit), x, exchange, counter), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=64)
+def _split_config(device_id, dtype, fresh=False):
+    """(launcher, shared bytes) of trsv_split: SPLIT_WARPS + 1 tiles of 32 x 33, then x_k and
+    the partial sums, 32 a warp each."""
+    name = name_expr("trsv_split", _compile.ctype(dtype), _compile.cbool(fresh))
+    launcher = kernel("trsv", name, "qipqqpqqpiiippp")
+    return launcher, ((SPLIT_WARPS + 1) * 32 * 33 + 2 * SPLIT_WARPS * 32) * dtype.itemsize
+
+
+# kernels/trsv.cu SplitBits<T>::SENTINEL: an exchange entry not yet published.
+SPLIT_SENTINEL = {"float32": (numpy.uint32, 0x7FA5A5A5), "float64": (numpy.uint64, 0x7FF4A5A5A5A5A5A5)}
+# (device, stream, dtype name) -> (exchange, counter, capacity): trsv_split's workspace, at rest
+# (every exchange entry the sentinel, the counter 0) between launches: each launch leaves it so.
+# One a stream, since launches on one stream never overlap. Grown by replacing it: a launch
+# still running on the old one keeps it alive through the memory pool's stream ordering.
+_SPLIT_WORKSPACES = {}
+
+
+def _split_workspace(device_id, dtype, items):
+    """(exchange of at least ``items`` values of ``dtype``, counter int32 (1,)) for the current
+    stream, at rest."""
+    import cupy
+    name = _compile.dtype_name(dtype)
+    key = (device_id, cupy.cuda.get_current_stream().ptr, name)
+    ws = _SPLIT_WORKSPACES.get(key)
+    if ws is None or ws[2] < items:
+        capacity = max(items, 1 << 14, 2 * ws[2] if ws else 0)
+        bits, sentinel = SPLIT_SENTINEL[name]
+        exchange = cupy.full(capacity, sentinel, dtype=bits).view(dtype)
+        ws = _SPLIT_WORKSPACES[key] = (exchange, cupy.zeros(1, dtype=numpy.int32), capacity)
+    return ws[0], ws[1]
+
+
 def group_width(n):
     """Untuned lanes per matrix of ``trsv_warp`` (the tables may set "width" per class): smaller
     groups keep more matrices in flight (H100, float64: 8 lanes beat 32 by 1.5x at n = 24-32 and
@@ -282,4 +375,6 @@ COMPILE_CHECK = {"trsv.cu": [name_expr("trsv_warp", T, w, o) for T in ("float", 
                     for o in ("false", "true")]
                  + [name_expr("trsv_block", T, o, *((v,) if v > 1 else ()))
                     for T, vs in (("float", (1, 2, 4)), ("double", (1, 2)))
-                    for v in vs for o in ("false", "true")]}
+                    for v in vs for o in ("false", "true")]
+                 + [name_expr("trsv_split", T, o) for T in ("float", "double")
+                    for o in ("false", "true")]}

@@ -247,20 +247,88 @@ def test_trsv_block_kernel(monkeypatch, dtype):
     check_info_and_strides(70, dtype)
 
 
+def force_split(monkeypatch):
+    """Every TRSV / one-vector POTRS of n > 32 on trsv_split, whatever the batch and the tables."""
+    from linalg._cuda import triangular
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {"float32": 1 << 40, "float64": 1 << 40})
+    monkeypatch.setattr(trsv_mod, "small_batch", lambda op, a: False)
+    monkeypatch.setattr(triangular, "small_batch", lambda op, a: False)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_split_kernel(monkeypatch, dtype):
+    """kernels/trsv.cu trsv_split (a block a 32-row block of a matrix, chained by flags) forced:
+    every variant and awkward size above 32 (a partial last block row, two blocks, many), one
+    matrix and several, a batch of more blocks than the GPU holds at once (the tickets), info in
+    original order (found by later blocks too), strided operands. Every call relies on the one
+    before it having left the workspace zeroed."""
+    force_split(monkeypatch)
+    for n in (33, 47, 64, 100, 129, 255, 256, 512):
+        for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
+            _case(n, 1 if n > 256 else 3, lower, trans, unit, dtype)
+    _case(512, 300, True, "T", False, dtype)
+    _case(100, 5000, False, "N", False, dtype)
+    check_info_and_strides(70, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_trsv_split_other_stream_and_graph(monkeypatch, dtype):
+    """trsv_split on a stream of its own (a workspace a stream) and replayed from a CUDA graph
+    (each launch leaves its workspace zeroed, so every replay solves again): the same x as on
+    the default stream."""
+    force_split(monkeypatch)
+    g = rng(44)
+    n, batch = 200, 2
+    a = cupy.asarray(random_triangular(g, batch, n, dtype, lower=True))
+    b = cupy.asarray(random_matrix(g, (batch, n), dtype))
+    want, _ = trsv_mod.trsv(a, b.copy())
+    want = to_numpy(want)
+    x, info = b.copy(), cupy.empty(batch, dtype=numpy.int32)
+    config = trsv_mod._split_config(cupy.cuda.runtime.getDevice(), a.dtype, False)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        trsv_mod._launch_split(config, a, x, x, True, 0, False, info)   # makes the workspace
+        stream.synchronize()
+        assert numpy.array_equal(to_numpy(x), want)
+        stream.begin_capture()
+        trsv_mod._launch_split(config, a, x, x, True, 0, False, info)
+        graph = stream.end_capture()
+        for _ in range(3):
+            x[...] = b
+            graph.launch(stream)
+            stream.synchronize()
+            assert numpy.array_equal(to_numpy(x), want) and not to_numpy(info).any()
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrs_vector_split_kernel(monkeypatch, dtype, lower):
+    """The one-vector POTRS on trsv_split (two launches) against LAPACK's solve of A = L L^T /
+    U^T U; the right-hand side kept when asked."""
+    force_split(monkeypatch)
+    check_potrs_vector(dtype, lower, (33, 64, 100, 257, 512))
+    check_potrs_vector(dtype, lower, (129,), batch=1)
+
+
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 def test_potrs_vector_block_kernel(monkeypatch, dtype, lower):
     """The one-vector POTRS on trsv_block (both solves in one launch) for small batches, against
     LAPACK's solve of A = L L^T / U^T U; the right-hand side kept when asked."""
-    from linalg._cuda import cholesky
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float32": 1 << 40, "float64": 1 << 40})
-    for n in (33, 64, 100, 257):
+    check_potrs_vector(dtype, lower)
+
+
+def check_potrs_vector(dtype, lower, sizes=(33, 64, 100, 257), batch=3):
+    """cholesky.potrs with one vector against LAPACK's solve of A = L L^T / U^T U, b kept."""
+    from linalg._cuda import cholesky
+    for n in sizes:
         g = rng(n)
-        t = random_triangular(g, 3, n, dtype, lower=lower).astype(numpy.float64)
+        t = random_triangular(g, batch, n, dtype, lower=lower).astype(numpy.float64)
         t[:, numpy.arange(n), numpy.arange(n)] = numpy.abs(t[:, numpy.arange(n),
                                                               numpy.arange(n)]) + n
         a = t @ numpy.swapaxes(t, 1, 2) if lower else numpy.swapaxes(t, 1, 2) @ t
-        b = random_matrix(g, (3, n, 1), dtype)
+        b = random_matrix(g, (batch, n, 1), dtype)
         bg = cupy.asarray(b)
         x, info = cholesky.potrs(cupy.asarray(t.astype(dtype)), bg, lower, keep=("b",))
         xs = to_numpy(x).astype(numpy.float64)

@@ -166,12 +166,14 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
              "| dtype | n | batch | case | " + " | ".join(head) + " | " +
              " | ".join(f"public {p}" for p in paths) + " | torch |",
              "|" + " --- |" * (4 + len(head) + len(paths) + 1)]
-    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW))
+    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW),
+             dict(trsv.SPLIT_BLOCKS))
 
     def force(path):
         vendor = path == "vendor"
         trsv.small_batch = triangular.small_batch = lambda op, a: vendor
         trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
+        trsv.SPLIT_BLOCKS.update({d: 0 for d in dtypes})
 
     for dname in dtypes:
         dtype = numpy.dtype(dname)
@@ -215,8 +217,10 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
                         force(path)
                         calls.append(timeit(public))
                     trsv.small_batch, triangular.small_batch = saved[:2]
-                    trsv.BLOCK_BELOW.clear()
-                    trsv.BLOCK_BELOW.update(saved[2])
+                    for table, values in ((trsv.BLOCK_BELOW, saved[2]),
+                                          (trsv.SPLIT_BLOCKS, saved[3])):
+                        table.clear()
+                        table.update(values)
                     lines.append(f"| {dname} | {n} | {batch} | {label} | " +
                                  " | ".join(f"{t:.4f}" for t in times + calls) +
                                  f" | {vendor:.4f} |")

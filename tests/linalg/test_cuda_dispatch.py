@@ -264,11 +264,14 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(_compile, "current_device", lambda: 0)
     monkeypatch.setattr(trsv_mod, "_diag_info", _numpy_info)
     monkeypatch.setattr(trsv_mod, "vendor", types.SimpleNamespace(trsm=_numpy_trsm))
+    monkeypatch.setattr(trsv_mod, "_split_workspace", lambda device, dtype, items: (
+        numpy.zeros(items, dtype), numpy.zeros(1, numpy.int32)))
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
     caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
-              trsv_mod._staged_config, trsv_mod._block_config, tri_mod._vendor_below)
+              trsv_mod._staged_config, trsv_mod._block_config, trsv_mod._split_config,
+              tri_mod._vendor_below)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
@@ -406,8 +409,7 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
     if not vendor and trsv_mod.staged_serves(trsv_mod.STAGED_RANGE, n, dtype):
         assert launches[0][1] == f"trsv_staged<{ctype}, false>"
     elif not vendor and path is None and n > trsv_mod.STAGED_MAX:     # a small batch: a block
-        vec = trsv_mod.row_vector(a, trsv_mod.BLOCK_VEC[dtype])        # of warps a matrix
-        assert launches[0][1] == f"trsv_block<{ctype}, false{f', {vec}' if vec > 1 else ''}>"
+        assert launches[0][1] == f"trsv_split<{ctype}, false>"         # a 32-row block
     elif not vendor:     # the lane-group kernel, group width and row vector by n (both tables)
         entry = _tuning.lookup("trsv", dtype, _tuning.shape_class(n), gpu=gpu)
         width = entry.get("width") or trsv_mod.group_width(n)
@@ -419,6 +421,28 @@ def test_trsv_dispatch(fake_gpu, path, dtype, n, lower, trans):
         t = numpy.tril(a[0]) if lower else numpy.triu(a[0])
         op = t if trans == "N" else t.T
         numpy.testing.assert_allclose(op @ x[0], b[0], rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_trsv_small_batches_split_then_block_then_lane_groups(fake_gpu, dtype):
+    """Above n = 32: trsv_split up to SPLIT_BLOCKS blocks of 32 rows in all (batch * ceil(n /
+    32)), trsv_block below BLOCK_BELOW matrices, then the lane-group kernel; the one-vector POTRS
+    the same way (trsv_split in two launches)."""
+    from linalg._cuda import cholesky
+    _, launches = fake_gpu
+    n, ctype = 100, "float" if dtype == "float32" else "double"
+    split_batch = trsv_mod.SPLIT_BLOCKS[dtype] // 4                    # 4 blocks of 32 rows
+    for batch, want in ((split_batch, "trsv_split"), (split_batch + 1, "trsv_block"),
+                        (trsv_mod.BLOCK_BELOW[dtype], "trsv_warp")):
+        a = numpy.tril(numpy.ones((batch, n, n), dtype)) + n * numpy.eye(n, dtype=dtype)
+        launches.clear()
+        trsv_mod.trsv(a, numpy.ones((batch, n), dtype))
+        assert [call[1].split("<")[0] for call in launches] == [want], batch
+        launches.clear()
+        cholesky.potrs_vector(a, numpy.ones((batch, n, 1), dtype), True)
+        assert [call[1].split("<")[0] for call in launches] == \
+            [want] * (2 if want == "trsv_split" else 1), batch
+    assert launches[0][1].startswith(f"trsv_warp<{ctype}")
 
 
 def test_empty_never_launches(fake_gpu):
@@ -575,6 +599,7 @@ def test_trsv_staged_serves_its_measured_range_only(monkeypatch):
     STAGED_MAX or with forced kernel parameters; other n go to trsv_warp."""
     assert trsv_mod.STAGED_RANGE == {"float64": (25, 32)}
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {})        # batch 2, n = 33: else trsv_block
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {})       # (or trsv_split)
     monkeypatch.setitem(sys.modules, "cupy", types.ModuleType("cupy"))     # imported, not used
     calls = []
     monkeypatch.setattr(trsv_mod, "launch_staged", lambda *args, **kwargs: calls.append("staged"))
@@ -1012,6 +1037,7 @@ def test_trsv_without_the_vector_takes_the_class_scalar_row(fake_gpu, monkeypatc
     not with the vector row's cap; an aligned one with the vector row."""
     gpu, _ = fake_gpu
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {})       # batch 3: else trsv_block
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {})      # (or trsv_split)
     seen = []
     config = trsv_mod._warp_config
 
@@ -1040,6 +1066,7 @@ def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
     from linalg._cuda import cholesky as chol_mod
     gpu, launches = fake_gpu
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float64": 300})
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {})       # the smallest batches' kernel
     for batch, n, kernel, threads in ((3, 64, "trsv_block", 128), (299, 40, "trsv_block", 64),
                                       (300, 64, "trsv_warp", None), (3, 24, "trsv_warp", None)):
         launches.clear()

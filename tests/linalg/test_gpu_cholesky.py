@@ -275,6 +275,7 @@ def test_potrs_vector_lanes_and_row_vectors(cp, gpu, monkeypatch, lower, dtype):
     tri = pytest.importorskip("linalg._cuda.triangular")
     monkeypatch.setattr(tri, "vendor_below", lambda op, dt, n: 0)     # small batches: ours,
     monkeypatch.setattr(trsv, "BLOCK_BELOW", {})                       # on trsv_warp
+    monkeypatch.setattr(trsv, "SPLIT_BLOCKS", {})
     seen = []
     config = trsv._warp_config
 

@@ -231,6 +231,7 @@ def test_trsv_block_kernel(monkeypatch, dtype):
     their single-load fallback, info in original order, strided operands, the fused one-vector
     POTRS, a batch beyond the grid (grid stride)."""
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float32": 1 << 40, "float64": 1 << 40})
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {})           # (else trsv_split)
     for n in (33, 47, 64, 100, 129, 255, 256, 512):
         for lower, trans, unit in itertools.product((True, False), "NT", (False, True)):
             _case(n, 1 if n > 256 else 3, lower, trans, unit, dtype)
@@ -316,6 +317,7 @@ def test_potrs_vector_block_kernel(monkeypatch, dtype, lower):
     """The one-vector POTRS on trsv_block (both solves in one launch) for small batches, against
     LAPACK's solve of A = L L^T / U^T U; the right-hand side kept when asked."""
     monkeypatch.setattr(trsv_mod, "BLOCK_BELOW", {"float32": 1 << 40, "float64": 1 << 40})
+    monkeypatch.setattr(trsv_mod, "SPLIT_BLOCKS", {})           # (else trsv_split)
     check_potrs_vector(dtype, lower)
 
 

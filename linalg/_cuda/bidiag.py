@@ -59,7 +59,7 @@ import functools
 
 from . import _compile
 from .. import _tuning
-from ._compile import is_real, kernel
+from ._compile import cupy_module, is_real, kernel
 from .blas import name_expr, grid_for, params, device_attribute, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
@@ -83,7 +83,7 @@ def default_team(m, n):
 
 
 def _cpu_gebrd(a):
-    import cupy
+    cupy = cupy_module()
     from .._cpu import bidiag as cpu_bidiag
     res = cpu_bidiag.gebrd(cupy.asnumpy(a))
     return tuple(cupy.asarray(r) for r in res)
@@ -226,7 +226,7 @@ def _launch_for(cfg, dtype, batch):
 def _outputs(batch, mn, dtype):
     """d, e, tauq, taup as views of one allocation: (batch, mn), (batch, mn - 1), (batch, mn),
     (batch, mn), each contiguous (the kernels write e with row stride mn - 1)."""
-    import cupy
+    cupy = cupy_module()
     buf = cupy.empty(batch * (4 * mn - 1), dtype=dtype)
     item = buf.itemsize
     ptr = buf.data
@@ -242,7 +242,7 @@ def gebrd(a, _params=None):
 
     Returns (a, d, e, tauq, taup): d, tauq, taup (batch, min(m, n)), e (batch, min(m, n) - 1), of
     a's dtype. ``_params`` overrides the tuned parameters (the tuner's and the tests' candidates)."""
-    import cupy
+    cupy = cupy_module()
     batch, m, n = a.shape
     mn = min(m, n)
     if a.size == 0:         # empty never reaches a kernel

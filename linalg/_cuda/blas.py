@@ -17,7 +17,7 @@ import itertools
 import numpy
 
 from . import _compile, vendor
-from ._compile import dtype_name, is_real, kernel
+from ._compile import cupy_module, dtype_name, is_real, kernel
 from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]
@@ -59,7 +59,7 @@ def name_expr(func, *targs):
 def device_attribute(device_id, name, default=None):
     """CUDA device attribute ``name`` (CuPy's Device.attributes key) of a device, cached; the
     default where the device does not report it."""
-    import cupy
+    cupy = cupy_module()
     return cupy.cuda.Device(device_id).attributes.get(name, default)
 
 
@@ -150,7 +150,7 @@ def axpby(r, c, alpha, beta):
 
 @functools.lru_cache(maxsize=None)
 def _axpby_kernel():
-    import cupy
+    cupy = cupy_module()
     return cupy.ElementwiseKernel("T r, T alpha, T beta, T c", "T out",
                                   "out = alpha * r + beta * c", "linalg_axpby")
 
@@ -165,7 +165,7 @@ def _scalar(dtype, v):
 def _vendor_gemv(a, x, y, trans, alpha, beta):
     """cuBLAS gemmStridedBatched with one column: in place on y for real dtypes (vendor.gemm, as
     _vendor_gemm), else cupy.matmul then alpha/beta."""
-    import cupy
+    cupy = cupy_module()
     w = str(trans).upper()
     op = a if w == "N" else (a.conj() if w == "C" else a).transpose(0, 2, 1)
     x3, y3 = x[:, :, None], None if y is None else y[:, :, None]
@@ -180,7 +180,7 @@ def _vendor_gemv(a, x, y, trans, alpha, beta):
 
 def _empty_result(shape, dtype, c, beta):
     """An empty product: zeros, or beta c when only the inner dimension is 0. No kernel runs."""
-    import cupy
+    cupy = cupy_module()
     if c is None or beta == 0 or 0 in shape:
         return cupy.zeros(shape, dtype=dtype)
     return c * beta
@@ -189,7 +189,7 @@ def _empty_result(shape, dtype, c, beta):
 def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
     """y = alpha op(a) x + beta y for each matrix; a (batch, m, n). Returns y (batch, len).
     ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
-    import cupy
+    cupy = cupy_module()
     t = trans_flag(trans, a.dtype)
     batch, m, n = a.shape
     if a.size == 0:
@@ -329,7 +329,7 @@ def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
     in place, alpha and beta applied by it (cupy.matmul's result and an alpha/beta pass cost
     0.03 ms more at 32^3 float64, batch 10240: 0.76x cupy.matmul alone, H100 2026-11-23).
     Otherwise cupy.matmul, then alpha/beta."""
-    import cupy
+    cupy = cupy_module()
     opa, opb = _op(a, transa), _op(b, transb)
     batch, m, n = a.shape[0], opa.shape[1], opb.shape[2]
     if is_real(a.dtype) and gemm_views(opa, opb, c):
@@ -552,7 +552,7 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
 def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _path=None):
     """c = alpha op(a) op(b) + beta c for each matrix. b may have batch 1 (broadcast).
     ``_params`` forces kernel parameters, ``_path`` ("kernel"/"vendor") the path (tests, tuner)."""
-    import cupy
+    cupy = cupy_module()
     ta, tb = trans_flag(transa, a.dtype), trans_flag(transb, b.dtype)
     batch = a.shape[0]
     m, k = (a.shape[2], a.shape[1]) if ta else (a.shape[1], a.shape[2])

@@ -26,7 +26,8 @@ import numpy
 
 from . import triangular as tri
 from . import trsv, vendor
-from ._compile import DEFAULT_SMEM, cbool, ctype, current_device, dtype_name, grid_1d, kernel
+from ._compile import (DEFAULT_SMEM, cbool, ctype, cupy_module, current_device, dtype_name,
+                       grid_1d, info_array, kernel)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -112,7 +113,6 @@ def chol_panel(a, j0, lower, info, src=None):
     ``info`` None on the first panel (then allocated and returned). With ``src`` (a's shape and
     strides): the out-of-place instantiation, whose panel input is src's entries plus (j0 > 0)
     the -L L^T that the GEMM wrote to ``a``."""
-    import cupy
     batch, n = a.shape[0], a.shape[1]
     fresh = src is not None
     if fresh:
@@ -120,7 +120,7 @@ def chol_panel(a, j0, lower, info, src=None):
     launcher, grid, threads, smem = _panel_config(current_device(), a.dtype, batch, fresh=fresh)
     first = info is None
     if first:
-        info = cupy.empty(batch, dtype=numpy.int32)
+        info = info_array(batch)
     _, lda, sa = tri.view_args(a)
     launcher(grid, threads, (a, lda, sa, n, j0, batch, int(lower), int(first), info,
                              a if src is None else src), smem)
@@ -276,11 +276,10 @@ def chol_solve(a, b, lower, factored, out=None):
     place, or with ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged.
     POSV of ``a`` (factored False; returns potrf's info) or POTRS with the factor ``a`` (factored
     True; returns its first zero or non-finite diagonal entry)."""
-    import cupy
     batch, n, nrhs = b.shape
     dst, fresh = tri.write_target(out, b)
     launcher, grid, threads, smem = _solve_config(current_device(), a.dtype, n, batch, fresh)
-    info = cupy.empty(batch, dtype=numpy.int32)
+    info = info_array(batch)
     _, lda, sa = tri.view_args(a)
     _, ldb, sb = tri.view_args(dst)
     launcher(grid, threads,
@@ -350,7 +349,7 @@ def _cusolver_potrf(a, lower):
     triangular.small_batch), the other triangle zeroed. info: cuSOLVER's (the leading minor that
     is not positive definite), else the first non-finite diagonal entry of the factor -- LAPACK's
     index for NaN input, which cuSOLVER does not report."""
-    import cupy
+    cupy = cupy_module()
     if a.strides[2] != a.itemsize:
         a = cupy.ascontiguousarray(a)
     if lower:
@@ -376,7 +375,7 @@ def _cusolver_potrf(a, lower):
 def _vendor_potrf(a, lower):
     """Right-looking factorization vectorized over the batch (column by column); info without a
     host sync: the first non-positive (or NaN) pivot of each matrix."""
-    import cupy
+    cupy = cupy_module()
     n = a.shape[1]
     work = tri.hermitize(cupy.tril(a) if lower else cupy.conj(cupy.triu(a).swapaxes(1, 2)))
     info = cupy.zeros(a.shape[0], dtype=numpy.int32)

@@ -8,7 +8,7 @@ Else with op(A) and C small enough for shared memory and n <= MAX_N (n <= SMALL_
 small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small`` (several matrices per
 block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-from ._compile import ctype, dtype_name, grid_1d, kernel
+from ._compile import ctype, cupy_module, dtype_name, grid_1d, kernel
 from . import blas
 from . import triangular as tri
 
@@ -113,7 +113,7 @@ def syrk(a, c=None, lower=True, trans="N", alpha=1, beta=0):
 
 
 def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):
-    import cupy
+    cupy = cupy_module()
     batch = a.shape[0]
     out = c if c is not None else cupy.empty((batch, n, n), dtype=a.dtype)
     per_block = max(1, min(THREADS_PER_BLOCK // (n * n) or 1, tri.SMEM_BUDGET // (tile * a.itemsize)))
@@ -129,7 +129,7 @@ def _kernel_syrk(a, c, lower, tr, alpha, beta, use_c, n, kd, tile):
 
 
 def _gemm_syrk(a, c, lower, tr, alpha, beta, use_c):
-    import cupy
+    cupy = cupy_module()
     m = a.swapaxes(1, 2) if tr else a
     n = m.shape[1]
     if use_c:

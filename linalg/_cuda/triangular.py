@@ -25,8 +25,8 @@ import numpy
 from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
-from ._compile import (cbool, ctype, current_device, dtype_name, grid_1d, is_real, kernel,
-                       register_cap)
+from ._compile import (cbool, ctype, cupy_module, current_device, dtype_name, grid_1d,
+                       info_array, is_real, kernel, register_cap)
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
 
@@ -429,7 +429,6 @@ def chol_small(a, ops, lower, unit=False, out=None):
     ONE_LAUNCH_MAX on small batches: ``one_launch``; chol_block above that): in place, or with
     ``out`` (a new array of a's shape and strides: ``result_array``) from ``a`` into ``out``,
     ``a`` unchanged. Returns info."""
-    import cupy
     if out is not None and out is not a and a.shape[1] > ONE_LAUNCH_MAX:
         copy_into(out, a)                  # chol_block works in place only
         a, out = out, None
@@ -438,7 +437,7 @@ def chol_small(a, ops, lower, unit=False, out=None):
     batch, n = a.shape[0], a.shape[1]
     dst, fresh = write_target(out, a)
     launcher, grid, threads, smem = _chol_config(current_device(), a.dtype, n, batch, fresh, ops)
-    info = cupy.empty(batch, dtype=numpy.int32)
+    info = info_array(batch)
     _, lda, sa = view_args(dst)
     launcher(grid, threads, (dst, lda, sa, n, batch, ops, int(lower), int(unit), info, a), smem)
     return info
@@ -477,7 +476,7 @@ def result_array(x, name, keep):
     ``x``): ``x`` itself, or a new C-contiguous array of its shape when ``keep`` names it."""
     if name not in keep:
         return x
-    import cupy
+    cupy = cupy_module()
     return cupy.empty(x.shape, dtype=x.dtype)
 
 
@@ -485,7 +484,7 @@ def writable(x, name, keep):
     """``x``, or a copy of it when ``keep`` names it (for the paths that work in place only)."""
     if name not in keep:
         return x
-    import cupy
+    cupy = cupy_module()
     out = cupy.empty(x.shape, dtype=x.dtype)
     copy_into(out, x)
     return out
@@ -505,7 +504,7 @@ def copy_into(out, x):
     elementwise copy (for the recursions' blocks of rows or columns it beat one 2-D memcpy: H100,
     float64 TRSM with a kept B n = 96-256, 0.89-0.94x with cudaMemcpy2DAsync;
     reports/gpu_20261126b/ab_pitched_copy.md)."""
-    import cupy
+    cupy = cupy_module()
     if out.flags.c_contiguous and x.flags.c_contiguous:
         out.data.copy_from_device_async(x.data, x.nbytes)
     else:
@@ -538,10 +537,9 @@ def check_twin(out, x):
 def chol_block(a, ops, lower, unit=False):
     """Run kernels/potrf.cu chol_block in place on the (batch, n, n) view ``a``, ONE_LAUNCH_MAX <
     n <= CHOL_BLOCK_MAX: one matrix a block, a 4 x 4 tile of it a thread. Returns info."""
-    import cupy
     batch, n = a.shape[0], a.shape[1]
     launcher = kernel("potrf", f"chol_block<{ctype(a.dtype)}>", "pqqiqiiip")
-    info = cupy.empty(batch, dtype=numpy.int32)
+    info = info_array(batch)
     _, lda, sa = view_args(a)
     launcher(grid_1d(batch, 1), chol_block_threads(n),
              (a, lda, sa, n, batch, ops, int(lower), int(unit), info), 0)
@@ -560,10 +558,9 @@ def _launch_on_rhs(config, a, b, nvec, flags, alpha, src):
     """Launch a tri_vec, tri_warp or tri_pair configuration (same parameter list: the triangle,
     B, sizes, flags, alpha, info, then the source of B, ``src``: ``b`` itself in place, the
     caller's array for an OUT instantiation) on B; returns the new info array."""
-    import cupy
     launcher, grid, threads, smem = config
     batch, n = a.shape[0], a.shape[1]
-    info = cupy.empty(batch, dtype=numpy.int32)
+    info = info_array(batch)
     _, lda, sa = view_args(a)
     _, ldb, sb = view_args(b)
     launcher(grid, threads, (a, lda, sa, b, ldb, sb, n, nvec, batch, flags, alpha, info, src),
@@ -779,7 +776,7 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     (left; ``b`` (batch, n, nvec)) or alpha B op(A) (right; ``b`` (batch, nvec, n)); ``a``
     (batch, n, n) with only the triangle ``lower`` read (not its diagonal with ``unit``);
     float32/float64 views with unit column stride; ``trans`` a bool (op(A) = A^T)."""
-    import cupy
+    cupy = cupy_module()
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if right else b.shape[2]
     out = cupy.empty(b.shape, dtype=b.dtype)
@@ -803,7 +800,7 @@ def tile_lauum(a, lower, zeroed=False):
     L^T L (lower) or U U^T (upper) of the referenced triangle of ``a`` (the other one not read
     unless ``zeroed``: it holds zeros, and the tiles the diagonal crosses are staged whole),
     both triangles written, symmetric bit for bit; float32/float64, unit column stride."""
-    import cupy
+    cupy = cupy_module()
     batch, n = a.shape[0], a.shape[1]
     out = cupy.empty((batch, n, n), dtype=a.dtype)
     if batch == 0 or n == 0:
@@ -822,7 +819,7 @@ def tile_syrk(a, trans, alpha=1.0, out=None):
     with unit column stride, not overlapping ``a`` (default: a new C-contiguous array), both
     triangles written from one register (symmetric bit for bit); ``a`` (batch, n, k) (``trans``
     False) or (batch, k, n) (True), float32/float64, unit column stride. Returns ``out``."""
-    import cupy
+    cupy = cupy_module()
     batch = a.shape[0]
     n, kdim = (a.shape[2], a.shape[1]) if trans else (a.shape[1], a.shape[2])
     if out is None:
@@ -900,12 +897,12 @@ def _diag_info(a, unit, prior=None):
     host sync. ``prior``: an info array whose nonzero entries are kept (it is updated and
     returned). Real dtypes: one launch of kernels/triangle.cu diag_info (the CuPy expression
     below took 0.21-0.26 ms of host time on the H100 machine, the kernel 0.015-0.04 ms)."""
-    import cupy
+    cupy = cupy_module()
     if unit:
         return cupy.zeros(a.shape[0], dtype=numpy.int32) if prior is None else prior
     if is_real(a.dtype) and a.strides[2] == a.itemsize:
         batch, n = a.shape[0], a.shape[1]
-        info = cupy.empty(batch, dtype=numpy.int32) if prior is None else prior
+        info = info_array(batch) if prior is None else prior
         if batch:
             _, lda, sa = view_args(a)
             launcher = kernel("triangle", f"diag_info<{ctype(a.dtype)}>", "qipqqpi")
@@ -993,7 +990,7 @@ def trtri_recursion(a, lower, unit, src=None):
     the out-of-place form reads the input once where a copy first would read it twice. Leaves:
     chol_small up to LEAF, and chol_small<T, 64> from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX where
     ONE_LAUNCH_LEAVES."""
-    import cupy
+    cupy = cupy_module()
     n = a.shape[1]
     t = a if src is None else src
     if n <= LEAF or (ONE_LAUNCH_LEAVES and one_launch_from("trtri", a.dtype) <= n <= ONE_LAUNCH_MAX):
@@ -1017,7 +1014,7 @@ def trtri_recursion(a, lower, unit, src=None):
 
 def identity(batch, n, dtype):
     """A new (batch, n, n) stack of identity matrices (one broadcast copy of a cached eye)."""
-    import cupy
+    cupy = cupy_module()
     out = cupy.empty((batch, n, n), dtype=dtype)
     out[...] = _eye(current_device(), n, numpy.dtype(dtype))
     return out
@@ -1025,7 +1022,7 @@ def identity(batch, n, dtype):
 
 @functools.lru_cache(maxsize=64)
 def _eye(device_id, n, dtype):
-    import cupy
+    cupy = cupy_module()
     return cupy.eye(n, dtype=dtype)
 
 
@@ -1133,7 +1130,7 @@ def lauum(a, lower=True, zeroed=False, keep=()):
         return tile_lauum(a, lower, zeroed)                           # a only read
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tri_block_lauum(a, lower, out=result_array(a, "a", keep))
-    import cupy
+    cupy = cupy_module()
     a = writable(a, "a", keep)
     if is_real(a.dtype):
         # n > LEAF: one dense cuBLAS product of the triangle, then the mirror (tiled kernels).
@@ -1190,7 +1187,7 @@ def _triangle_tiles(a, keep_lower, move, info=None):
 def triangle_copy(a, lower, unit):
     """A new C-contiguous (batch, n, n) array: the referenced triangle of the view ``a`` (ones on
     the diagonal with ``unit``), zeros elsewhere (kernels/triangle.cu, one launch); real dtypes."""
-    import cupy
+    cupy = cupy_module()
     batch, n = a.shape[0], a.shape[1]
     out = cupy.empty((batch, n, n), dtype=a.dtype)
     if batch and n:
@@ -1204,7 +1201,7 @@ def triangle_copy(a, lower, unit):
 def mirror(m, keep_lower=True):
     """The kept strict triangle copied (not conjugated) onto the other one, in place: both
     triangles equal bit for bit. Real dtypes: kernels/triangle.cu; complex: index gathers."""
-    import cupy
+    cupy = cupy_module()
     if is_real(m.dtype):
         return triangle_fix(m, keep_lower, zero=False)
     i, j = cupy.tril_indices(m.shape[1], -1)
@@ -1216,7 +1213,7 @@ def mirror(m, keep_lower=True):
 
 def hermitize(m):
     """Lower triangle mirrored (conjugated) into the upper one in place, real diagonal."""
-    import cupy
+    cupy = cupy_module()
     if is_real(m.dtype):
         return mirror(m)
     n = m.shape[1]
@@ -1230,7 +1227,7 @@ def hermitize(m):
 # --------------------------------------------------------------------------- vendor (complex)
 
 def _tri(a, lower, unit):
-    import cupy
+    cupy = cupy_module()
     t = cupy.tril(a) if lower else cupy.triu(a)
     if unit:
         idx = cupy.arange(a.shape[1])
@@ -1239,7 +1236,7 @@ def _tri(a, lower, unit):
 
 
 def _op(t, trans):
-    import cupy
+    cupy = cupy_module()
     if trans == "T":
         return t.swapaxes(1, 2)
     if trans == "C":
@@ -1250,7 +1247,7 @@ def _op(t, trans):
 def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
     """TRSM through cuBLAS trsmBatched (cupyx.scipy.linalg.solve_triangular takes the batch):
     complex dtypes."""
-    import cupy
+    cupy = cupy_module()
     from cupyx.scipy.linalg import solve_triangular
     info = _diag_info(a, unit)
     if not right:
@@ -1270,7 +1267,7 @@ def _vendor_trsm(a, b, right, lower, trans, unit, alpha):
 
 def _vendor_trmm(a, b, right, lower, trans, unit, alpha):
     """One dense cuBLAS product of the triangle (copied with zeros by one kernel launch)."""
-    import cupy
+    cupy = cupy_module()
     if is_real(a.dtype):
         t = _op(triangle_copy(a, lower, unit), trans)
         out = cupy.empty_like(b)
@@ -1281,7 +1278,7 @@ def _vendor_trmm(a, b, right, lower, trans, unit, alpha):
 
 
 def _vendor_trtri(a, lower, unit):
-    import cupy
+    cupy = cupy_module()
     from cupyx.scipy.linalg import solve_triangular
     info = _diag_info(a, unit)
     eye = cupy.broadcast_to(cupy.eye(a.shape[1], dtype=a.dtype), a.shape).copy()

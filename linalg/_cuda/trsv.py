@@ -22,7 +22,7 @@ import functools
 import numpy
 
 from . import _compile
-from ._compile import is_real, kernel
+from ._compile import cupy_module, info_array, is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import blas, vendor
 from .triangular import (_diag_info, _vendor_trsm, result_array, small_batch, writable,
@@ -53,7 +53,7 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
     """Solve op(a) x = b (b given in x) for each matrix; returns (x, info), the solution a new
     array where ``keep`` names "x". ``_params`` forces kernel parameters, ``_path``
     ("kernel"/"vendor") the path (tests, tuner)."""
-    import cupy
+    cupy = cupy_module()
     batch, n, _ = a.shape
     t = trans_flag(trans, a.dtype)
     if batch == 0 or n == 0:
@@ -224,7 +224,7 @@ def launch_split(a, x, lower, trans, unit, potrs=False, out=None):
 def _launch_split(config, a, x, dst, lower, trans, unit, info=None):
     """One trsv_split launch from x into dst (x itself unless ``config`` is an OUT
     instantiation); writes ``info`` (a new array if None) and returns it."""
-    import cupy
+    cupy = cupy_module()
     launcher, smem = config
     batch, n = a.shape[0], a.shape[1]
     exchange, counter = _split_workspace(_compile.current_device(), a.dtype, batch * n)
@@ -232,7 +232,7 @@ def _launch_split(config, a, x, dst, lower, trans, unit, info=None):
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
     if info is None:
-        info = cupy.empty(batch, dtype=numpy.int32)
+        info = info_array(batch)
     ax, xx = a.strides, x.strides
     launcher(batch * -(-n // 32), 32 * SPLIT_WARPS,
              (batch, n, a, ax[1] // item, ax[0] // item, dst, xx[1] // item, xx[0] // item, info,
@@ -261,7 +261,7 @@ _SPLIT_WORKSPACES = {}
 def _split_workspace(device_id, dtype, items):
     """(exchange of at least ``items`` values of ``dtype``, counter int32 (1,)) for the current
     stream, at rest."""
-    import cupy
+    cupy = cupy_module()
     name = _compile.dtype_name(dtype)
     key = (device_id, cupy.cuda.get_current_stream().ptr, name)
     ws = _SPLIT_WORKSPACES.get(key)
@@ -304,12 +304,12 @@ def _launch(config, a, x, dst, lower, trans, unit, potrs):
     """Launch a trsv_warp or trsv_staged configuration (the same parameter list) from x into
     ``dst`` (x itself, or for an OUT instantiation a new array of x's strides: write_target);
     returns the new info array."""
-    import cupy
+    cupy = cupy_module()
     launcher, grid, block, smem = config
     item = a.itemsize
     if a.strides[2] != item:
         a = cupy.ascontiguousarray(a)
-    info = cupy.empty(a.shape[0], dtype=numpy.int32)
+    info = info_array(a.shape[0])
     ax, xx = a.strides, x.strides
     launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, dst,
                            xx[1] // item, xx[0] // item, info, int(lower), int(trans), int(unit),

@@ -17,7 +17,7 @@ import threading
 
 import numpy
 
-from ._compile import current_device
+from ._compile import cupy_module, current_device, info_array
 
 __all__ = ["gemm", "trsm", "potrf", "potrs", "pointers"]
 
@@ -62,7 +62,7 @@ def gemm(c, a, b, alpha=1.0, beta=0.0):
 def _modules():
     """(cupy, cupy.cuda.device, cuBLAS bindings), imported once (imports inside a call that
     takes ~30 us cost a few us each time)."""
-    import cupy
+    cupy = cupy_module()
     from cupy.cuda import device
     from cupy_backends.cuda.libs import cublas
     return cupy, device, cublas
@@ -91,7 +91,7 @@ def pointers(x):
 
 @functools.lru_cache(maxsize=1024)
 def _pointers(device_id, base, step, batch):
-    import cupy
+    cupy = cupy_module()
     host = numpy.arange(batch, dtype=numpy.int64) * step + base
     return cupy.asarray(host.view(numpy.uint64).astype(numpy.uintp))
 
@@ -153,11 +153,11 @@ def potrf(a, lower):
     """Cholesky factor in place over the referenced triangle of ``a`` (batch, n, n) (the other
     triangle is left as it was); returns cuSOLVER's info (int32, batch): j > 0 where the leading
     minor of order j is not positive definite (NaN is not reported)."""
-    import cupy
+    cupy = cupy_module()
     from cupy_backends.cuda.libs import cublas
     cusolver, handle = _solver()
     batch, n = a.shape[0], a.shape[1]
-    info = cupy.zeros(batch, dtype=numpy.int32) if batch == 0 else cupy.empty(batch, numpy.int32)
+    info = cupy.zeros(batch, dtype=numpy.int32) if batch == 0 else info_array(batch)
     if batch == 0:
         return info
     uplo = cublas.CUBLAS_FILL_MODE_UPPER if lower else cublas.CUBLAS_FILL_MODE_LOWER

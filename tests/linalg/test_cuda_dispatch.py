@@ -242,7 +242,8 @@ def _solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite
 def fake_gpu(request, monkeypatch):
     """cupy/cupyx -> NumPy; launches recorded in the returned list; plan caches cleared."""
     fake = types.ModuleType("cupy")
-    for name in ("matmul", "empty", "zeros", "ascontiguousarray", "asarray", "broadcast_to"):
+    for name in ("matmul", "empty", "zeros", "ascontiguousarray", "asarray", "broadcast_to",
+                 "ndarray"):
         setattr(fake, name, getattr(numpy, name))
     cupyx = types.ModuleType("cupyx")
     scipy_mod = types.ModuleType("cupyx.scipy")

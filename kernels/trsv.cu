@@ -458,7 +458,8 @@ trsv_split(index_t batch, int n, const T* __restrict__ A, index_t lda, index_t s
     T d[W];
 #pragma unroll
     for (int c = 0; c < W; ++c)
-        d[c] = (active && (c < lane || (c == lane && !unit))) ? diag[lane * TRSV_SPLIT_LD + c] : T(0);
+        d[c] = (active && (c < lane || (c == lane && !unit))) ? diag[lane * TRSV_SPLIT_LD + c]
+                                                             : T(0);
     const T own = (active && !unit) ? diag[lane * TRSV_SPLIT_LD + lane] : T(1);
     int bad = n;
     if (!unit) bad = group_first_bad<W>(own, active, r0 + lane, n, reversed, g);

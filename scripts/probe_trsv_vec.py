@@ -147,16 +147,43 @@ def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH))
     write_tables(output, small_grid=lines, small_grid_all=every)
 
 
+def public_calls(a, x, ta, tb, lower, tr, potrs, paths, force, restore):
+    """Whole-call ms (host time included, scripts/bench_cholesky.timeit) of the public
+    linalg.trsv on (a, x), or with ``potrs`` the one-vector linalg.potrs, forced onto each of
+    ``paths`` by force(path), then restore(); and of torch's call on the same operands (ta, tb:
+    solve_triangular, cholesky_solve). Returns (list of ms, torch ms)."""
+    import torch
+    import linalg
+    from bench_cholesky import timeit
+    if potrs:
+        b3, t3 = x[:, :, None], tb[..., None]
+
+        def public():
+            return linalg.potrs(a, b3, lower=True, overwrite_b=True, return_info=True)
+        vendor = timeit(lambda: torch.cholesky_solve(t3, ta, upper=False))
+    else:
+        def public():
+            return linalg.trsv(a, x, lower=lower, trans="N" if tr == 0 else "T",
+                               overwrite_x=True, return_info=True)
+        op = ta if tr == 0 else ta.transpose(1, 2)
+        vendor = timeit(lambda: torch.linalg.solve_triangular(op, tb[..., None],
+                                                              upper=(lower == (tr == 1))))
+    calls = []
+    for path in paths:
+        force(path)
+        calls.append(timeit(public))
+    restore()
+    return calls, vendor
+
+
 def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4096)):
     """trsv_block (2 / 4 / 8 warps) against trsv_warp (the table's launch, 32 lanes) at small
     batches, GPU time; the public call on each path (vendor, trsv_block, the table's
     trsv_warp) and torch by whole-call time."""
     import cupy
     import torch
-    import linalg
     from linalg import _tuning
     from linalg._cuda import trsv, cholesky, triangular
-    from bench_cholesky import timeit
     head = ["table", "32 lanes"] + [f"block {w}" for w in (2, 4, 8)]
     paths = ("vendor", "block", "table")
     lines = [f"# trsv_block at small batches, "
@@ -174,6 +201,12 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
         trsv.small_batch = triangular.small_batch = lambda op, a: vendor
         trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
         trsv.SPLIT_BLOCKS.update({d: 0 for d in dtypes})
+
+    def restore():
+        trsv.small_batch, triangular.small_batch = saved[:2]
+        for table, values in ((trsv.BLOCK_BELOW, saved[2]), (trsv.SPLIT_BLOCKS, saved[3])):
+            table.clear()
+            table.update(values)
 
     for dname in dtypes:
         dtype = numpy.dtype(dname)
@@ -198,29 +231,8 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
                     for w in (2, 4, 8):
                         times.append(timeit_gpu(lambda: trsv.launch_block(
                             a, x, lower, tr, False, potrs, w, out=out), 10, 2))
-                    if potrs:
-                        b3, t3 = x[:, :, None], tb[..., None]
-
-                        def public():
-                            return linalg.potrs(a, b3, lower=True, overwrite_b=True,
-                                                return_info=True)
-                        vendor = timeit(lambda: torch.cholesky_solve(t3, ta, upper=False))
-                    else:
-                        def public():
-                            return linalg.trsv(a, x, lower=lower, trans="N" if tr == 0 else "T",
-                                               overwrite_x=True, return_info=True)
-                        op = ta if tr == 0 else ta.transpose(1, 2)
-                        vendor = timeit(lambda: torch.linalg.solve_triangular(
-                            op, tb[..., None], upper=(lower == (tr == 1))))
-                    calls = []
-                    for path in paths:
-                        force(path)
-                        calls.append(timeit(public))
-                    trsv.small_batch, triangular.small_batch = saved[:2]
-                    for table, values in ((trsv.BLOCK_BELOW, saved[2]),
-                                          (trsv.SPLIT_BLOCKS, saved[3])):
-                        table.clear()
-                        table.update(values)
+                    calls, vendor = public_calls(a, x, ta, tb, lower, tr, potrs, paths, force,
+                                                 restore)
                     lines.append(f"| {dname} | {n} | {batch} | {label} | " +
                                  " | ".join(f"{t:.4f}" for t in times + calls) +
                                  f" | {vendor:.4f} |")
@@ -235,9 +247,7 @@ def split_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 16, 32, 64, 128)):
     split, block and the vendor's path, and torch."""
     import cupy
     import torch
-    import linalg
     from linalg._cuda import trsv, triangular
-    from bench_cholesky import timeit
     paths = ("split", "block", "vendor")
     lines = [f"# trsv_split at small batches, "
              f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
@@ -273,25 +283,8 @@ def split_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 16, 32, 64, 128)):
                                                                  out=out), 10, 2)
                     block = timeit_gpu(lambda: trsv.launch_block(a, x, lower, tr, False, potrs,
                                                                  out=out), 10, 2)
-                    if potrs:
-                        b3, t3 = x[:, :, None], tb[..., None]
-
-                        def public():
-                            return linalg.potrs(a, b3, lower=True, overwrite_b=True,
-                                                return_info=True)
-                        vendor = timeit(lambda: torch.cholesky_solve(t3, ta, upper=False))
-                    else:
-                        def public():
-                            return linalg.trsv(a, x, lower=lower, trans="N" if tr == 0 else "T",
-                                               overwrite_x=True, return_info=True)
-                        op = ta if tr == 0 else ta.transpose(1, 2)
-                        vendor = timeit(lambda: torch.linalg.solve_triangular(
-                            op, tb[..., None], upper=(lower == (tr == 1))))
-                    calls = []
-                    for path in paths:
-                        force(path)
-                        calls.append(timeit(public))
-                    restore()
+                    calls, vendor = public_calls(a, x, ta, tb, lower, tr, potrs, paths, force,
+                                                 restore)
                     lines.append(f"| {dname} | {n} | {batch} | {label} | {split:.4f} | "
                                  f"{block:.4f} | {split / block:.2f} | " +
                                  " | ".join(f"{t:.4f}" for t in calls) +

@@ -13,9 +13,9 @@ x through global memory, and for batches below BLOCK_BELOW ``trsv_block``, a blo
 matrix sharing each panel GEMV. All four also serve the one-vector POTRS of
 linalg/_cuda/cholesky.py (``potrs=True``; trsv_split in two launches). The batches the tables
 name (triangular.small_batch; none below n = 513 on the H100), n > MAX_N_KERNEL and classes
-where the table says ``use_vendor`` go to cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex dtypes through the triangular solves'
-cupyx path); info then comes from the diagonal check the triangular solves share
-(triangular._diag_info, no sync). Empty problems never reach a kernel.
+where the table says ``use_vendor`` go to cuBLAS trsm(Batched) (linalg/_cuda/vendor.py; complex
+dtypes through the triangular solves' cupyx path); info then comes from the diagonal check the
+triangular solves share (triangular._diag_info, no sync). Empty problems never reach a kernel.
 """
 import functools
 
@@ -250,7 +250,8 @@ def _split_config(device_id, dtype, fresh=False):
 
 
 # kernels/trsv.cu SplitBits<T>::SENTINEL: an exchange entry not yet published.
-SPLIT_SENTINEL = {"float32": (numpy.uint32, 0x7FA5A5A5), "float64": (numpy.uint64, 0x7FF4A5A5A5A5A5A5)}
+SPLIT_SENTINEL = {"float32": (numpy.uint32, 0x7FA5A5A5),
+                  "float64": (numpy.uint64, 0x7FF4A5A5A5A5A5A5)}
 # (device, stream, dtype name) -> (exchange, counter, capacity): trsv_split's workspace, at rest
 # (every exchange entry the sentinel, the counter 0) between launches: each launch leaves it so.
 # One a stream, since launches on one stream never overlap. Grown by replacing it: a launch

@@ -2,7 +2,9 @@
 
 ``trsv(a, x, lower, trans, unit_diagonal)`` solves op(a_k) x_k = b_k for a (batch, n, n) and
 x (batch, n) (overwritten) and returns ``(x, info)``; info[k] is the first zero or non-finite
-diagonal element (1-based), computed on the device, never synchronized (docs/design.md).
+diagonal element (1-based), computed on the device, never synchronized (docs/design.md). The
+``launch_*`` functions take x (and ``out``) as (batch, n), or as the (batch, n, 1) vector batch
+of the one-vector POTRS: they read only its batch and element strides.
 Four kernels: ``trsv_warp``, a group of 4, 8, 16 or 32 lanes per matrix (``group_width``, or the
 tuning table's "width"), the triangle streamed once, coalesced, 2 or 4 adjacent entries a load
 where the table's "vec" asks and the operand is aligned for it (``row_vector``); for the n of

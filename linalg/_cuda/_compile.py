@@ -185,8 +185,9 @@ class Launcher:
 def _slot_values(signature):
     """``values(args)``: the tuple of slot values of one launch, a device array's pointer
     (``.data.ptr``) in each "p" slot; ValueError for a wrong count, AttributeError for a "p"
-    argument that is no device array. Written out per signature (as namedtuple does) because
-    the generic loop over the arguments took ~1 us of a small call's host time."""
+    argument that is no device array. Written out per signature (as namedtuple writes its
+    class): the generic loop over the arguments cost ~0.5 us more a launch (a launch's Python
+    1.9 -> 1.35 us on the development machine)."""
     names = [f"a{i}" for i in range(len(signature))]
     slots = [f"{v}.data.ptr" if c == "p" else v for v, c in zip(names, signature)]
     source = (f"def values(args):\n    ({', '.join(names)},) = args\n"

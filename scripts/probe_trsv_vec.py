@@ -147,6 +147,29 @@ def small_grid(sizes, dtypes, output, caps=(0, 64), batches=(BATCH, 10 * BATCH))
     write_tables(output, small_grid=lines, small_grid_all=every)
 
 
+def forced_paths(dtypes):
+    """(force, restore): force(path) sends the public TRSV and one-vector POTRS calls of
+    ``dtypes`` down one path -- "vendor" (the small-batch rule), "split" (trsv_split), "block"
+    (trsv_block) or "table" (the lane-group kernel the tuning table picks) --, restore() puts
+    the rules back."""
+    from linalg._cuda import trsv, triangular
+    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW),
+             dict(trsv.SPLIT_BLOCKS))
+
+    def force(path):
+        vendor = path == "vendor"
+        trsv.small_batch = triangular.small_batch = lambda op, a: vendor
+        trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
+        trsv.SPLIT_BLOCKS.update({d: (1 << 40 if path == "split" else 0) for d in dtypes})
+
+    def restore():
+        trsv.small_batch, triangular.small_batch = saved[:2]
+        for table, values in ((trsv.BLOCK_BELOW, saved[2]), (trsv.SPLIT_BLOCKS, saved[3])):
+            table.clear()
+            table.update(values)
+    return force, restore
+
+
 def public_calls(a, x, ta, tb, lower, tr, potrs, paths, force, restore):
     """Whole-call ms (host time included, scripts/bench_cholesky.timeit) of the public
     linalg.trsv on (a, x), or with ``potrs`` the one-vector linalg.potrs, forced onto each of
@@ -183,7 +206,7 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
     import cupy
     import torch
     from linalg import _tuning
-    from linalg._cuda import trsv, cholesky, triangular
+    from linalg._cuda import trsv, cholesky
     head = ["table", "32 lanes"] + [f"block {w}" for w in (2, 4, 8)]
     paths = ("vendor", "block", "table")
     lines = [f"# trsv_block at small batches, "
@@ -193,20 +216,7 @@ def block_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 64, 256, 512, 1024, 4
              "| dtype | n | batch | case | " + " | ".join(head) + " | " +
              " | ".join(f"public {p}" for p in paths) + " | torch |",
              "|" + " --- |" * (4 + len(head) + len(paths) + 1)]
-    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW),
-             dict(trsv.SPLIT_BLOCKS))
-
-    def force(path):
-        vendor = path == "vendor"
-        trsv.small_batch = triangular.small_batch = lambda op, a: vendor
-        trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
-        trsv.SPLIT_BLOCKS.update({d: 0 for d in dtypes})
-
-    def restore():
-        trsv.small_batch, triangular.small_batch = saved[:2]
-        for table, values in ((trsv.BLOCK_BELOW, saved[2]), (trsv.SPLIT_BLOCKS, saved[3])):
-            table.clear()
-            table.update(values)
+    force, restore = forced_paths(dtypes)
 
     for dname in dtypes:
         dtype = numpy.dtype(dname)
@@ -247,7 +257,7 @@ def split_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 16, 32, 64, 128)):
     split, block and the vendor's path, and torch."""
     import cupy
     import torch
-    from linalg._cuda import trsv, triangular
+    from linalg._cuda import trsv
     paths = ("split", "block", "vendor")
     lines = [f"# trsv_split at small batches, "
              f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", "",
@@ -256,20 +266,7 @@ def split_grid(sizes, dtypes, output, batches=(1, 2, 4, 8, 16, 32, 64, 128)):
              "| dtype | n | batch | case | split | block | split / block | " +
              " | ".join(f"public {p}" for p in paths) + " | torch | torch / ours |",
              "|" + " --- |" * (7 + len(paths) + 2)]
-    saved = (trsv.small_batch, triangular.small_batch, dict(trsv.BLOCK_BELOW),
-             dict(trsv.SPLIT_BLOCKS))
-
-    def force(path):
-        vendor = path == "vendor"
-        trsv.small_batch = triangular.small_batch = lambda op, a: vendor
-        trsv.BLOCK_BELOW.update({d: (1 << 40 if path == "block" else 0) for d in dtypes})
-        trsv.SPLIT_BLOCKS.update({d: (1 << 40 if path == "split" else 0) for d in dtypes})
-
-    def restore():
-        trsv.small_batch, triangular.small_batch = saved[:2]
-        for table, values in ((trsv.BLOCK_BELOW, saved[2]), (trsv.SPLIT_BLOCKS, saved[3])):
-            table.clear()
-            table.update(values)
+    force, restore = forced_paths(dtypes)
 
     for dname in dtypes:
         dtype = numpy.dtype(dname)

@@ -31,8 +31,9 @@ import functools
 import json
 import math
 import re
-import sys
 from pathlib import Path
+
+from . import _dispatch
 
 __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "bucket", "gpu_name",
            "tables", "vendor_below", "install", "family_gpu", "TUNING_DIR", "DEFAULT_KEY",
@@ -83,11 +84,8 @@ def tables():
 
 
 def gpu_name(device_id=None):
-    """Name of the current (or given) CUDA device (the launchers' plans ask on every call: CuPy
-    from sys.modules, since a function-level ``import cupy`` costs ~0.45 us each time)."""
-    cupy = sys.modules.get("cupy")
-    if cupy is None:
-        import cupy
+    """Name of the current (or given) CUDA device (the launchers' plans ask on every call)."""
+    cupy = _dispatch.cupy_module()
     return _device_name(cupy.cuda.runtime.getDevice() if device_id is None else device_id)
 
 

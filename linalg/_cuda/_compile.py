@@ -9,15 +9,16 @@ cuLaunchKernel with the parameters packed by a declared signature.
 import functools
 import os
 import struct
-import sys
 import threading
 from importlib import resources
 from pathlib import Path
 
 import numpy
 
+from .._dispatch import cupy_module
+
 __all__ = ["is_real", "dtype_name", "kernel_dir", "kernel_source", "get_kernel", "kernel",
-           "Launcher", "current_device", "cupy_module", "info_array", "ctype", "COMPILE_OPTIONS"]
+           "Launcher", "current_device", "info_array", "ctype", "COMPILE_OPTIONS"]
 
 # Environment override for development: point at a kernels/ checkout.
 KERNEL_DIR_ENV = "LINALG_KERNEL_DIR"
@@ -205,16 +206,6 @@ def _dims(d):
 
 
 _LAUNCHERS = {}
-
-
-def cupy_module():
-    """The cupy module, imported on first use. A function-level ``import cupy`` costs ~0.45 us
-    each time it runs (the import machinery, not a lookup), and one small call ran several; the
-    launchers take CuPy from here (``import linalg`` itself never imports it)."""
-    module = sys.modules.get("cupy")
-    if module is None:
-        import cupy as module
-    return module
 
 
 def info_array(batch):

@@ -59,7 +59,8 @@ import functools
 
 from . import _compile
 from .. import _tuning
-from ._compile import cupy_module, is_real, kernel
+from .._dispatch import cupy_module
+from ._compile import is_real, kernel
 from .blas import name_expr, grid_for, params, device_attribute, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]

@@ -17,7 +17,8 @@ import itertools
 import numpy
 
 from . import _compile, vendor
-from ._compile import cupy_module, dtype_name, is_real, kernel
+from .._dispatch import cupy_module
+from ._compile import dtype_name, is_real, kernel
 from .. import _tuning
 
 __all__ = ["gemm", "gemv", "syrk", "COMPILE_CHECK", "GEMM_CONFIGS", "choose_vendor"]

@@ -26,7 +26,8 @@ import numpy
 
 from . import triangular as tri
 from . import trsv, vendor
-from ._compile import (DEFAULT_SMEM, cbool, ctype, cupy_module, current_device, dtype_name,
+from .._dispatch import cupy_module
+from ._compile import (DEFAULT_SMEM, cbool, ctype, current_device, dtype_name,
                        grid_1d, info_array, kernel)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
@@ -214,18 +215,17 @@ def potrf(a, lower=True, keep=()):
 
 def potrs_vector(l, b, lower, keep=()):
     """POTRS with one vector (b (batch, n, 1)) by a kernels/trsv.cu kernel running both solves
-    (the factor streamed once per solve): trsv_split (two launches) for the smallest batches
-    (trsv.split_serves), trsv_block for the small batches of trsv.block_serves, trsv_staged for
-    the n of STAGED_POTRS_RANGE, else trsv_warp with potrs_warp_launch's settings, in one launch.
+    (the factor streamed once per solve): trsv_split (two launches) or trsv_block for small
+    batches (trsv.small_batch_launch), trsv_staged for the n of STAGED_POTRS_RANGE, else
+    trsv_warp with potrs_warp_launch's settings, in one launch.
     b is read and x written (b itself unless ``keep`` names "b"); returns (x, info). The
     launchers get the (batch, n, 1) arrays as they are: they read a vector batch's batch and
     element strides only (a CuPy view b[:, :, 0] cost ~1.5 us of host time each)."""
     x = tri.result_array(b, "b", keep)
     trans = 0 if lower else 1
-    if trsv.split_serves(l):
-        return x, trsv.launch_split(l, b, lower, trans, False, True, out=x)
-    if trsv.block_serves(l):
-        return x, trsv.launch_block(l, b, lower, trans, False, True, out=x)
+    launch = trsv.small_batch_launch(l)
+    if launch is not None:
+        return x, launch(l, b, lower, trans, False, True, out=x)
     if trsv.staged_serves(trsv.STAGED_POTRS_RANGE, l.shape[1], l.dtype):
         return x, trsv.launch_staged(l, b, lower, trans, False, True, out=x)
     width, maxreg, vec, scalar = potrs_warp_launch(l.shape[1], l.itemsize)

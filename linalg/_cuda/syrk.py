@@ -8,7 +8,8 @@ Else with op(A) and C small enough for shared memory and n <= MAX_N (n <= SMALL_
 small batches, ``small_kernel_serves``): kernels/syrk.cu ``syrk_small`` (several matrices per
 block). Otherwise cuBLAS batched GEMM (``cupy.matmul``) and a mirror.
 """
-from ._compile import ctype, cupy_module, dtype_name, grid_1d, kernel
+from .._dispatch import cupy_module
+from ._compile import ctype, dtype_name, grid_1d, kernel
 from . import blas
 from . import triangular as tri
 

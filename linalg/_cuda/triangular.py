@@ -25,7 +25,8 @@ import numpy
 from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
-from ._compile import (cbool, ctype, cupy_module, current_device, dtype_name, grid_1d,
+from .._dispatch import cupy_module
+from ._compile import (cbool, ctype, current_device, dtype_name, grid_1d,
                        info_array, is_real, kernel, register_cap)
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]

@@ -24,7 +24,8 @@ import functools
 import numpy
 
 from . import _compile
-from ._compile import cupy_module, info_array, is_real, kernel
+from .._dispatch import cupy_module
+from ._compile import info_array, is_real, kernel
 from .blas import trans_flag, name_expr, grid_for, params, choose_vendor, cached_plan
 from . import blas, vendor
 from .triangular import (_diag_info, _vendor_trsm, result_array, small_batch, writable,
@@ -62,12 +63,10 @@ def trsv(a, x, lower=True, trans="N", unit_diagonal=False, _params=None, _path=N
         return x, cupy.zeros(batch, dtype=numpy.int32)
     if not is_real(a.dtype) or n > MAX_N_KERNEL or (_path is None and small_batch("trsv", a)):
         return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
-    if _params is None and _path is None and split_serves(a):
+    launch = small_batch_launch(a) if _params is None and _path is None else None
+    if launch is not None:
         out = result_array(x, "x", keep)
-        return out, launch_split(a, x, lower, t, unit_diagonal, out=out)
-    if _params is None and _path is None and block_serves(a):
-        out = result_array(x, "x", keep)
-        return out, launch_block(a, x, lower, t, unit_diagonal, out=out)
+        return out, launch(a, x, lower, t, unit_diagonal, out=out)
     plan = cached_plan(_plan, (a.dtype, n), _params, _path)
     if plan[0] == "vendor":
         return _vendor_trsv(a, writable(x, "x", keep), lower, trans, unit_diagonal)
@@ -209,37 +208,41 @@ def split_serves(a):
             and a.shape[0] * -(-n // 32) <= SPLIT_BLOCKS.get(_compile.dtype_name(a.dtype), 0))
 
 
+def small_batch_launch(a):
+    """The launcher of the kernels for small batches that takes the (batch, n, n) batch ``a``:
+    launch_split where split_serves, else launch_block where block_serves, else None. Both take
+    (a, x, lower, trans, unit, potrs=False, out=None) (TRSV and the one-vector POTRS)."""
+    if split_serves(a):
+        return launch_split
+    return launch_block if block_serves(a) else None
+
+
 def launch_split(a, x, lower, trans, unit, potrs=False, out=None):
     """kernels/trsv.cu ``trsv_split`` on x (batch, n) (any strides), in place or with ``out`` from
     x into out: one block of SPLIT_WARPS warps a 32-row block of a matrix. potrs=True adds POTRS's
     second (transposed) solve as a second launch, in place on the result (trans must then be 0
     for lower, 1 for upper). Returns info (no sync)."""
     dst, fresh = write_target(out, x)
-    device = _compile.current_device()
-    info = _launch_split(_split_config(device, a.dtype, fresh), a, x, dst, lower, trans, unit)
+    device, a = _compile.current_device(), unit_columns(a)
+    workspace = _split_workspace(device, a.dtype, a.shape[0] * a.shape[1])
+    info = info_array(a.shape[0])
+    _launch_split(_split_config(device, a.dtype, fresh), a, x, dst, lower, trans, unit, info,
+                  workspace)
     if potrs:
         _launch_split(_split_config(device, a.dtype, False), a, dst, dst, lower, 1 - trans, False,
-                      info)
+                      info, workspace)
     return info
 
 
-def _launch_split(config, a, x, dst, lower, trans, unit, info=None):
+def _launch_split(config, a, x, dst, lower, trans, unit, info, workspace):
     """One trsv_split launch from x into dst (x itself unless ``config`` is an OUT
-    instantiation); writes ``info`` (a new array if None) and returns it."""
-    cupy = cupy_module()
+    instantiation), ``a`` with unit column stride; writes ``info``. ``workspace``:
+    _split_workspace's (exchange, counter) of the current stream."""
     launcher, smem = config
-    batch, n = a.shape[0], a.shape[1]
-    exchange, counter = _split_workspace(_compile.current_device(), a.dtype, batch * n)
-    item = a.itemsize
-    if a.strides[2] != item:
-        a = cupy.ascontiguousarray(a)
-    if info is None:
-        info = info_array(batch)
-    ax, xx = a.strides, x.strides
-    launcher(batch * -(-n // 32), 32 * SPLIT_WARPS,
-             (batch, n, a, ax[1] // item, ax[0] // item, dst, xx[1] // item, xx[0] // item, info,
-              int(lower), int(trans), int(unit), x, exchange, counter), smem)
-    return info
+    exchange, counter = workspace
+    launcher(a.shape[0] * -(-a.shape[1] // 32), 32 * SPLIT_WARPS,
+             vector_args(a, x, dst, info) + (int(lower), int(trans), int(unit), x, exchange,
+                                             counter), smem)
 
 
 @functools.lru_cache(maxsize=64)
@@ -307,17 +310,28 @@ def _launch(config, a, x, dst, lower, trans, unit, potrs):
     """Launch a trsv_warp or trsv_staged configuration (the same parameter list) from x into
     ``dst`` (x itself, or for an OUT instantiation a new array of x's strides: write_target);
     returns the new info array."""
-    cupy = cupy_module()
     launcher, grid, block, smem = config
-    item = a.itemsize
-    if a.strides[2] != item:
-        a = cupy.ascontiguousarray(a)
+    a = unit_columns(a)
     info = info_array(a.shape[0])
-    ax, xx = a.strides, x.strides
-    launcher(grid, block, (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, dst,
-                           xx[1] // item, xx[0] // item, info, int(lower), int(trans), int(unit),
-                           int(potrs), x), smem)
+    launcher(grid, block, vector_args(a, x, dst, info) + (int(lower), int(trans), int(unit),
+                                                          int(potrs), x), smem)
     return info
+
+
+def unit_columns(a):
+    """``a``, or a copy of it with unit column stride where it has another (the kernels load
+    rows)."""
+    return a if a.strides[2] == a.itemsize else cupy_module().ascontiguousarray(a)
+
+
+def vector_args(a, x, dst, info):
+    """The leading parameters every kernels/trsv.cu kernel takes: (batch, n, A, lda, A's batch
+    stride, X (``dst``), incx, X's batch stride, info), strides in elements from ``a`` (unit
+    column stride) and ``x`` (read: (batch, n) or (batch, n, 1))."""
+    item = a.itemsize
+    ax, xx = a.strides, x.strides
+    return (a.shape[0], a.shape[1], a, ax[1] // item, ax[0] // item, dst, xx[1] // item,
+            xx[0] // item, info)
 
 
 def row_vector(a, vec):

@@ -17,7 +17,8 @@ import threading
 
 import numpy
 
-from ._compile import cupy_module, current_device, info_array
+from .._dispatch import cupy_module
+from ._compile import current_device, info_array
 
 __all__ = ["gemm", "trsm", "potrf", "potrs", "pointers"]
 

@@ -285,14 +285,16 @@ def test_trsv_split_other_stream_and_graph(monkeypatch, dtype):
     want, _ = trsv_mod.trsv(a, b.copy())
     want = to_numpy(want)
     x, info = b.copy(), cupy.empty(batch, dtype=numpy.int32)
-    config = trsv_mod._split_config(cupy.cuda.runtime.getDevice(), a.dtype, False)
+    device = cupy.cuda.runtime.getDevice()
+    config = trsv_mod._split_config(device, a.dtype, False)
     stream = cupy.cuda.Stream(non_blocking=True)
     with stream:
-        trsv_mod._launch_split(config, a, x, x, True, 0, False, info)   # makes the workspace
+        workspace = trsv_mod._split_workspace(device, a.dtype, batch * n)    # the stream's
+        trsv_mod._launch_split(config, a, x, x, True, 0, False, info, workspace)
         stream.synchronize()
         assert numpy.array_equal(to_numpy(x), want)
         stream.begin_capture()
-        trsv_mod._launch_split(config, a, x, x, True, 0, False, info)
+        trsv_mod._launch_split(config, a, x, x, True, 0, False, info, workspace)
         graph = stream.end_capture()
         for _ in range(3):
             x[...] = b

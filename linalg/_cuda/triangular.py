@@ -185,6 +185,16 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
                                     "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
               ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
               ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
+# TRMM on batches of at most TILE_ANY_FILL_BELOW matrices takes tri_tile whatever the fill (the
+# rules above were measured at batch 10240, where the padded tiles' work counts; on small
+# batches the dense path's two launches cost more). H200, backend ms of tri_tile against the
+# dense path at every n and variant the fill keeps off the tiles (float64 n = 72, 80, 96, 160,
+# float32 n = 72, 80, 96, 112, 160; reports/gpu_20261126j/tile_batch_call9.md, its script in
+# device/p_tile_batch.py): batch 1-100 1.12-3.1x faster, 300 1.03-1.8x, 1000 0.64-1.18x; public
+# left N calls at batch 1 / 8 / 100, n = 72-200, 1.29-3.0x where the path changed (float64 n =
+# 112 is on the tiles either way: 0.96-1.31, run-to-run; trmm_small_call10.md). LAUUM keeps
+# its rules (float32 n = 72, its one excluded size, is faster on chol_block at batch 1-100).
+TILE_ANY_FILL_BELOW = 100
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
@@ -759,16 +769,18 @@ def _tri_block_config(device_id, dtype, items, op, buffers, cap, fresh=False):
     return launcher, max(1, grid), smem
 
 
-def use_tile(op, dtype, n, variant):
+def use_tile(op, dtype, n, variant, batch=None):
     """True where ``op`` ("trmm" or "lauum") on a real n x n triangle runs kernels/trmm.cu
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
     dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
-    at least the fill."""
+    at least the fill; for trmm on at most TILE_ANY_FILL_BELOW matrices (``batch``) any fill."""
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
     first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
                                                                                 (0, -1, 0.0))
+    if op == "trmm" and batch is not None and batch <= TILE_ANY_FILL_BELOW:
+        fill = 0.0
     return first <= n <= last and n >= fill * 64 * -(-n // 64)
 
 
@@ -1073,7 +1085,7 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
         return tri_block_trmm(a, b, flags, alpha, out=result_array(b, "b", keep))
     variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
-    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant):     # b only read
+    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant, a.shape[0]):   # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
         x = result_array(b, "b", keep)

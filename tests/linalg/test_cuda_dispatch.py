@@ -749,7 +749,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(tri_mod.trmm, m48, numpy.empty((2, 48, 5)), keep=("b",)) == \
         [("new", "b"), ("tri_block", True)]
     assert run(tri_mod.lauum, m48, True, keep=("a",)) == [("new", "a"), ("tri_block", True)]
-    monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant: True)
+    monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant, batch=None: True)
     monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
     assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]
 
@@ -774,6 +774,24 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     assert sizes("trmm", numpy.float32, "right_t") == [128, 192, 256] + big
     assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("lauum", numpy.float32, "lower") == [80, 96, 112, 128, 160, 192, 256, 257] + big
+
+
+def test_tri_tile_serves_small_trmm_batches_at_any_fill():
+    """TRMM on at most TILE_ANY_FILL_BELOW matrices takes tri_tile at every n the tiles serve
+    (its one launch beat the dense path's two at batch 1-300 where the fill had kept it off);
+    from the next batch count the fill rules again; LAUUM keeps its rules at every batch."""
+    small, big = tri_mod.TILE_ANY_FILL_BELOW, tri_mod.TILE_ANY_FILL_BELOW + 1
+    for dtype in (numpy.float32, numpy.float64):
+        for variant in ("left", "left_t", "right", "right_t"):
+            for n in (65, 72, 96, 160, 257, 512):
+                assert tri_mod.use_tile("trmm", dtype, n, variant, small)
+                assert tri_mod.use_tile("trmm", dtype, n, variant, 1)
+                assert (tri_mod.use_tile("trmm", dtype, n, variant, big)
+                        == tri_mod.use_tile("trmm", dtype, n, variant))
+            assert not tri_mod.use_tile("trmm", dtype, 64, variant, 1)
+            assert not tri_mod.use_tile("trmm", dtype, 513, variant, 1)
+    assert not tri_mod.use_tile("trmm", numpy.float64, 96, "left", big)
+    assert not tri_mod.use_tile("lauum", numpy.float32, 72, "lower", 1)
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():

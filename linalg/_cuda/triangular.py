@@ -187,14 +187,16 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
               ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
 # TRMM on batches of at most TILE_ANY_FILL_BELOW matrices takes tri_tile whatever the fill (the
 # rules above were measured at batch 10240, where the padded tiles' work counts; on small
-# batches the dense path's two launches cost more). H200, backend ms of tri_tile against the
-# dense path at every n and variant the fill keeps off the tiles (float64 n = 72, 80, 96, 160,
-# float32 n = 72, 80, 96, 112, 160; reports/gpu_20261126j/tile_batch_call9.md, its script in
-# device/p_tile_batch.py): batch 1-100 1.12-3.1x faster, 300 1.03-1.8x, 1000 0.64-1.18x; public
-# left N calls at batch 1 / 8 / 100, n = 72-200, 1.29-3.0x where the path changed (float64 n =
-# 112 is on the tiles either way: 0.96-1.31, run-to-run; trmm_small_call10.md). LAUUM keeps
-# its rules (float32 n = 72, its one excluded size, is faster on chol_block at batch 1-100).
-TILE_ANY_FILL_BELOW = 100
+# batches the dense path's two launches cost more). Backend ms of tri_tile against the dense
+# path at every n and variant the fill keeps off the tiles (float64 n = 72, 80, 96, 160, float32
+# n = 72, 80, 96, 112, 160; reports/gpu_20261126j/tile_batch_call9.md (H200) and
+# tile_batch_call11_h100.md, script device/p_tile_batch.py): batch 1-100 1.12-3.1x (H200) /
+# 1.47-3.3x (H100) faster, 300 1.03-1.8x / 1.18-1.73x, 1000 0.64-1.18x / 0.81-1.32x. Public left
+# N calls at batch 1 / 8 / 100, n = 72-200, 1.29-3.0x / 1.19-2.99x faster where the path changed
+# (float64 n = 112 is on the tiles either way; trmm_small_call10.md, trmm_small_call11_h100.md).
+# LAUUM keeps its rules (float32 n = 72, its one excluded size, is faster on chol_block at batch
+# 1-100 on both GPUs).
+TILE_ANY_FILL_BELOW = 300
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,

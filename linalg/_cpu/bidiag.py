@@ -31,7 +31,7 @@ _TILE = 32                  # matrices per tile of the layout transposes
 # columns remain, for min(m, n) >= BLOCKED_FROM. Against the unblocked kernel, float64 square,
 # 2-core development machine, medians of 5 alternating runs (batch 1000 (64 / n)^3): n = 64 0.85x
 # (so not there), 80 1.26x, 96 1.27x, 128 1.43x, 192 1.67x, 256 2.17x; panels of 32 columns
-# 0.7-0.9x of these. Every product of a panel step is a batched numpy.matmul, one BLAS call a
+# took 1.2-1.5x the time of panels of 16 at n = 80-256. Every product of a panel step is a batched numpy.matmul, one BLAS call a
 # matrix (~0.2 us each), which is what the small sizes lose on.
 BLOCK = 16
 BLOCKED_FROM = 80
@@ -118,8 +118,7 @@ def _gebrd_tall(a, d, e, tauq, taup):
     work = _to_batch_last(a[:, p:, p:], False)
     dd, ee, tq, tp = _gebd2_batch_last(work)
     _from_batch_last(work, a[:, p:, p:], False)
-    d[:, p:], tauq[:, p:], taup[:, p:] = dd.T, tq.T, tp.T
-    e[:, p:] = ee.T
+    d[:, p:], e[:, p:], tauq[:, p:], taup[:, p:] = dd.T, ee.T, tq.T, tp.T
 
 
 def _mv(mat, vec):

@@ -53,10 +53,23 @@ def gebrd(a):
     e = numpy.empty((batch, k - 1), real)
     tauq = numpy.empty((batch, k), a.dtype)
     taup = numpy.empty((batch, k), a.dtype)
+    # NaN or Inf in a matrix runs through its own arithmetic only (its outputs are NaN, its
+    # neighbours' are not touched), silently, as LAPACK's: no NumPy warnings (the worker threads
+    # take this error state from split_batch).
+    with numpy.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if k >= BLOCKED_FROM and not numpy.iscomplexobj(a):
+            _gebrd_blocked_batch(a, d, e, tauq, taup)
+        else:
+            _gebrd_unblocked_batch(a, d, e, tauq, taup)
+    return a, d, e, tauq, taup
+
+
+def _gebrd_unblocked_batch(a, d, e, tauq, taup):
+    """The unblocked path of :func:`gebrd`: chunks of the batch in batch-last order (the module
+    docstring) on a few threads; fills d, e, tauq, taup."""
+    batch, m, n = a.shape
+    k = min(m, n)
     wide = m < n
-    if k >= BLOCKED_FROM and not numpy.iscomplexobj(a):
-        _gebrd_blocked_batch(a, d, e, tauq, taup)
-        return a, d, e, tauq, taup
     chunk = max(_MIN_CHUNK, _CHUNK_BYTES // (m * n * a.itemsize))
 
     def run(lo, hi):
@@ -69,7 +82,6 @@ def gebrd(a):
             tauq[s:t], taup[s:t] = (tp.T, tq.T) if wide else (tq.T, tp.T)
 
     split_batch(run, batch, m * n * k)
-    return a, d, e, tauq, taup
 
 
 def _gebrd_blocked_batch(a, d, e, tauq, taup):

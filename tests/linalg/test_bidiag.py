@@ -197,6 +197,28 @@ def test_cpu_blocked_path(dtype, monkeypatch):
         assert_matches_lapack(a0, result, dtype, factor=16, others=(plain,))
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex128])
+@pytest.mark.parametrize("n", [8, 90])
+def test_nan_and_inf_stay_in_their_matrix(dtype, n):
+    """A matrix holding NaN or Inf gets NaN factors, without NumPy warnings (LAPACK raises none),
+    and its neighbours the factors they get alone (n = 90: the CPU's blocked path for real
+    dtypes, n = 8: the unblocked one)."""
+    import warnings
+    gen = rng(8)
+    a = random_matrix(gen, (4, n, n), dtype)
+    a[1, 2, 3] = numpy.nan
+    a[2, n - 1, 0] = numpy.inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = linalg.gebrd(a)
+        alone = linalg.gebrd(a[[0, 3]])
+    assert numpy.isnan(result.d[1]).any() and not numpy.isfinite(result.d[2]).all()
+    tol = 100 * eps(dtype)
+    for name, field, ref in zip(result._fields, result, alone):
+        assert numpy.allclose(field[[0, 3]], ref, rtol=tol, atol=tol), name
+        assert numpy.isfinite(field[[0, 3]]).all(), name
+
+
 def test_cpu_blocked_path_by_default():
     """Real matrices from BLOCKED_FROM on take the blocked path with the default settings."""
     from linalg._cpu import bidiag

@@ -30,8 +30,8 @@ _TILE = 32                  # matrices per tile of the layout transposes
 # The blocked path (real dtypes): ?labrd panels of BLOCK columns while more than UNBLOCKED_TAIL
 # columns remain, for min(m, n) >= BLOCKED_FROM. Against the unblocked kernel, float64 square,
 # 2-core development machine, medians of 5 alternating runs (batch 1000 (64 / n)^3;
-# `python3 scripts/probe_cpu_gebrd.py`): n = 64 0.85x
-# (so not there), 80 1.26x, 96 1.27x, 128 1.43x, 192 1.67x, 256 2.17x; panels of 32 columns
+# `python3 scripts/probe_cpu_gebrd.py`): n = 64 0.85x (so not there), 80 1.26x, 96 1.27x,
+# 128 1.43x, 192 1.67x, 256 2.17x; panels of 32 columns
 # took 1.2-1.5x the time of panels of 16 at n = 80-256. Every product of a panel step is a
 # batched numpy.matmul, one BLAS call a matrix (~0.2 us each), which is what small n lose on.
 BLOCK = 16

@@ -68,41 +68,45 @@ def gebrd(a):
 def _gebrd_unblocked_batch(a, d, e, tauq, taup):
     """The unblocked path of :func:`gebrd`: chunks of the batch in batch-last order (the module
     docstring) on a few threads; fills d, e, tauq, taup."""
-    batch, m, n = a.shape
-    k = min(m, n)
-    wide = m < n
-    chunk = max(_MIN_CHUNK, _CHUNK_BYTES // (m * n * a.itemsize))
+    wide = a.shape[1] < a.shape[2]
 
-    def run(lo, hi):
-        for s in range(lo, hi, chunk):
-            t = min(s + chunk, hi)
-            work = _to_batch_last(a[s:t], wide)
-            dd, ee, tq, tp = _gebd2_batch_last(work)
-            _from_batch_last(work, a[s:t], wide)
-            d[s:t], e[s:t] = dd.T, ee.T
-            tauq[s:t], taup[s:t] = (tp.T, tq.T) if wide else (tq.T, tp.T)
+    def chunk(s, t):
+        work = _to_batch_last(a[s:t], wide)
+        dd, ee, tq, tp = _gebd2_batch_last(work)
+        _from_batch_last(work, a[s:t], wide)
+        d[s:t], e[s:t] = dd.T, ee.T
+        tauq[s:t], taup[s:t] = (tp.T, tq.T) if wide else (tq.T, tp.T)
 
-    split_batch(run, batch, m * n * k)
+    _over_chunks(a, _CHUNK_BYTES, chunk)
 
 
 def _gebrd_blocked_batch(a, d, e, tauq, taup):
     """The blocked path of :func:`gebrd` for a real (batch, m, n) ``a``: chunks of the batch on a
     few threads, a wide chunk transposed (the m < n algorithm is the tall one on A^T, tauq and
     taup exchanged); fills d, e, tauq, taup."""
+    wide = a.shape[1] < a.shape[2]
+
+    def chunk(s, t):
+        work = numpy.ascontiguousarray(a[s:t].swapaxes(1, 2) if wide else a[s:t])
+        q, p = (taup, tauq) if wide else (tauq, taup)
+        _gebrd_tall(work, d[s:t], e[s:t], q[s:t], p[s:t])
+        if wide:
+            a[s:t] = work.swapaxes(1, 2)
+        elif not numpy.shares_memory(work, a):    # a was not C-contiguous
+            a[s:t] = work
+
+    _over_chunks(a, _BLOCKED_CHUNK_BYTES, chunk)
+
+
+def _over_chunks(a, chunk_bytes, chunk):
+    """``chunk(s, t)`` over consecutive slices of a's batch of about ``chunk_bytes`` (at least
+    _MIN_CHUNK matrices), the slices shared among a few threads (blas.split_batch)."""
     batch, m, n = a.shape
-    wide = m < n
-    chunk = max(_MIN_CHUNK, _BLOCKED_CHUNK_BYTES // (m * n * a.itemsize))
+    size = max(_MIN_CHUNK, chunk_bytes // (m * n * a.itemsize))
 
     def run(lo, hi):
-        for s in range(lo, hi, chunk):
-            t = min(s + chunk, hi)
-            work = numpy.ascontiguousarray(a[s:t].swapaxes(1, 2) if wide else a[s:t])
-            q, p = (taup, tauq) if wide else (tauq, taup)
-            _gebrd_tall(work, d[s:t], e[s:t], q[s:t], p[s:t])
-            if wide:
-                a[s:t] = work.swapaxes(1, 2)
-            elif not numpy.shares_memory(work, a):    # a was not C-contiguous
-                a[s:t] = work
+        for s in range(lo, hi, size):
+            chunk(s, min(s + size, hi))
 
     split_batch(run, batch, m * n * min(m, n))
 

@@ -185,18 +185,18 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512,
                                     "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
               ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
               ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
-# TRMM on batches of at most TILE_ANY_FILL_BELOW matrices takes tri_tile whatever the fill (the
-# rules above were measured at batch 10240, where the padded tiles' work counts; on small
-# batches the dense path's two launches cost more). Backend ms of tri_tile against the dense
-# path at every n and variant the fill keeps off the tiles (float64 n = 72, 80, 96, 160, float32
-# n = 72, 80, 96, 112, 160; reports/gpu_20261126j/tile_batch_call9.md (H200) and
+# TILE_ANY_FILL_BELOW[op]: on at most that many matrices the op takes tri_tile whatever the fill
+# (TRMM only). The rules above were measured at batch 10240, where the padded tiles' work
+# counts; on small batches the dense path's two launches cost more. Backend ms of tri_tile
+# against the dense path at every n and variant the fill keeps off the tiles (float64 n = 72,
+# 80, 96, 160, float32 n = 72, 80, 96, 112, 160; reports/gpu_20261126j/tile_batch_call9.md (H200),
 # tile_batch_call11_h100.md, script device/p_tile_batch.py): batch 1-100 1.12-3.1x (H200) /
-# 1.47-3.3x (H100) faster, 300 1.03-1.8x / 1.18-1.73x, 1000 0.64-1.18x / 0.81-1.32x. Public left
-# N calls at batch 1 / 8 / 100, n = 72-200, 1.29-3.0x / 1.19-2.99x faster where the path changed
-# (float64 n = 112 is on the tiles either way; trmm_small_call10.md, trmm_small_call11_h100.md).
-# LAUUM keeps its rules (float32 n = 72, its one excluded size, is faster on chol_block at batch
-# 1-100 on both GPUs).
-TILE_ANY_FILL_BELOW = 300
+# 1.47-3.3x (H100) faster, 300 1.03-1.8x / 1.18-1.73x, 1000 0.64-1.18x / 0.81-1.32x. Public
+# left N calls at batch 1 / 8 / 100, n = 72-200, 1.29-3.0x / 1.19-2.99x faster where the path
+# changed (float64 n = 112 is on the tiles either way; trmm_small_call10.md,
+# trmm_small_call11_h100.md). LAUUM keeps its rules (float32 n = 72, its one excluded size, is
+# faster on chol_block at batch 1-100 on both GPUs).
+TILE_ANY_FILL_BELOW = {"trmm": 300}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
@@ -776,12 +776,12 @@ def use_tile(op, dtype, n, variant, batch=None):
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
     dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
-    at least the fill; for trmm on at most TILE_ANY_FILL_BELOW matrices (``batch``) any fill."""
+    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill."""
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
     first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
                                                                                 (0, -1, 0.0))
-    if op == "trmm" and batch is not None and batch <= TILE_ANY_FILL_BELOW:
+    if batch is not None and batch <= TILE_ANY_FILL_BELOW.get(op, -1):
         fill = 0.0
     return first <= n <= last and n >= fill * 64 * -(-n // 64)
 

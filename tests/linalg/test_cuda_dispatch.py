@@ -777,10 +777,10 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
 
 
 def test_tri_tile_serves_small_trmm_batches_at_any_fill():
-    """TRMM on at most TILE_ANY_FILL_BELOW matrices takes tri_tile at every n the tiles serve
-    (its one launch beat the dense path's two at batch 1-300 where the fill had kept it off);
-    from the next batch count the fill rules again; LAUUM keeps its rules at every batch."""
-    small, big = tri_mod.TILE_ANY_FILL_BELOW, tri_mod.TILE_ANY_FILL_BELOW + 1
+    """TRMM on at most TILE_ANY_FILL_BELOW["trmm"] matrices takes tri_tile at every n the tiles
+    serve (its one launch beat the dense path's two at batch 1-300 where the fill had kept it
+    off); from the next batch count the fill rules again; LAUUM keeps its rules at every batch."""
+    small, big = tri_mod.TILE_ANY_FILL_BELOW["trmm"], tri_mod.TILE_ANY_FILL_BELOW["trmm"] + 1
     for dtype in (numpy.float32, numpy.float64):
         for variant in ("left", "left_t", "right", "right_t"):
             for n in (65, 72, 96, 160, 257, 512):

@@ -7,6 +7,8 @@ shapes, where out-of-bounds accesses hide (33 and 64 through the one-launch smal
 further passes force the one-launch paths, turn the small-batch rules (vendor crossovers, one
 launch) off so that the recursive paths run too, and force the vendor paths.
 """
+import itertools
+
 import cupy
 import numpy
 
@@ -97,7 +99,9 @@ if __name__ == "__main__":
     _gtri.vendor_below = lambda op, dtype, n: 0
     _gtri.one_launch_below = _gtri.block_launch_below = lambda op, dtype: 0
     _gtri.pair_launch_below = lambda op, dtype: 0
+    _cols_below, _gtri.cols_below = _gtri.cols_below, lambda op, dtype, n: 0
     main()
+    _gtri.cols_below = _cols_below
     _gtri.vendor_below = lambda op, dtype, n: 10**12
     main()
     # trsv_warp's row-vector instantiations (VEC 2, 4), every lane width, every variant.
@@ -140,4 +144,23 @@ if __name__ == "__main__":
                     _gtrsv.launch_split(f, x.copy(), lower, trans, False)
                     _gtrsv.launch_split(f, x, lower, trans, True, out=cupy.empty_like(x))
                 _gtrsv.launch_split(f, x.copy(), lower, 0 if lower else 1, False, True)
+    # tri_cols (small batches of TRSM / TRTRI / POTRS): every width and mode, every variant, in
+    # place and out of place, strided B; a partial last block row (33, 70, 300), one block row
+    # of trailing rows or several, B's vectors not a multiple of the width (5).
+    for dtype in (numpy.float32, numpy.float64):
+        for n in (33, 70, 300):
+            f = linalg.potrf(spd(n, dtype)[:2])
+            for width in _gtri.COLS_WIDTHS:
+                for side, lower, trans in itertools.product(("left", "right"), (True, False),
+                                                            (False, True)):
+                    shape = (2, n, 5) if side == "left" else (2, 5, n)
+                    b = cupy.ones(shape[:2] + (2 * shape[2],), dtype=dtype)[:, :, ::2]
+                    _gtri.tri_cols(f, b, side == "right", lower, trans, False, 1.0, width=width)
+                    _gtri.tri_cols(f, b, side == "right", lower, trans, True, 1.0, width=width,
+                                   out=cupy.ones(shape[:2] + (2 * shape[2],), dtype=dtype)[:, :, ::2])
+                for lower in (True, False):
+                    _gtri.tri_cols(f, cupy.empty_like(f), False, lower, False, False,
+                                   mode=_gtri.COLS_INVERSE, width=width)
+                    _gtri.tri_cols(f, cupy.ones((2, n, 5), dtype=dtype), False, lower, not lower,
+                                   False, mode=_gtri.COLS_POTRS, width=width)
     cupy.cuda.get_current_stream().synchronize()

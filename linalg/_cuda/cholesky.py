@@ -250,6 +250,9 @@ def potrs(l, b, lower=True, keep=()):
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
     n, nrhs = l.shape[1], b.shape[2]
+    if nrhs > 1 and tri.use_cols("potrs", l):
+        x = tri.result_array(b, "b", keep)
+        return x, tri.tri_cols(l, b, False, lower, not lower, False, mode=tri.COLS_POTRS, out=x)
     if nrhs > 1 and tri.pair_launch("potrs", l):
         x = tri.result_array(b, "b", keep)
         return x, tri.tri_pair(l, b, tri.TRI_LOWER if lower else 0, tri.TRI_WARP_POTRS, out=x)
@@ -322,9 +325,10 @@ def potri(l, lower=True, keep=()):
     if l.shape[1] <= tri.LEAF or tri.one_launch("potri", l):
         x = tri.result_array(l, "l", keep)
         return x, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower, out=x)
-    if tri.small_batch("potri", l):
+    if tri.small_batch("potri", l) and not tri.use_cols("trtri", l):
         # A^-1 = the solution of A X = I by the two vendor solves, its lower triangle mirrored
-        # (exactly symmetric, as the recursion's result).
+        # (exactly symmetric, as the recursion's result). Where TRTRI is one tri_cols launch,
+        # TRTRI + LAUUM below beats them.
         info = tri._diag_info(l, False)
         inv = vendor.potrs(l, tri.identity(l.shape[0], l.shape[1], l.dtype), lower)
         return tri.mirror(inv), info

@@ -295,6 +295,40 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
                     ("potrf", "float32"): 1448, ("trtri", "float32"): 1448,
                     ("potri", "float32"): 1448, ("poti", "float32"): 1448}
 
+# Small batches with LEAF < n <= COLS_MAX: TRSM, TRTRI and POTRS with several right-hand sides
+# as one launch of kernels/tri_cols.cu (the right-hand sides split over blocks of 256 threads,
+# ``cols_width`` vectors a block, so that one matrix fills the GPU). The paths it replaces there
+# run tens of dependent launches (the vendor's single-matrix trsm, the recursions' GEMMs) or one
+# block a matrix (tri_pair, chol_block). COLS_FROM[(op, dtype)]: the smallest n it serves;
+# COLS_BELOW[(op, dtype)]: {n_max: batch bound}, tri_cols for batches below the bound of the
+# smallest n_max >= n. H200, float64, n right-hand sides, ms a call of the backend's default path
+# against tri_cols (scripts/probe_tri_cols.py time, reports/gpu_20261126k): TRSM batch 1 n = 128
+# / 256 / 512 0.046 / 0.076 / 0.183 against 0.016 / 0.031 / 0.076 (torch 0.037 / 0.075 / 0.162),
+# batch 8 0.076 / 0.138 / 0.320 against 0.021 / 0.049 / 0.360; TRTRI batch 1 0.051 / 0.126 / 0.248
+# against 0.019 / 0.031 / 0.076; POTRS 0.070 / 0.146 / 0.304 against 0.030 / 0.061 / 0.150. The
+# bounds are `probe_tri_cols.py bounds` of those tables (batches 1, 2, 4, ... 64; one more than
+# the largest batch up to which tri_cols won every measured batch, both sides for TRSM); TRTRI
+# and POTRS up to n = 64 stay on chol_small / tri_pair (0.83-0.97x); at n <= 64 both sides of
+# TRSM are host-bound (~0.02 ms), the float32 bounds come from n = 64 / 128 / 256 / 512 only.
+COLS_MAX = 512
+COLS_FROM = {("trsm", "float64"): 33, ("trsm", "float32"): 33, ("trtri", "float64"): 65,
+             ("trtri", "float32"): 65, ("potrs", "float64"): 65, ("potrs", "float32"): 65}
+COLS_BELOW = {("trsm", "float64"): {48: 3, 64: 65, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17,
+                                     512: 5},
+              ("trsm", "float32"): {64: 17, 128: 65, 256: 17, 512: 5},
+              ("trtri", "float64"): {96: 33, 128: 33, 192: 65, 256: 33, 384: 17, 512: 9},
+              ("trtri", "float32"): {128: 17, 256: 65, 512: 17},
+              ("potrs", "float64"): {96: 65, 128: 33, 192: 33, 256: 17, 384: 17, 512: 5},
+              ("potrs", "float32"): {128: 65, 256: 17, 512: 17}}
+COLS_THREADS = 256
+# Vectors a block: the largest of COLS_WIDTHS that still gives COLS_MIN_BLOCKS blocks (fewer
+# vectors a block: more blocks read the same triangle, each with a shorter update loop). H200,
+# one matrix: n = 256 best at 2 vectors (128 blocks), n = 384 / 512 at 4 (96 / 128 blocks),
+# n = 384 batch 2 at 8 (96 blocks); within 3 % of the best width elsewhere.
+COLS_WIDTHS = (8, 4, 2, 1)
+COLS_MIN_BLOCKS = 96
+COLS_SOLVE, COLS_INVERSE, COLS_POTRS = 0, 1, 2          # kernels/tri_cols.cu MODE
+
 # Flag words of kernels/trsm.cu and kernels/potrf.cu.
 TRI_RIGHT, TRI_LOWER, TRI_TRANS, TRI_UNIT, TRI_MUL, TRI_POTRS = 1, 2, 4, 8, 16, 32
 CHOL_POTRF, CHOL_TRTRI, CHOL_LAUUM = 1, 2, 4
@@ -342,6 +376,8 @@ COMPILE_CHECK = {
                     for t in ("float", "double")],
     "tri_warp.cu": [f"tri_warp<{t}, 32, {m}, {g}, {o}>" for t in ("float", "double")
                     for m in range(3) for g in (16, 32) for o in ("false", "true")],
+    "tri_cols.cu": [f"tri_cols<{t}, {w}, {m}>" for t in ("float", "double") for w in COLS_WIDTHS
+                    for m in (COLS_SOLVE, COLS_INVERSE, COLS_POTRS)],
     "tri_pair.cu": [f"tri_pair<{t}, {m}, {th}, {o}>" for t in ("float", "double") for m in range(3)
                     for th in (64, 128) for o in ("false", "true")]
                    + [f"tri_pair_potrs<{t}, {nb}, {o}>" for t in ("float", "double")
@@ -699,6 +735,74 @@ def _tri_pair_config(device_id, dtype, batch, mode, threads, fresh=False):
     launcher = kernel("tri_pair", f"tri_pair<{ctype(dtype)}, {mode}, {threads}, {cbool(fresh)}>",
                       "pqqpqqiiqiTpp", dtype)
     return launcher, grid_1d(batch, 1), threads, smem
+
+
+def use_cols(op, a):
+    """True where ``op`` ("trsm", "trtri", "potrs") on the (batch, n, n) real batch ``a`` runs
+    as one tri_cols launch: COLS_FROM[(op, dtype)] <= n <= COLS_MAX and the batch below
+    COLS_BELOW's bound for n (no entry: never)."""
+    key = (op, dtype_name(a.dtype))
+    n = a.shape[1]
+    if not COLS_FROM.get(key, COLS_MAX + 1) <= n <= COLS_MAX:
+        return False
+    return a.shape[0] < cols_below(op, a.dtype, n)
+
+
+def cols_below(op, dtype, n):
+    """COLS_BELOW's batch bound of ``op`` on ``dtype`` at order n: that of the smallest n_max >=
+    n (0 where none)."""
+    bounds = COLS_BELOW.get((op, dtype_name(dtype)), {})
+    return next((bounds[m] for m in sorted(bounds) if m >= n), 0)
+
+
+def cols_width(batch, nvec):
+    """Vectors a tri_cols block: the largest of COLS_WIDTHS with at least COLS_MIN_BLOCKS
+    blocks over the batch (the smallest where none has)."""
+    for width in COLS_WIDTHS:
+        if batch * -(-nvec // width) >= COLS_MIN_BLOCKS:
+            return width
+    return COLS_WIDTHS[-1]
+
+
+def tri_cols(a, b, right, lower, trans, unit, alpha=1.0, mode=COLS_SOLVE, out=None, width=None):
+    """Run kernels/tri_cols.cu: op(A) X = alpha B (left; B (batch, n, nvec)) or X op(A) = alpha B
+    (right; B (batch, nvec, n)), X into ``out`` (default: over ``b``; an out-of-place ``out``
+    has b's shape, dtype and strides); ``mode`` COLS_POTRS: A X = alpha B given A's Cholesky
+    factor (``trans`` False, left only); COLS_INVERSE: X = A^-1 (``b`` is the new array written,
+    not read; left, ``trans`` False). Any strides; returns info (int32 (batch,): the first zero
+    or non-finite diagonal entry, 1-based, 0 with ``unit``). ``width``: vectors a block (default
+    cols_width)."""
+    batch, n = a.shape[0], a.shape[1]
+    nvec = b.shape[1] if right else b.shape[2]
+    if nvec == 0:
+        return _diag_info(a, unit)
+    info = info_array(batch)
+    dst, _ = write_target(out, b)
+    item = a.itemsize
+    sa, s1, s2 = (st // item for st in a.strides)
+    # The solve's triangle T: op(A) on the left, op(A)^T on the right (X^T's vectors are B's
+    # rows); rev: T is upper in A's order (solved from the last row).
+    t_trans = trans != right
+    ar, ac = (s2, s1) if t_trans else (s1, s2)
+    rev = int(lower == t_trans)
+    sx, x1, x2 = (st // item for st in dst.strides)
+    xr, xc = (x2, x1) if right else (x1, x2)
+    width = width or cols_width(batch, nvec)
+    launcher, smem = _tri_cols_config(current_device(), a.dtype, n, width, mode)
+    grid = (-(-nvec // width), min(batch, 65535))
+    launcher(grid, COLS_THREADS, (a, sa, ar, ac, rev, int(unit), n, nvec, batch, alpha, b, dst,
+                                  sx, xr, xc, info), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=4096)
+def _tri_cols_config(device_id, dtype, n, width, mode):
+    """(launcher, dynamic shared bytes) of a tri_cols launch (kernels/tri_cols.cu
+    tri_cols_smem_elems)."""
+    elems = (n * width + 1) // 2 * 2 + 2 * 32 * 33 + 2 * 32 + COLS_THREADS // 32 * 32 * 33
+    launcher = kernel("tri_cols", f"tri_cols<{ctype(dtype)}, {width}, {mode}>",
+                      "pqqqiiiiiTppqqqp", dtype)
+    return launcher, elems * dtype.itemsize
 
 
 def use_block(op, dtype, n, variant):
@@ -1059,6 +1163,9 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha,
                           out=x)
         return x, info
+    if use_cols("trsm", a):
+        x = result_array(b, "b", keep)
+        return x, tri_cols(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     # A kept B: from PAIR_KEPT_FROM, tri_pair's out-of-place launch where PAIR_RULES admits it
     # in the recursion's blocks (it costs less than the recursion's reads and copies there).
@@ -1111,10 +1218,13 @@ def trtri(a, lower=True, unit_diagonal=False, keep=()):
     inverse is a new array where ``keep`` names "a"."""
     if not is_real(a.dtype):
         return _vendor_trtri(a, lower, unit_diagonal)                         # a only read
-    if a.shape[1] <= LEAF or one_launch("trtri", a):
+    if a.shape[1] <= LEAF or (one_launch("trtri", a) and not use_cols("trtri", a)):
         x = result_array(a, "a", keep)
         info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)
         return x, info
+    if use_cols("trtri", a):             # X solves A X = I; a new array, A only read
+        x = cupy_module().empty(a.shape, dtype=a.dtype)
+        return x, tri_cols(a, x, False, lower, False, unit_diagonal, mode=COLS_INVERSE)
     if "a" in keep and not small_batch("trtri", a):         # out of place: no copy first
         x = triangle_fix(result_array(a, "a", keep), lower, zero=True)
         info = _diag_info(a, unit_diagonal)

@@ -204,11 +204,19 @@ def one_launch_serves(n):
     return LEAF < n <= CHOL_BLOCK_MAX
 
 
-def force_small_batch_paths(monkeypatch, tri, vendor, one_launch):
+def cols_serves(n):
+    """Whether kernels/tri_cols.cu can serve size ``n`` (forced, from LEAF + 1 for every op)."""
+    from linalg._cuda.triangular import COLS_MAX, LEAF
+    return LEAF < n <= COLS_MAX
+
+
+def force_small_batch_paths(monkeypatch, tri, vendor, one_launch, cols=False):
     """Route the GPU triangular/Cholesky launchers (``tri`` = linalg._cuda.triangular) to the
-    small-batch vendor path and/or the one-launch paths (33 <= n <= 128: chol_small, chol_block,
-    and tri_pair for TRSM / POTRS up to 64) whatever the batch, or neither. Tests parametrized by
-    ``n`` with sizes the one-launch paths do not serve are deselected for it
+    small-batch vendor path, the one-launch paths (33 <= n <= 128: chol_small, chol_block,
+    and tri_pair for TRSM / POTRS up to 64) and/or kernels/tri_cols.cu (TRSM, TRTRI, POTRS with
+    several right-hand sides, 33 <= n <= 512) whatever the batch, or none of them (then the
+    large-batch paths run on the tests' few matrices). Tests parametrized by ``n`` with sizes
+    the one-launch paths or tri_cols do not serve are deselected for them
     (tests/linalg/conftest.py)."""
     below = 10**12 if vendor else 0
     monkeypatch.setattr(tri, "vendor_below", lambda op, dtype, n: below)
@@ -216,3 +224,8 @@ def force_small_batch_paths(monkeypatch, tri, vendor, one_launch):
     monkeypatch.setattr(tri, "one_launch_below", lambda op, dtype: one)
     monkeypatch.setattr(tri, "block_launch_below", lambda op, dtype: one)
     monkeypatch.setattr(tri, "pair_launch_below", lambda op, dtype: one)
+    monkeypatch.setattr(tri, "cols_below", lambda op, dtype, n: 10**12 if cols else 0)
+    if cols:
+        monkeypatch.setattr(tri, "COLS_FROM", {(op, dtype): tri.LEAF + 1
+                                               for op in ("trsm", "trtri", "potrs")
+                                               for dtype in ("float32", "float64")})

@@ -504,6 +504,7 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     monkeypatch.setattr(tri_mod, "PAIR_LAUNCH_BELOW", {("trsm", "float64"): 100,
                                                        ("potrs", "float64"): 100})
     monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 10**12)
+    monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)      # tri_cols off
     calls = []
     info = numpy.zeros(batch, numpy.int32)
 
@@ -666,6 +667,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "use_cols", lambda op, a: False)
     def record(name, written=None):
         """A stand-in launcher: records its name (and whether it wrote a new array)."""
         def launch(*args, out=None, **kwargs):
@@ -1112,3 +1114,145 @@ def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
     monkeypatch.setattr(tri_mod, "use_pair", lambda *args: True)
     monkeypatch.setattr(tri_mod, "tri_pair", lambda *args, **kwargs: "pair")
     assert chol_mod.potrs(numpy.tile(numpy.eye(48), (3, 1, 1)), numpy.ones((3, 48, 1)))[1] == "pair"
+
+
+# ---------------------------------------------------------------------------------------------
+# kernels/tri_cols.cu: small batches of TRSM, TRTRI and POTRS (several right-hand sides)
+
+def test_tri_cols_rules_cover_each_op_and_dtype_up_to_512():
+    """Every (op, dtype) with a COLS_FROM entry has batch bounds reaching COLS_MAX; one matrix
+    is served from COLS_FROM to COLS_MAX, a large batch and the sizes outside are not; a size
+    between two measured ones takes the bound of the next larger."""
+    assert set(tri_mod.COLS_FROM) == set(tri_mod.COLS_BELOW)
+    for (op, dtype), bounds in tri_mod.COLS_BELOW.items():
+        assert max(bounds) == tri_mod.COLS_MAX and min(bounds.values()) > 1
+        first = tri_mod.COLS_FROM[(op, dtype)]
+        assert tri_mod.LEAF < first <= min(bounds)
+        assert tri_mod.use_cols(op, numpy.empty((1, first, first), dtype))
+        assert tri_mod.use_cols(op, numpy.empty((1, 512, 512), dtype))
+        assert not tri_mod.use_cols(op, numpy.empty((1, first - 1, first - 1), dtype))
+        assert not tri_mod.use_cols(op, numpy.empty((1, 513, 513), dtype))
+        assert not tri_mod.use_cols(op, numpy.empty((10**4, first, first), dtype))
+    bounds = tri_mod.COLS_BELOW[("trsm", "float64")]
+    assert tri_mod.cols_below("trsm", numpy.dtype("float64"), 100) == bounds[128]
+    assert tri_mod.cols_below("trsm", numpy.dtype("float64"), 128) == bounds[128]
+    assert tri_mod.cols_below("lauum", numpy.dtype("float64"), 100) == 0
+
+
+@pytest.mark.parametrize("batch,nvec,width", [(1, 512, 4), (1, 384, 4), (1, 256, 2), (1, 128, 1),
+                                              (2, 384, 8), (64, 512, 8), (1, 5, 1)])
+def test_cols_width_is_the_widest_that_keeps_enough_blocks(batch, nvec, width):
+    assert tri_mod.cols_width(batch, nvec) == width
+
+
+def _emulate_tri_cols(args, mode):
+    """kernels/tri_cols.cu's arithmetic on its launch arguments, sequentially in NumPy: T(i, j) =
+    A[g(i) ar + g(j) ac], vector c of X at g(i) xr + c xc, g reversing the order where rev; the
+    flat arrays are the operands' bases (their views start there)."""
+    (a, sa, ar, ac, rev, unit, n, nvec, batch, alpha, b_in, x, sx, xr, xc, info) = args
+    flat_a, flat_b, flat_x = (numpy.asarray(v).base.reshape(-1) if v.base is not None
+                              else v.reshape(-1) for v in (a, b_in, x))
+    passes = [(ar, ac, rev)] + ([(ac, ar, 1 - rev)] if mode == tri_mod.COLS_POTRS else [])
+    for k in range(batch):
+        vectors = numpy.array([[(alpha if i == c else 0.0) if mode == tri_mod.COLS_INVERSE else
+                                alpha * flat_b[k * sx + i * xr + c * xc] for c in range(nvec)]
+                               for i in range(n)])          # by A's own row order
+        for ar_, ac_, rev_ in passes:
+            g = (lambda i: n - 1 - i) if rev_ else (lambda i: i)
+            t = numpy.array([[flat_a[k * sa + g(i) * ar_ + g(j) * ac_] if j <= i else 0.0
+                              for j in range(n)] for i in range(n)])
+            if unit:
+                numpy.fill_diagonal(t, 1.0)
+            order = [g(i) for i in range(n)]
+            vectors[order] = numpy.linalg.solve(t, vectors[order])
+        for i in range(n):
+            for c in range(nvec):
+                flat_x[k * sx + i * xr + c * xc] = vectors[i, c]
+        info[k] = 0
+
+
+def _launch_emulated(monkeypatch):
+    def config(device, dtype, n, width, mode):
+        return (lambda grid, threads, args, smem: _emulate_tri_cols(args, mode)), 0
+    monkeypatch.setattr(tri_mod, "_tri_cols_config", config)
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(tri_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
+
+
+@pytest.mark.parametrize("side,lower,trans,unit", list(__import__("itertools").product(
+    ("left", "right"), (True, False), (False, True), (False, True))))
+def test_tri_cols_launch_arguments_describe_every_variant(monkeypatch, side, lower, trans, unit):
+    """The launcher's strides, order and vector layout solve op(A) X = alpha B (left) or
+    X op(A) = alpha B (right): the kernel's arithmetic emulated on its arguments, on a
+    transposed view of A and a strided view of B, in place and into a new array."""
+    _launch_emulated(monkeypatch)
+    g, n, nvec, batch = numpy.random.default_rng(3), 6, 4, 2
+    base = numpy.eye(n) * 3 + g.standard_normal((batch, n, n))
+    t = numpy.tril(base) if lower else numpy.triu(base)
+    a = numpy.ascontiguousarray(base.swapaxes(1, 2)).swapaxes(1, 2)   # column stride n
+    shape = (batch, n, nvec) if side == "left" else (batch, nvec, n)
+    full = g.standard_normal(shape[:2] + (2 * shape[2],))
+    b = full[:, :, ::2]
+    rhs = b.copy()
+    op = t.copy()
+    if unit:
+        op[:, numpy.arange(n), numpy.arange(n)] = 1.0
+    op = op.swapaxes(1, 2) if trans else op
+    expected = numpy.linalg.solve(op, 1.5 * rhs) if side == "left" else \
+        numpy.linalg.solve(op.swapaxes(1, 2), 1.5 * rhs.swapaxes(1, 2)).swapaxes(1, 2)
+    out_full = numpy.zeros_like(full)
+    out = out_full[:, :, ::2]
+    info = tri_mod.tri_cols(a, b, side == "right", lower, trans, unit, 1.5, out=out)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-10)
+    numpy.testing.assert_array_equal(b, rhs)                     # out of place: B unchanged
+    assert not info.any()
+    tri_mod.tri_cols(a, b, side == "right", lower, trans, unit, 1.5)
+    numpy.testing.assert_allclose(b, expected, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_tri_cols_inverse_and_potrs_arguments(monkeypatch, lower):
+    """COLS_INVERSE writes A^-1 (B not read), COLS_POTRS solves L L^T X = B (lower) or U^T U X =
+    B (upper) by the two passes the kernel runs."""
+    _launch_emulated(monkeypatch)
+    g, n = numpy.random.default_rng(4), 7
+    base = numpy.eye(n) * 3 + g.standard_normal((2, n, n))
+    t = numpy.tril(base) if lower else numpy.triu(base)
+    x = numpy.full((2, n, n), numpy.nan)
+    tri_mod.tri_cols(base, x, False, lower, False, False, mode=tri_mod.COLS_INVERSE)
+    numpy.testing.assert_allclose(x, numpy.linalg.inv(t), rtol=1e-10, atol=1e-12)
+    spd = t @ t.swapaxes(1, 2) if lower else t.swapaxes(1, 2) @ t
+    b = g.standard_normal((2, n, 3))
+    expected = numpy.linalg.solve(spd, b)
+    tri_mod.tri_cols(base, b, False, lower, not lower, False, mode=tri_mod.COLS_POTRS)
+    numpy.testing.assert_allclose(b, expected, rtol=1e-9, atol=1e-10)
+
+
+def test_small_batches_take_tri_cols_where_its_rules_say(monkeypatch):
+    """TRSM, TRTRI (a new array), POTRS with several right-hand sides (not one) and POTRI
+    (through TRTRI, not the vendor's solves) on one matrix of n = 200 take tri_cols; 10 000
+    matrices do not."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(1, numpy.int32)
+
+    def fake_cols(a, b, right, lower, trans, unit, alpha=1.0, mode=0, out=None, width=None):
+        calls.append((mode, out is not None and out is not b, trans))
+        return info
+    monkeypatch.setattr(tri_mod, "tri_cols", fake_cols)
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(tri_mod, "_vendor_below", lambda *args: 0)
+    monkeypatch.setattr(tri_mod, "lauum", lambda a, lower, zeroed=False: calls.append("lauum"))
+    fake = types.ModuleType("cupy")
+    fake.empty = numpy.empty
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    a, b = numpy.empty((1, 200, 200)), numpy.empty((1, 200, 3))
+    tri_mod.trsm(a, b, "left", True, "N")
+    tri_mod.trsm(a, b, "left", True, "N", keep=("b",))
+    tri_mod.trtri(a, False)
+    chol_mod.potrs(a, b, lower=False)
+    chol_mod.potri(a, True)
+    assert calls == [(tri_mod.COLS_SOLVE, False, False), (tri_mod.COLS_SOLVE, True, False),
+                     (tri_mod.COLS_INVERSE, False, False), (tri_mod.COLS_POTRS, False, True),
+                     (tri_mod.COLS_INVERSE, False, False), "lauum"]
+    assert not tri_mod.use_cols("trsm", numpy.empty((10**4, 200, 200)))

@@ -31,7 +31,7 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
-@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch"])
+@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -39,9 +39,11 @@ def potrf_path(request, gpu, monkeypatch):
     where it measured faster) with its own POTRS mode; "pair_block": the same with the float64
     POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": the small-batch one-launch paths
     whatever the batch (POTRF, POTRI, POTI by chol_small<T, 64> for 33..64 and chol_block for
-    65..128, POTRS with n right-hand sides by tri_pair up to 64)."""
+    65..128, POTRS with n right-hand sides by tri_pair up to 64); "cols": POTRS with several
+    right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
-                            one_launch=request.param == "one_launch")
+                            one_launch=request.param == "one_launch",
+                            cols=request.param == "cols")
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

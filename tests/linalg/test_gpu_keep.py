@@ -27,11 +27,12 @@ def cp():
     return pytest.importorskip("cupy")
 
 
-@pytest.fixture(params=["default", "one_launch", "vendor"])
+@pytest.fixture(params=["default", "one_launch", "vendor", "cols"])
 def path(request, monkeypatch):
     tri = pytest.importorskip("linalg._cuda.triangular")
     force_small_batch_paths(monkeypatch, tri, vendor=request.param == "vendor",
-                            one_launch=request.param == "one_launch")
+                            one_launch=request.param == "one_launch",
+                            cols=request.param == "cols")
     return request.param
 
 

@@ -37,15 +37,17 @@ PAIR_EVERYWHERE = {(op, dtype): "all" for op in ("trsm", "trmm", "potrs")
                    for dtype in ("float32", "float64")}
 
 
-@pytest.fixture(params=["ours", "cublas", "pair", "one_launch"])
+@pytest.fixture(params=["ours", "cublas", "pair", "one_launch", "cols"])
 def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
     small-batch path), whatever the batch count; "pair": our path with kernels/tri_pair.cu for
     every op, dtype and 33 <= n <= 64 (the tuned rules use it only where it measured faster);
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
-    chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64)."""
+    chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
+    "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
-                            one_launch=request.param == "one_launch")
+                            one_launch=request.param == "one_launch",
+                            cols=request.param == "cols")
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
     return request.param

@@ -12,10 +12,10 @@ python3 scripts/probe_tri_cols.py bounds FILE      # COLS_BELOW-style bounds fro
 ``time`` prints one markdown row per (op, n, batch): ms a call (CUDA events around 20 calls,
 median of 5) of the backend's default path, of tri_cols at each width and at the default width,
 and for TRSM of torch.linalg.solve_triangular; the last column is default path / best tri_cols.
-``bounds`` reads such a table (the default path's own rows: measure with tri_cols off, i.e. the
-COLS_BELOW bounds at 0, or before they existed) and prints, per op and n, one more than the
-largest batch up to which tri_cols at its default width beat the default path at every measured
-batch (TRSM: both sides): the bounds linalg/_cuda/triangular.py COLS_BELOW takes.
+``bounds`` reads such a table (its default column runs with tri_cols off) and prints, per op
+and n, one more than the largest batch up to which tri_cols at its default width beat the
+default path at every measured batch (TRSM: both sides): the bounds linalg/_cuda/triangular.py
+COLS_BELOW takes.
 """
 import argparse
 import itertools
@@ -36,7 +36,8 @@ def triangle(gen, batch, n, dt, lower, scale=1.0):
     bounded), the other triangle poisoned with NaN (never read)."""
     t = numpy.eye(n) + scale * gen.standard_normal((batch, n, n)) / n
     t = numpy.tril(t) if lower else numpy.triu(t)
-    other = numpy.triu(numpy.ones((n, n), bool), 1) if lower else numpy.tril(numpy.ones((n, n), bool), -1)
+    ones = numpy.ones((n, n), bool)
+    other = numpy.triu(ones, 1) if lower else numpy.tril(ones, -1)
     poisoned = t.copy()
     poisoned[:, other] = numpy.nan
     return t, poisoned.astype(dt)
@@ -154,7 +155,8 @@ def check(sizes, dtypes, widths, quick=False):
                                               (True, True)):
                     r = check_solve(gen, dt, n, nvec, width, out_of_place, strided)
                     if isinstance(r, str):
-                        print("FAIL", numpy.dtype(dt).name, n, nvec, width, out_of_place, strided, r)
+                        print("FAIL", numpy.dtype(dt).name, n, nvec, width, out_of_place,
+                              strided, r)
                         failures += 1
             for width in widths:
                 r = check_inverse_and_potrs(gen, dt, n, width)
@@ -187,7 +189,10 @@ def timed(fn, calls=20, reps=5):
 
 
 def time_grid(dtype, sizes, batches, out):
+    """The timing table; the default path's column with tri_cols off (``cols_below`` 0: what
+    the backend ran before COLS_BELOW, whose bounds ``bounds`` reads off this table)."""
     import torch
+    tri.cols_below = lambda op, dtype, n: 0
     gen = numpy.random.default_rng(0)
     head = ("| op | n | batch | default ms | " + " | ".join(f"cols w{w}" for w in WIDTHS)
             + " | cols default w | torch ms | default / best cols |")

@@ -154,10 +154,11 @@ if __name__ == "__main__":
                 for side, lower, trans in itertools.product(("left", "right"), (True, False),
                                                             (False, True)):
                     shape = (2, n, 5) if side == "left" else (2, 5, n)
-                    b = cupy.ones(shape[:2] + (2 * shape[2],), dtype=dtype)[:, :, ::2]
+                    wide = shape[:2] + (2 * shape[2],)
+                    b = cupy.ones(wide, dtype=dtype)[:, :, ::2]
                     _gtri.tri_cols(f, b, side == "right", lower, trans, False, 1.0, width=width)
                     _gtri.tri_cols(f, b, side == "right", lower, trans, True, 1.0, width=width,
-                                   out=cupy.ones(shape[:2] + (2 * shape[2],), dtype=dtype)[:, :, ::2])
+                                   out=cupy.ones(wide, dtype=dtype)[:, :, ::2])
                 for lower in (True, False):
                     _gtri.tri_cols(f, cupy.empty_like(f), False, lower, False, False,
                                    mode=_gtri.COLS_INVERSE, width=width)

@@ -11,9 +11,11 @@ place of a copy (``src``). trmm and lauum: kernels/tri_block.cu
 (register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
 kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
 64 < n <= 256 where TILE_RULES says, else one dense cuBLAS product of the triangle, the triangle
-copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF (``small_batch``, rules
-in linalg/tuning/*.json): trsm/trtri by one cuBLAS call (linalg/_cuda/vendor.py). Complex
-dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
+copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF: trsm/trtri (and the
+Cholesky module's potrs with several vectors) as one launch of kernels/tri_cols.cu, the
+right-hand sides split over blocks, where COLS_BELOW says (``use_cols``); else by one cuBLAS
+call (linalg/_cuda/vendor.py) where ``small_batch`` (rules in linalg/tuning/*.json) says.
+Complex dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.
 """
@@ -305,7 +307,7 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # against tri_cols (scripts/probe_tri_cols.py time, reports/gpu_20261126k): TRSM batch 1 n = 128
 # / 256 / 512 0.046 / 0.076 / 0.183 against 0.016 / 0.031 / 0.076 (torch 0.037 / 0.075 / 0.162),
 # batch 8 0.076 / 0.138 / 0.320 against 0.021 / 0.049 / 0.360; TRTRI batch 1 0.051 / 0.126 / 0.248
-# against 0.019 / 0.031 / 0.076; POTRS 0.070 / 0.146 / 0.304 against 0.030 / 0.061 / 0.150. The
+# against 0.020 / 0.031 / 0.076; POTRS 0.070 / 0.146 / 0.304 against 0.031 / 0.061 / 0.150. The
 # bounds are `probe_tri_cols.py bounds` of those tables (batches 1, 2, 4, ... 64; one more than
 # the largest batch up to which tri_cols won every measured batch, both sides for TRSM); TRTRI
 # and POTRS up to n = 64 stay on chol_small / tri_pair (0.83-0.97x); at n <= 64 both sides of

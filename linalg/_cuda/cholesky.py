@@ -250,7 +250,7 @@ def potrs(l, b, lower=True, keep=()):
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
     n, nrhs = l.shape[1], b.shape[2]
-    if nrhs > 1 and tri.use_cols("potrs", l):
+    if nrhs > 1 and tri.use_cols("potrs", l, nrhs):
         x = tri.result_array(b, "b", keep)
         return x, tri.tri_cols(l, b, False, lower, not lower, False, mode=tri.COLS_POTRS, out=x)
     if nrhs > 1 and tri.pair_launch("potrs", l):

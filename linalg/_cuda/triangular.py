@@ -739,15 +739,19 @@ def _tri_pair_config(device_id, dtype, batch, mode, threads, fresh=False):
     return launcher, grid_1d(batch, 1), threads, smem
 
 
-def use_cols(op, a):
-    """True where ``op`` ("trsm", "trtri", "potrs") on the (batch, n, n) real batch ``a`` runs
-    as one tri_cols launch: COLS_FROM[(op, dtype)] <= n <= COLS_MAX and the batch below
-    COLS_BELOW's bound for n (no entry: never)."""
+def use_cols(op, a, nvec=None):
+    """True where ``op`` ("trsm", "trtri", "potrs") on the (batch, n, n) real batch ``a`` with
+    ``nvec`` right-hand sides a matrix (default n) runs as one tri_cols launch:
+    COLS_FROM[(op, dtype)] <= n <= COLS_MAX and the batch below COLS_BELOW's bound for n. The
+    bounds were measured with n vectors; a call with more counts as that many times the batch
+    (its blocks, each reading the whole triangle, grow with the vectors: the default paths'
+    GEMMs do not)."""
     key = (op, dtype_name(a.dtype))
     n = a.shape[1]
     if not COLS_FROM.get(key, COLS_MAX + 1) <= n <= COLS_MAX:
         return False
-    return a.shape[0] < cols_below(op, a.dtype, n)
+    batch = a.shape[0] * max(1, -(-(nvec or n) // n))
+    return batch < cols_below(op, a.dtype, n)
 
 
 def cols_below(op, dtype, n):
@@ -1165,7 +1169,7 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         info = solve_leaf(a, b, _flags(right, lower, _trans_flag(trans), unit_diagonal), alpha,
                           out=x)
         return x, info
-    if use_cols("trsm", a):
+    if use_cols("trsm", a, b.shape[1] if right else b.shape[2]):
         x = result_array(b, "b", keep)
         return x, tri_cols(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)

@@ -667,7 +667,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
     monkeypatch.setattr(tri_mod, "pair_launch", lambda op, a: False)
-    monkeypatch.setattr(tri_mod, "use_cols", lambda op, a: False)
+    monkeypatch.setattr(tri_mod, "use_cols", lambda op, a, nvec=None: False)
     def record(name, written=None):
         """A stand-in launcher: records its name (and whether it wrote a new array)."""
         def launch(*args, out=None, **kwargs):
@@ -1256,3 +1256,18 @@ def test_small_batches_take_tri_cols_where_its_rules_say(monkeypatch):
                      (tri_mod.COLS_INVERSE, False, False), (tri_mod.COLS_POTRS, False, True),
                      (tri_mod.COLS_INVERSE, False, False), "lauum"]
     assert not tri_mod.use_cols("trsm", numpy.empty((10**4, 200, 200)))
+
+
+def test_tri_cols_counts_more_vectors_than_n_as_a_larger_batch():
+    """The bounds were measured with n vectors: n = 256 (bound 17) serves 16 matrices with up to
+    256 vectors, 8 with 512 and 1 with 4096, not 9 with 512 or 2 with 4096; fewer vectors than n
+    count as n."""
+    one = numpy.empty((1, 256, 256))
+    assert tri_mod.cols_below("trsm", one.dtype, 256) == 17
+    assert tri_mod.use_cols("trsm", numpy.empty((16, 256, 256)), 256)
+    assert tri_mod.use_cols("trsm", numpy.empty((16, 256, 256)), 3)
+    assert tri_mod.use_cols("trsm", numpy.empty((8, 256, 256)), 512)
+    assert not tri_mod.use_cols("trsm", numpy.empty((9, 256, 256)), 512)
+    assert tri_mod.use_cols("trsm", one, 16 * 256)
+    assert not tri_mod.use_cols("trsm", one, 17 * 256)
+    assert not tri_mod.use_cols("trsm", numpy.empty((2, 256, 256)), 16 * 256)

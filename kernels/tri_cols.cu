@@ -199,6 +199,7 @@ __global__ void __launch_bounds__(TC_THREADS, 2)
 tri_cols(const T* __restrict__ A, index_t sa, index_t ar, index_t ac, int rev, int unit, int n,
          int nvec, int batch, T alpha, const T* Bin, T* X, index_t sx, index_t xr, index_t xc,
          int* __restrict__ info) {
+    static_assert(C >= 1 && C <= TC_WARPS, "a warp a vector in the diagonal solve");
     extern __shared__ __align__(16) unsigned char tc_smem[];
     T* xs = reinterpret_cast<T*>(tc_smem);
     T* tiles = xs + (n * C + 1) / 2 * 2;

@@ -245,8 +245,9 @@ def read_table(text):
         if len(cells) < 9 or not cells[1].isdigit():
             continue
         op = "trsm" if cells[0] == "trsm_right" else cells[0]
+        default_width = next(c for c in cells if "(w" in c)        # "0.0159 (w1)"
         rows.append((op, int(cells[1]), int(cells[2]), float(cells[3]),
-                     float(cells[8].split()[0])))
+                     float(default_width.split()[0])))
     return rows
 
 

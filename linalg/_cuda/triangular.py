@@ -746,17 +746,17 @@ def use_cols(op, a, nvec=None):
     bounds were measured with n vectors; a call with more counts as that many times the batch
     (its blocks, each reading the whole triangle, grow with the vectors: the default paths'
     GEMMs do not)."""
-    key = (op, dtype_name(a.dtype))
     n = a.shape[1]
-    if not COLS_FROM.get(key, COLS_MAX + 1) <= n <= COLS_MAX:
+    if n > COLS_MAX or n < COLS_FROM.get((op, dtype_name(a.dtype)), COLS_MAX + 1):
         return False
-    batch = a.shape[0] * max(1, -(-(nvec or n) // n))
+    batch = a.shape[0] if nvec is None or nvec <= n else a.shape[0] * -(-nvec // n)
     return batch < cols_below(op, a.dtype, n)
 
 
+@functools.lru_cache(maxsize=4096)
 def cols_below(op, dtype, n):
     """COLS_BELOW's batch bound of ``op`` on ``dtype`` at order n: that of the smallest n_max >=
-    n (0 where none)."""
+    n (0 where none). Cached: a small call asks once (the lookup cost ~2 us uncached)."""
     bounds = COLS_BELOW.get((op, dtype_name(dtype)), {})
     return next((bounds[m] for m in sorted(bounds) if m >= n), 0)
 
@@ -785,13 +785,15 @@ def tri_cols(a, b, right, lower, trans, unit, alpha=1.0, mode=COLS_SOLVE, out=No
     info = info_array(batch)
     dst, _ = write_target(out, b)
     item = a.itemsize
-    sa, s1, s2 = (st // item for st in a.strides)
+    st = a.strides
+    sa, s1, s2 = st[0] // item, st[1] // item, st[2] // item
     # The solve's triangle T: op(A) on the left, op(A)^T on the right (X^T's vectors are B's
     # rows); rev: T is upper in A's order (solved from the last row).
     t_trans = trans != right
     ar, ac = (s2, s1) if t_trans else (s1, s2)
     rev = int(lower == t_trans)
-    sx, x1, x2 = (st // item for st in dst.strides)
+    st = dst.strides
+    sx, x1, x2 = st[0] // item, st[1] // item, st[2] // item
     xr, xc = (x2, x1) if right else (x1, x2)
     width = width or cols_width(batch, nvec)
     launcher, smem = _tri_cols_config(current_device(), a.dtype, n, width, mode)

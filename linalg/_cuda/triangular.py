@@ -312,6 +312,8 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # the largest batch up to which tri_cols won every measured batch, both sides for TRSM); TRTRI
 # and POTRS up to n = 64 stay on chol_small / tri_pair (0.83-0.97x); at n <= 64 both sides of
 # TRSM are host-bound (~0.02 ms), the float32 bounds come from n = 64 / 128 / 256 / 512 only.
+# On the H100 the same bounds came out of the same probe (float64, n = 128-512, batches 1-32)
+# but for POTRS n = 128 (17), from one outlier cell (report's call 5).
 COLS_MAX = 512
 COLS_FROM = {("trsm", "float64"): 33, ("trsm", "float32"): 33, ("trtri", "float64"): 65,
              ("trtri", "float32"): 65, ("potrs", "float64"): 65, ("potrs", "float32"): 65}
@@ -1223,7 +1225,7 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
 
 def trtri(a, lower=True, unit_diagonal=False, keep=()):
     """Inverse of triangular matrices; returns (inverse, info), other triangle zero; the
-    inverse is a new array where ``keep`` names "a"."""
+    inverse is a new array where ``keep`` names "a" and on tri_cols's small batches."""
     if not is_real(a.dtype):
         return _vendor_trtri(a, lower, unit_diagonal)                         # a only read
     if a.shape[1] <= LEAF or (one_launch("trtri", a) and not use_cols("trtri", a)):

@@ -5,7 +5,7 @@ R=$OUT/r; mkdir -p $R
 nvidia-smi --query-gpu=name,driver_version --format=csv > $R/gpu.txt
 python3 -c "import cupy, torch; print('cupy', cupy.__version__, 'cuda', cupy.cuda.runtime.runtimeGetVersion(), 'torch', torch.__version__)" >> $R/gpu.txt
 date -u >> $R/gpu.txt
-timeout 200 python3 scripts/probe_tri_cols.py check > $R/check.txt 2>&1; echo "rc $?" >> $R/check.txt
+timeout 150 python3 scripts/probe_tri_cols.py check > $R/check.txt 2>&1; echo "rc $?" >> $R/check.txt
 tail -3 $R/check.txt
 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 python3 scripts/probe_tri_cols.py small > $R/memcheck.txt 2>&1; echo "rc $?" >> $R/memcheck.txt
 tail -3 $R/memcheck.txt

@@ -6,7 +6,7 @@ python3 scripts/probe_tri_cols.py check            # every side / triangle / tra
                                                   # strided operands, widths 1 and 8; n = 33..512
 python3 scripts/probe_tri_cols.py small            # a few of those (compute-sanitizer memcheck)
 python3 scripts/probe_tri_cols.py time [--dtype float64] [--sizes 64,128] [--batches 1,8]
-                                   [--output FILE]
+                                   [--ops trsm,trtri,potrs] [--output FILE]
 python3 scripts/probe_tri_cols.py bounds FILE      # COLS_BELOW-style bounds from a time table
 
 ``time`` prints one markdown row per (op, n, batch): ms a call (CUDA events around 20 calls,
@@ -188,7 +188,7 @@ def timed(fn, calls=20, reps=5):
     return statistics.median(times)
 
 
-def time_grid(dtype, sizes, batches, out):
+def time_grid(dtype, sizes, batches, out, ops=None):
     """The timing table; the default path's column with tri_cols off (``cols_below`` 0: what
     the backend ran before COLS_BELOW, whose bounds ``bounds`` reads off this table)."""
     import torch
@@ -223,6 +223,8 @@ def time_grid(dtype, sizes, batches, out):
                       None),
         }
         for op, (default, cols, vendor) in cases.items():
+            if ops and op.removesuffix("_right") not in ops:
+                continue
             d = timed(default)
             # (a width whose grid has more than 16384 blocks re-reads the triangle that often)
             ws = [timed(cols(w)) if batch * -(-n // w) <= 16384 else float("inf") for w in WIDTHS]
@@ -284,6 +286,7 @@ def main():
     p.add_argument("--sizes", default="48,64,96,128,192,256,384,512")
     p.add_argument("--batches", default="1,2,4,8,16,32,64")
     p.add_argument("--output")
+    p.add_argument("--ops", default="", help="time: a subset, e.g. trsm,potrs (TRSM both sides)")
     args = p.parse_args()
     if args.mode == "bounds":
         for op, by_n in bounds(read_table(Path(args.table).read_text())).items():
@@ -300,7 +303,8 @@ def main():
         cupy.cuda.set_allocator(None)      # no pool: memcheck sees every allocation's bounds
         sys.exit(1 if check((33, 70), (numpy.float64,), (1, 4), quick=True) else 0)
     time_grid(numpy.dtype(args.dtype), [int(s) for s in args.sizes.split(",")],
-              [int(s) for s in args.batches.split(",")], args.output)
+              [int(s) for s in args.batches.split(",")], args.output,
+              [op for op in args.ops.split(",") if op])
 
 
 if __name__ == "__main__":

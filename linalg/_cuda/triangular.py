@@ -805,14 +805,19 @@ def tri_cols(a, b, right, lower, trans, unit, alpha=1.0, mode=COLS_SOLVE, out=No
     return info
 
 
+def cols_smem_elems(n, width):
+    """Dynamic shared elements of a tri_cols block (kernels/tri_cols.cu tri_cols_smem_elems; a
+    host test compares the two): the block's vectors (rounded up to 2), two 32 x 33 diagonal
+    tiles and their reciprocals, a 32 x 33 row tile a warp."""
+    return (n * width + 1) // 2 * 2 + 2 * 32 * 33 + 2 * 32 + COLS_THREADS // 32 * 32 * 33
+
+
 @functools.lru_cache(maxsize=4096)
 def _tri_cols_config(device_id, dtype, n, width, mode):
-    """(launcher, dynamic shared bytes) of a tri_cols launch (kernels/tri_cols.cu
-    tri_cols_smem_elems)."""
-    elems = (n * width + 1) // 2 * 2 + 2 * 32 * 33 + 2 * 32 + COLS_THREADS // 32 * 32 * 33
+    """(launcher, dynamic shared bytes) of a tri_cols launch."""
     launcher = kernel("tri_cols", f"tri_cols<{ctype(dtype)}, {width}, {mode}>",
                       "pqqqiiiiiTppqqqp", dtype)
-    return launcher, elems * dtype.itemsize
+    return launcher, cols_smem_elems(n, width) * dtype.itemsize
 
 
 def use_block(op, dtype, n, variant):

@@ -301,9 +301,8 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # as one launch of kernels/tri_cols.cu (the right-hand sides split over blocks of 256 threads,
 # ``cols_width`` vectors a block, so that one matrix fills the GPU). The paths it replaces there
 # run tens of dependent launches (the vendor's single-matrix trsm, the recursions' GEMMs) or one
-# block a matrix (tri_pair, chol_block). COLS_FROM[(op, dtype)]: the smallest n it serves;
-# COLS_BELOW[(op, dtype)]: {n_max: batch bound}, tri_cols for batches below the bound of the
-# smallest n_max >= n. H200, float64, n right-hand sides, ms a call of the backend's default path
+# block a matrix (tri_pair, chol_block). COLS_BELOW[(op, dtype)]: {n_max: batch bound},
+# tri_cols for batches below the bound of the smallest n_max >= n (a bound 0: never). H200, float64, n right-hand sides, ms a call of the backend's default path
 # against tri_cols (scripts/probe_tri_cols.py time, reports/gpu_20261126k): TRSM batch 1 n = 128
 # / 256 / 512 0.046 / 0.076 / 0.183 against 0.016 / 0.031 / 0.076 (torch 0.037 / 0.075 / 0.162),
 # batch 8 0.076 / 0.138 / 0.320 against 0.021 / 0.049 / 0.360; TRTRI batch 1 0.051 / 0.126 / 0.248
@@ -315,15 +314,13 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # On the H100 the same bounds came out of the same probe (float64, n = 128-512, batches 1-32)
 # but for POTRS n = 128 (17), from one outlier cell (report's call 5).
 COLS_MAX = 512
-COLS_FROM = {("trsm", "float64"): 33, ("trsm", "float32"): 33, ("trtri", "float64"): 65,
-             ("trtri", "float32"): 65, ("potrs", "float64"): 65, ("potrs", "float32"): 65}
 COLS_BELOW = {("trsm", "float64"): {48: 3, 64: 65, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17,
                                      512: 5},
               ("trsm", "float32"): {64: 17, 128: 65, 256: 17, 512: 5},
-              ("trtri", "float64"): {96: 33, 128: 33, 192: 65, 256: 33, 384: 17, 512: 9},
-              ("trtri", "float32"): {128: 17, 256: 65, 512: 17},
-              ("potrs", "float64"): {96: 65, 128: 33, 192: 33, 256: 17, 384: 17, 512: 5},
-              ("potrs", "float32"): {128: 65, 256: 17, 512: 17}}
+              ("trtri", "float64"): {64: 0, 96: 33, 128: 33, 192: 65, 256: 33, 384: 17, 512: 9},
+              ("trtri", "float32"): {64: 0, 128: 17, 256: 65, 512: 17},
+              ("potrs", "float64"): {64: 0, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17, 512: 5},
+              ("potrs", "float32"): {64: 0, 128: 65, 256: 17, 512: 17}}
 COLS_THREADS = 256
 # Vectors a block: the largest of COLS_WIDTHS that still gives COLS_MIN_BLOCKS blocks (fewer
 # vectors a block: more blocks read the same triangle, each with a shorter update loop). H200,
@@ -743,13 +740,12 @@ def _tri_pair_config(device_id, dtype, batch, mode, threads, fresh=False):
 
 def use_cols(op, a, nvec=None):
     """True where ``op`` ("trsm", "trtri", "potrs") on the (batch, n, n) real batch ``a`` with
-    ``nvec`` right-hand sides a matrix (default n) runs as one tri_cols launch:
-    COLS_FROM[(op, dtype)] <= n <= COLS_MAX and the batch below COLS_BELOW's bound for n. The
-    bounds were measured with n vectors; a call with more counts as that many times the batch
-    (its blocks, each reading the whole triangle, grow with the vectors: the default paths'
-    GEMMs do not)."""
+    ``nvec`` right-hand sides a matrix (default n) runs as one tri_cols launch: LEAF < n <=
+    COLS_MAX and the batch below COLS_BELOW's bound for n. The bounds were measured with n
+    vectors; a call with more counts as that many times the batch (its blocks, each reading the
+    whole triangle, grow with the vectors: the default paths' GEMMs do not)."""
     n = a.shape[1]
-    if n > COLS_MAX or n < COLS_FROM.get((op, dtype_name(a.dtype)), COLS_MAX + 1):
+    if not LEAF < n <= COLS_MAX:
         return False
     batch = a.shape[0] if nvec is None or nvec <= n else a.shape[0] * -(-nvec // n)
     return batch < cols_below(op, a.dtype, n)
@@ -1233,13 +1229,13 @@ def trtri(a, lower=True, unit_diagonal=False, keep=()):
     inverse is a new array where ``keep`` names "a" and on tri_cols's small batches."""
     if not is_real(a.dtype):
         return _vendor_trtri(a, lower, unit_diagonal)                         # a only read
-    if a.shape[1] <= LEAF or (one_launch("trtri", a) and not use_cols("trtri", a)):
-        x = result_array(a, "a", keep)
-        info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)
-        return x, info
     if use_cols("trtri", a):             # X solves A X = I; a new array, A only read
         x = cupy_module().empty(a.shape, dtype=a.dtype)
         return x, tri_cols(a, x, False, lower, False, unit_diagonal, mode=COLS_INVERSE)
+    if a.shape[1] <= LEAF or one_launch("trtri", a):
+        x = result_array(a, "a", keep)
+        info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)
+        return x, info
     if "a" in keep and not small_batch("trtri", a):         # out of place: no copy first
         x = triangle_fix(result_array(a, "a", keep), lower, zero=True)
         info = _diag_info(a, unit_diagonal)

@@ -225,7 +225,3 @@ def force_small_batch_paths(monkeypatch, tri, vendor, one_launch, cols=False):
     monkeypatch.setattr(tri, "block_launch_below", lambda op, dtype: one)
     monkeypatch.setattr(tri, "pair_launch_below", lambda op, dtype: one)
     monkeypatch.setattr(tri, "cols_below", lambda op, dtype, n: 10**12 if cols else 0)
-    if cols:
-        monkeypatch.setattr(tri, "COLS_FROM", {(op, dtype): tri.LEAF + 1
-                                               for op in ("trsm", "trtri", "potrs")
-                                               for dtype in ("float32", "float64")})

@@ -1120,14 +1120,14 @@ def test_small_batches_take_trsv_block(fake_gpu, monkeypatch):
 # kernels/tri_cols.cu: small batches of TRSM, TRTRI and POTRS (several right-hand sides)
 
 def test_tri_cols_rules_cover_each_op_and_dtype_up_to_512():
-    """Every (op, dtype) with a COLS_FROM entry has batch bounds reaching COLS_MAX; one matrix
-    is served from COLS_FROM to COLS_MAX, a large batch and the sizes outside are not; a size
-    between two measured ones takes the bound of the next larger."""
-    assert set(tri_mod.COLS_FROM) == set(tri_mod.COLS_BELOW)
+    """Every (op, dtype) of COLS_BELOW has batch bounds reaching COLS_MAX; one matrix is served
+    from the first n with a bound (LEAF + 1, or past an n_max whose bound is 0) to COLS_MAX, a
+    large batch and the sizes outside are not; a size between two measured ones takes the bound
+    of the next larger."""
     for (op, dtype), bounds in tri_mod.COLS_BELOW.items():
-        assert max(bounds) == tri_mod.COLS_MAX and min(bounds.values()) > 1
-        first = tri_mod.COLS_FROM[(op, dtype)]
-        assert tri_mod.LEAF < first <= min(bounds)
+        assert max(bounds) == tri_mod.COLS_MAX and min(v for v in bounds.values() if v) > 1
+        first = max([m + 1 for m, v in bounds.items() if v == 0], default=tri_mod.LEAF + 1)
+        assert tri_mod.LEAF < first <= min(m for m, v in bounds.items() if v)
         assert tri_mod.use_cols(op, numpy.empty((1, first, first), dtype))
         assert tri_mod.use_cols(op, numpy.empty((1, 512, 512), dtype))
         assert not tri_mod.use_cols(op, numpy.empty((1, first - 1, first - 1), dtype))

@@ -63,4 +63,17 @@ __device__ __forceinline__ void cp_async_wait() {
 __device__ __forceinline__ void cp_async_wait_all() {
     asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
+// d += a b for one 16 x 8 x 8 fragment in float64 on the tensor cores (DMMA; this shape needs
+// sm_90, with 4 times the work of sm_80's m8n8k4 an instruction). Lane l, g = l / 4, q = l % 4:
+// a = A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4); b = B(q, g), B(q + 4, g); d = C(g, 2q),
+// C(g, 2q + 1), C(g + 8, 2q), C(g + 8, 2q + 1). Used by trmm.cu tri_tile and potrf.cu chol_tensor.
+__device__ __forceinline__ void dmma_16x8x8(double (&d)[4], const double (&a)[4],
+                                            const double (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
 #endif
+

@@ -56,10 +56,10 @@ __device__ __forceinline__ void group_sync() {
 // Right-looking Cholesky of the lower matrix in s; thread r owns row r in registers, column j
 // is published in shared memory at the end of step j - 1 (one barrier a step). Fully unrolled
 // (constant register indices, one uniform exit branch a step); entries k >= n are scratch.
-// Returns the LAPACK info (same value in every thread of the group).
-template <typename T, int NMAX>
+// LD: the tile's row stride (chol_tensor's blocks have their own). Returns the LAPACK info
+// (same value in every thread of the group).
+template <typename T, int NMAX, int LD = chol_ld<NMAX>()>
 __device__ int chol_potrf_phase(T* s, int n, int r) {
-    constexpr int LD = chol_ld<NMAX>();
     T row[NMAX];
 #pragma unroll
     for (int k = 0; k < NMAX; ++k) row[k] = s[r * LD + k];
@@ -843,5 +843,256 @@ chol_block(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
             }
         __syncthreads();                          // every failure of this matrix is in
         if (threadIdx.x == 0 && info != nullptr) info[m] = fail;
+    }
+}
+
+// chol_tensor<T, NT, OUT>: POTRF of 32 < n <= 32 NT (NT = 2, 3, 4) in one launch, the whole lower
+// triangle of one matrix in shared memory, one matrix a block at a time (grid stride), so that
+// the batch is read once and written once (the panel path, chol_panel + cuBLAS GEMMs, moves
+// each panel 2-3 times). Launcher: linalg/_cuda/cholesky.py potrf_tensor.
+// Storage:    the lower form cut into 32 x 32 blocks (I, J), J <= I, block I (I + 1) / 2 + J at
+//             CT_BLOCK doubles each, rows CT_LD = 36 apart: a DMMA fragment's loads (rows g, g +
+//             8, columns q, q + 4, g < 8, q < 4) fall in distinct banks. float is widened to
+//             double on the way in (the products run on the float64 tensor cores) and rounded
+//             once on the way out. Entries past n hold the identity, so every step is uniform
+//             and the padding factors to itself.
+// Steps:      right-looking by 32-wide block columns k: warp 0 factors the diagonal block
+//             (chol_potrf_phase on the block itself) and takes its reciprocals; one thread a row
+//             solves the rows below, x L_kk^T = a (right-looking substitution, the row in
+//             registers, L_kk's entries broadcast); then the warps update the blocks right of
+//             the step, A_ij -= L_ik L_jk^T (k < j <= i), a 16 x 32 strip a warp by DMMA
+//             16 x 8 x 8 fragments (the strictly upper quarter of a diagonal block skipped).
+// Output:     the factor in the caller's form (lower, or U = L^T with lower = 0) with zeros in
+//             the other triangle; an upper input is read transposed. With OUT the input is read
+//             from A_in (same lda and stride, no overlap) and A is only written.
+// info:       the first column (1-based) whose pivot is not positive (NaN too), as chol_small.
+constexpr int CT_LD = 36;
+constexpr int CT_BLOCK = 32 * CT_LD;
+
+// -DCT_PROFILE (scripts/probe_chol_tensor.py profile): thread 0 of each block adds the cycles
+// from one barrier to the next to ct_cycles[phase] (0 load, 1 factor, 2 solve, 3 update,
+// 4 store).
+#ifdef CT_PROFILE
+__device__ unsigned long long ct_cycles[5];
+#define CT_MARK(phase)                                                      \
+    if (threadIdx.x == 0) {                                                 \
+        const long long now = clock64();                                    \
+        atomicAdd(&ct_cycles[phase], (unsigned long long)(now - ct_clock)); \
+        ct_clock = now;                                                     \
+    }
+#else
+#define CT_MARK(phase)
+#endif
+
+template <int NT>
+__host__ __device__ constexpr int chol_tensor_blocks() { return NT * (NT + 1) / 2; }
+
+// Dynamic shared bytes of chol_tensor<T, NT, OUT>: the blocks, then 32 reciprocals.
+template <int NT>
+__host__ __device__ constexpr int chol_tensor_smem() {
+    return (chol_tensor_blocks<NT>() * CT_BLOCK + 32) * 8;
+}
+
+__device__ __forceinline__ double* ct_block(double* s, int I, int J) {
+    return s + (I * (I + 1) / 2 + J) * CT_BLOCK;
+}
+__device__ __forceinline__ const double* ct_block(const double* s, int I, int J) {
+    return s + (I * (I + 1) / 2 + J) * CT_BLOCK;
+}
+
+// Block row I and column J of the lower form's b-th stored block.
+__device__ __forceinline__ void ct_block_place(int b, int& I, int& J) {
+    I = 0;
+    while ((I + 1) * (I + 2) / 2 <= b) ++I;
+    J = b - I * (I + 1) / 2;
+}
+
+// Row segment u (block u / 32, its row u % 32) of the lower form from the input: lane l reads
+// entry (32 I + u % 32, 32 J + l), or for an upper input U's row 32 J + u % 32 at column 32 I +
+// l (coalesced either way); the identity past n and above the diagonal. Then ct_put stores it.
+template <typename T>
+__device__ __forceinline__ double ct_fetch(const T* a, index_t lda, int n, int lower, int u,
+                                           int lane) {
+    int I, J;
+    ct_block_place(u >> 5, I, J);
+    const int r = u & 31;
+    const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
+    if (j <= i && i < n) return lower ? double(a[(index_t)i * lda + j]) : double(a[(index_t)j * lda + i]);
+    return i == j ? 1.0 : 0.0;
+}
+
+__device__ __forceinline__ void ct_put(double* s, int lower, int u, int lane, double v) {
+    int I, J;
+    ct_block_place(u >> 5, I, J);
+    const int r = u & 31;
+    ct_block(s, I, J)[lower ? r * CT_LD + lane : lane * CT_LD + r] = v;
+}
+
+// The input's lower form into the blocks. float64: one cp.async a referenced entry, all in
+// flight at once (the block waits for them before its first step); float: AHEAD loads a thread
+// in flight, widened to double on the way (cp.async cannot convert).
+template <typename T, int NT>
+__device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower) {
+    constexpr int SEGS = 32 * chol_tensor_blocks<NT>(), AHEAD = 8;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if constexpr (sizeof(T) == 8) {
+#pragma unroll 4
+        for (int u = warp; u < SEGS; u += warps) {
+            int I, J;
+            ct_block_place(u >> 5, I, J);
+            const int r = u & 31;
+            const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
+            double* dst = ct_block(s, I, J) + (lower ? r * CT_LD + lane : lane * CT_LD + r);
+            if (j <= i && i < n) {
+                cp_async_element(dst, reinterpret_cast<const double*>(a)
+                                      + (lower ? (index_t)i * lda + j : (index_t)j * lda + i));
+            } else {
+                *dst = i == j ? 1.0 : 0.0;
+            }
+        }
+        cp_async_wait_all();
+    } else {
+        for (int u0 = warp; u0 < SEGS; u0 += AHEAD * warps) {
+            double v[AHEAD];                            // all loads in flight before the stores
+#pragma unroll
+            for (int h = 0; h < AHEAD; ++h) {
+                const int u = u0 + h * warps;
+                v[h] = u < SEGS ? ct_fetch<T>(a, lda, n, lower, u, lane) : 0.0;
+            }
+#pragma unroll
+            for (int h = 0; h < AHEAD; ++h) {
+                const int u = u0 + h * warps;
+                if (u < SEGS) ct_put(s, lower, u, lane, v[h]);
+            }
+        }
+    }
+}
+
+// Entry (i, 32 J + lane) of the factor in the caller's form (zero in the other triangle).
+__device__ __forceinline__ double ct_entry(const double* s, int lower, int i, int J, int lane) {
+    const int I = i >> 5, r = i & 31;
+    if (lower)                                                    // L(i, j)
+        return (J < I || (J == I && lane <= r)) ? ct_block(s, I, J)[r * CT_LD + lane] : 0.0;
+    return (J > I || (J == I && lane >= r)) ? ct_block(s, J, I)[lane * CT_LD + r] : 0.0;  // L(j, i)
+}
+
+// The factor into the caller's n x n matrix, whole rows (zeros in the other triangle): AHEAD
+// entries a thread read from shared memory before their stores go out.
+template <typename T, int NT>
+__device__ __forceinline__ void ct_store(T* a, index_t lda, int n, int lower, const double* s) {
+    constexpr int AHEAD = 8;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int segs = n * NT;                                      // (row i, column block J)
+    for (int u0 = warp; u0 < segs; u0 += AHEAD * warps) {
+        double v[AHEAD];
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int u = u0 + h * warps;
+            v[h] = u < segs ? ct_entry(s, lower, u / NT, u % NT, lane) : 0.0;
+        }
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int u = u0 + h * warps, j = 32 * (u % NT) + lane;
+            if (u < segs && j < n) a[(index_t)(u / NT) * lda + j] = T(v[h]);
+        }
+    }
+}
+
+// Rows below the diagonal block k: x L_kk^T = a, one row a thread, 32 rows a block row.
+template <int NT>
+__device__ __forceinline__ void ct_solve_rows(double* s, const double* recip, int k, int t) {
+    const int I = k + 1 + (t >> 5), r = t & 31;
+    double* row = ct_block(s, I, k) + r * CT_LD;
+    const double* l = ct_block(s, k, k);
+    double x[32];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) x[c] = row[c];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        x[c] *= recip[c];
+#pragma unroll
+        for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * CT_LD + c];
+    }
+#pragma unroll
+    for (int c = 0; c < 32; ++c) row[c] = x[c];
+}
+
+// One 16 x 32 strip (rows 16 h ..) of A_ij -= L_ik L_jk^T by DMMA fragments.
+__device__ __forceinline__ void ct_update_strip(double* s, int i, int j, int k, int h,
+                                                int lane) {
+    const int g = lane >> 2, q = lane & 3;
+    double* c = ct_block(s, i, j) + (16 * h + g) * CT_LD + 2 * q;
+    const double* pa = ct_block(s, i, k) + (16 * h + g) * CT_LD + q;
+    const double* pb = ct_block(s, j, k) + g * CT_LD + q;
+    const int f1 = (i == j && h == 0) ? 2 : 4;   // a diagonal block's strictly upper quarter: skip
+    double acc[4][4];
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        if (f >= f1) continue;
+        acc[f][0] = c[8 * f], acc[f][1] = c[8 * f + 1];
+        acc[f][2] = c[8 * CT_LD + 8 * f], acc[f][3] = c[8 * CT_LD + 8 * f + 1];
+    }
+#pragma unroll
+    for (int kk = 0; kk < 32; kk += 8) {
+        const double a[4] = {-pa[kk], -pa[8 * CT_LD + kk], -pa[kk + 4], -pa[8 * CT_LD + kk + 4]};
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            if (f >= f1) continue;
+            const double b[2] = {pb[8 * f * CT_LD + kk], pb[8 * f * CT_LD + kk + 4]};
+            dmma_16x8x8(acc[f], a, b);
+        }
+    }
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        if (f >= f1) continue;
+        c[8 * f] = acc[f][0], c[8 * f + 1] = acc[f][1];
+        c[8 * CT_LD + 8 * f] = acc[f][2], c[8 * CT_LD + 8 * f + 1] = acc[f][3];
+    }
+}
+
+template <typename T, int NT, bool OUT>
+__global__ void __launch_bounds__(256, 2)
+chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int lower,
+            int* __restrict__ info, const T* __restrict__ A_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    __shared__ int fail;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+#ifdef CT_PROFILE
+    long long ct_clock = clock64();
+#endif
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        ct_load<T, NT>(s, OUT ? A_in + m * stride : a, lda, n, lower);
+        if (t == 0) fail = 0;
+        __syncthreads();
+        CT_MARK(0);
+        for (int k = 0; k < NT; ++k) {
+            if (warp == 0) {
+                double* d = ct_block(s, k, k);
+                const int f = chol_potrf_phase<double, 32, CT_LD>(d, min(32, n - 32 * k), lane);
+                recip[lane] = 1.0 / d[lane * CT_LD + lane];
+                if (lane == 0 && f != 0 && fail == 0) fail = 32 * k + f;
+            }
+            __syncthreads();
+            CT_MARK(1);
+            if (k + 1 == NT) break;
+            if (t < 32 * (NT - 1 - k)) ct_solve_rows<NT>(s, recip, k, t);
+            __syncthreads();
+            CT_MARK(2);
+            const int below = NT - 1 - k, strips = below * (below + 1);    // 2 a block
+            for (int u = warp; u < strips; u += warps) {
+                int ii, jj;
+                ct_block_place(u >> 1, ii, jj);
+                ct_update_strip(s, k + 1 + ii, k + 1 + jj, k, u & 1, lane);
+            }
+            __syncthreads();
+            CT_MARK(3);
+        }
+        ct_store<T, NT>(a, lda, n, lower, s);
+        if (t == 0 && info != nullptr) info[m] = fail;
+        __syncthreads();                          // the blocks are reused by the next matrix
+        CT_MARK(4);
     }
 }

@@ -347,19 +347,6 @@ __device__ __forceinline__ bool tt_patch(int n, int nvec, int kdim, int flags, i
     return kinds.a == TT_PATCH || kinds.x == TT_PATCH;
 }
 
-// d += a b for one 16 x 8 x 8 fragment (double; sm_90's DMMA shape with 4 times the work of
-// the m8n8k4 one an instruction). Lane l, g = l / 4, q = l % 4: a = A(g, q), A(g + 8, q), A(g, q
-// + 4), A(g + 8, q + 4); b = B(q, g), B(q + 4, g); d = C(g, 2q), C(g, 2q + 1), C(g + 8, 2q),
-// C(g + 8, 2q + 1).
-__device__ __forceinline__ void tt_dmma(double (&d)[4], const double (&a)[4],
-                                        const double (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-        "{%8, %9}, {%0, %1, %2, %3};\n"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
-}
-
 // Accumulators of a thread (double for both T): v[m][c][e] = C(wr + 16 m + g + 8 (e / 2), wc
 // + 8 c + 2 q + e % 2), wr = 32 (warp % 2), wc = 32 (warp / 2), g = lane / 4, q = lane % 4.
 struct tt_acc {
@@ -401,7 +388,7 @@ __device__ __forceinline__ void tt_multiply(const T* sa, const T* sx, int kb, in
 #pragma unroll
         for (int m = 0; m < 2; ++m)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) tt_dmma(acc.v[m][c], a[m], b[c]);
+            for (int c = 0; c < 4; ++c) dmma_16x8x8(acc.v[m][c], a[m], b[c]);
     }
 }
 

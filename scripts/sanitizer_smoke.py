@@ -164,4 +164,14 @@ if __name__ == "__main__":
                                    mode=_gtri.COLS_INVERSE, width=width)
                     _gtri.tri_cols(f, cupy.ones((2, n, 5), dtype=dtype), False, lower, not lower,
                                    False, mode=_gtri.COLS_POTRS, width=width)
+    # chol_tensor (POTRF 33..128 in one launch): every NT, lower and upper, in place and out of
+    # place, a strided view (lda > n), a partial last block (33, 70, 100).
+    from linalg._cuda import cholesky as _gchol
+    for dtype in (numpy.float32, numpy.float64):
+        for n in (33, 64, 70, 100, 128):
+            for lower in (True, False):
+                a = cupy.zeros((2, n, n + 3), dtype=dtype)
+                a[:, :, :n] = spd(n, dtype)[:2]
+                _gchol.potrf_tensor(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n])
+                _gchol.potrf_tensor(a[:, :, :n], lower)
     cupy.cuda.get_current_stream().synchronize()

@@ -36,7 +36,9 @@ __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 COMPILE_CHECK = {"potrf.cu": [f"chol_panel<{t}, {o}>" for t in ("float", "double")
                               for o in ("false", "true")]
                  + [f"chol_solve<{t}, {c}, {o}>" for t in ("float", "double")
-                    for c in tri.SIZE_CLASSES for o in ("false", "true")]}
+                    for c in tri.SIZE_CLASSES for o in ("false", "true")]
+                 + [f"chol_tensor<{t}, {b}, {o}>" for t in ("float", "double")
+                    for b in (2, 3, 4) for o in ("false", "true")]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
 # kernels/potrf.cu chol_solve (the factor never leaves shared memory). H100, batch 10240, against
 # potrf + potrs: 2.0-2.3x faster for n right-hand sides (n = 2..32), 1.4-2.1x for one, except
@@ -168,6 +170,64 @@ def potrf_panels(a, lower, src=None):
     return info
 
 
+# kernels/potrf.cu chol_tensor: POTRF of LEAF < n <= TENSOR_MAX in one launch, a matrix's
+# lower triangle in shared memory as 32 x 32 blocks of TENSOR_BLOCK_ELEMS doubles (rows
+# TENSOR_LD apart), then 32 reciprocals; TENSOR_THREADS[NT] a block (NT = ceil(n / 32)).
+TENSOR_MAX = 128
+TENSOR_LD = 36
+TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
+TENSOR_THREADS = {2: 128, 3: 128, 4: 256}
+# The n (first, last) a dtype's POTRF takes chol_tensor for, past the one-launch and small-batch
+# paths (where the panels ran). Measured: reports/gpu_20261127 (scripts/probe_chol_tensor.py
+# time, H100).
+TENSOR_RANGE = {"float64": (48, 128)}
+
+
+def tensor_smem_bytes(n):
+    """Dynamic shared bytes of chol_tensor at order n (kernels/potrf.cu chol_tensor_smem)."""
+    nt = -(-n // tri.LEAF)
+    return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32) * 8
+
+
+def use_tensor(a):
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_tensor (TENSOR_RANGE)."""
+    first, last = TENSOR_RANGE.get(dtype_name(a.dtype), (0, -1))
+    return first <= a.shape[1] <= last
+
+
+def potrf_tensor(a, lower, src=None):
+    """kernels/potrf.cu chol_tensor on the (batch, n, n) view ``a`` (LEAF < n <= TENSOR_MAX):
+    the factor in one launch, one matrix a block (its lower triangle in shared memory, the
+    trailing updates on the float64 tensor cores), zeros in the other triangle. In place, or
+    with ``src`` (a's shape and strides) the factor of ``src`` written to ``a``, ``src`` only
+    read. Returns info."""
+    batch, n = a.shape[0], a.shape[1]
+    fresh = src is not None
+    if fresh:
+        src = tri.check_twin(src, a)
+    launcher, threads, smem = _tensor_config(current_device(), a.dtype, n, fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(a)
+    launcher(grid_1d(batch, 1), threads,
+             (a, lda, sa, n, batch, int(lower), info, src if fresh else a), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_config(device_id, dtype, n, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor at order n: NT = ceil(n / 32) blocks a
+    side, TENSOR_THREADS[NT] threads. The kernel's 128-register bound (launch bound 256, 2)
+    lets four 128-thread blocks share an SM where shared memory allows (NT = 2, 3): the blocks
+    an SM are what hide the diagonal steps' latency. H100, float64, batch 10240, ms: n = 64
+    128 threads 0.42, 256 0.60; n = 96 128 0.82, 192 1.10, 256 1.09; at NT = 4 shared memory
+    holds an SM to two blocks and 256 threads (1.67) beat 128 (2.00); a 255-register bound
+    (launch bound 128, 2) lost 15 % at n = 64 (reports/gpu_20261127, calls 5 and 6)."""
+    nt = -(-n // tri.LEAF)
+    launcher = kernel("potrf", f"chol_tensor<{ctype(dtype)}, {nt}, {cbool(fresh)}>",
+                      "pqqiqipp")
+    return launcher, TENSOR_THREADS[nt], tensor_smem_bytes(n)
+
+
 def potrs_inplace(l, b, lower, src=None):
     """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
     recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
@@ -206,6 +266,9 @@ def potrf(a, lower=True, keep=()):
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(tri.writable(a, "a", keep), lower)
+    if use_tensor(a):
+        factor = tri.result_array(a, "a", keep)
+        return factor, potrf_tensor(factor, lower, src=None if factor is a else a)
     if "a" in keep and a.shape[1] >= PANEL_OUT_FROM[dtype_name(a.dtype)]:
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_panels(factor, lower, src=a)

@@ -204,6 +204,13 @@ def one_launch_serves(n):
     return LEAF < n <= CHOL_BLOCK_MAX
 
 
+def tensor_serves(n):
+    """Whether kernels/potrf.cu chol_tensor can serve size ``n`` (forced, every dtype)."""
+    from linalg._cuda.cholesky import TENSOR_MAX
+    from linalg._cuda.triangular import LEAF
+    return LEAF < n <= TENSOR_MAX
+
+
 def cols_serves(n):
     """Whether kernels/tri_cols.cu can serve size ``n`` (forced, from LEAF + 1 for every op)."""
     from linalg._cuda.triangular import COLS_MAX, LEAF

@@ -689,9 +689,16 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
         events.clear()
         fn(*args, **kwargs)
         return list(events)
+    monkeypatch.setattr(chol_mod, "potrf_tensor",
+                        lambda a, lower, src=None: events.append(("tensor", src is not None)))
     m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
+    # chol_tensor in TENSOR_RANGE (float64 40..128), reading a kept input in place of a copy
+    monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {"float64": (40, 128)})
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("tensor", True)]
+    assert run(chol_mod.potrf, m100, True) == [("tensor", False)]
+    monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {})          # the panels below
     # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
     assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}
     for m in (m100[:, :48, :48], m100, numpy.zeros((2, 64, 64), numpy.float32)):

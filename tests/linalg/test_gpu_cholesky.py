@@ -31,7 +31,8 @@ def gpu():
     return pytest.importorskip("linalg._cuda.cholesky")
 
 
-@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols"])
+@pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
+                        "tensor"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -40,10 +41,15 @@ def potrf_path(request, gpu, monkeypatch):
     POTRS by tri_pair_potrs (PAIR_POTRS_BLOCK); "one_launch": the small-batch one-launch paths
     whatever the batch (POTRF, POTRI, POTI by chol_small<T, 64> for 33..64 and chol_block for
     65..128, POTRS with n right-hand sides by tri_pair up to 64); "cols": POTRS with several
-    right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512."""
+    right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
+    "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
+    dtype; the other parameters run with chol_tensor off (the panels)."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
+    tensor = request.param == "tensor"
+    monkeypatch.setattr(gpu, "TENSOR_RANGE", {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX)
+                                              for dtype in ("float32", "float64")} if tensor else {})
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

@@ -1,0 +1,221 @@
+"""kernels/potrf.cu chol_tensor probe (device): checked against LAPACK, then timed against the
+POTRF paths it would replace.
+
+python3 scripts/probe_chol_tensor.py check     # n = 33..128, lower / upper, in and out of place,
+                                              # strided views, both dtypes, a failing and a NaN
+                                              # matrix inside each batch
+python3 scripts/probe_chol_tensor.py small     # a few of those (compute-sanitizer memcheck)
+python3 scripts/probe_chol_tensor.py time [--dtype float64] [--sizes 64,128] [--batches 10240]
+                                         [--output FILE]
+python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--batches 10240]
+
+``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
+info against LAPACK's (known by construction), whether the other triangle is zero and a
+strided view's padding untouched; exits 1 on any failure. ``time`` prints one markdown row per
+(dtype, n, batch): ms of a default POTRF call's backend path (input kept) with chol_tensor off
+(TENSOR_RANGE emptied), of chol_tensor out of place (the same bytes), of cuSOLVER
+potrfBatched, the ratios, and chol_tensor's share of the copy bandwidth (one read and one
+write of the batch, against a device-to-device copy timed in the run). ``profile`` prints the
+cycles a matrix of each of chol_tensor's phases (-DCT_PROFILE) [--nt, --threads, --carveout].
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SIZES = (33, 40, 63, 64, 65, 80, 96, 97, 100, 127, 128)
+
+
+def spd(gen, batch, n):
+    """SPD (batch, n, n) float64 with eigenvalues in [1, 100]."""
+    q, _ = numpy.linalg.qr(gen.standard_normal((batch, n, n)))
+    lam = numpy.exp(gen.uniform(0, numpy.log(100.0), (batch, n)))
+    a = (q * lam[:, None, :]) @ q.swapaxes(1, 2)
+    return 0.5 * (a + a.swapaxes(1, 2))
+
+
+def check_case(cholesky, cupy, gen, dt, n, lower, out_of_place, strided, batch=11):
+    a = spd(gen, batch, n)
+    a[4, n // 2, n // 2] = -1.0                # not positive definite from column n / 2 on
+    a[7, n - 1, n - 2] = a[7, n - 2, n - 1] = numpy.nan
+    a = a.astype(dt)
+    # LAPACK's info by construction: the leading minors of an SPD matrix are SPD, the one of
+    # order n / 2 + 1 of matrix 4 has a negative diagonal entry; matrix 7's NaN enters at the
+    # last pivot.
+    expected_info = numpy.zeros(batch, numpy.int32)
+    expected_info[4], expected_info[7] = n // 2 + 1, n
+    other = numpy.triu(numpy.ones((n, n), bool), 1)
+    if not lower:
+        other = other.T
+    poisoned = a.copy()
+    poisoned[:, other] = numpy.nan             # never read
+    pad = 3 if strided else 0
+    host = numpy.full((batch, n, n + pad), 7.0, dt)
+    host[:, :, :n] = poisoned
+    src = cupy.asarray(host)[:, :, :n]
+    if out_of_place:
+        dst = cupy.asarray(numpy.full_like(host, 5.0))[:, :, :n]
+        info = cholesky.potrf_tensor(dst, lower, src=src)
+        if not numpy.array_equal(cupy.asnumpy(src), poisoned, equal_nan=True):
+            return False, "input changed"
+    else:
+        dst = src
+        info = cholesky.potrf_tensor(dst, lower)
+    f = cupy.asnumpy(dst).astype(numpy.float64)
+    info = cupy.asnumpy(info)
+    good = [k for k in range(batch) if expected_info[k] == 0]
+    prod = f @ f.swapaxes(1, 2) if lower else f.swapaxes(1, 2) @ f
+    ref = a.astype(numpy.float64)
+    res = (numpy.linalg.norm((prod - ref)[good], axis=(1, 2))
+           / (n * numpy.linalg.norm(ref[good], axis=(1, 2)) * numpy.finfo(dt).eps)).max()
+    zeros = not f[good][:, other].any()
+    pad_kept = True
+    if strided:
+        whole = cupy.asnumpy(dst.base if dst.base is not None else dst)
+        pad_kept = bool((whole.reshape(batch, n, n + pad)[:, :, n:] == (5.0 if out_of_place else 7.0)).all())
+    ok = res < 30 and zeros and pad_kept and numpy.array_equal(info, expected_info)
+    text = (f"{numpy.dtype(dt).name} n={n} {'lower' if lower else 'upper'} "
+            f"{'out' if out_of_place else 'in'}{' strided' if strided else ''}: residual {res:.2f}, "
+            f"info {info.tolist()} (LAPACK {expected_info.tolist()}), zeros {zeros}, pad {pad_kept}")
+    return ok, text
+
+
+def run_check(sizes, dtypes):
+    import cupy
+    from linalg._cuda import cholesky
+    gen = numpy.random.default_rng(7)
+    failures = 0
+    for dt in dtypes:
+        for n in sizes:
+            for lower in (True, False):
+                for out_of_place in (False, True):
+                    for strided in (False, True):
+                        ok, text = check_case(cholesky, cupy, gen, dt, n, lower, out_of_place,
+                                              strided)
+                        failures += not ok
+                        print(("ok   " if ok else "FAIL ") + text, flush=True)
+    print(f"{failures} failures")
+    return failures
+
+
+def run_time(dt, sizes, batches, output):
+    import cupy
+    from bench_blas import timeit
+    from linalg._cuda import cholesky, vendor
+    gen = numpy.random.default_rng(3)
+    nbytes = max(b * n * n for b in batches for n in sizes) * numpy.dtype(dt).itemsize
+    x = cupy.empty(nbytes // 8, dtype=numpy.float64)
+    y = cupy.empty_like(x)
+    copy_ms = timeit(lambda: cupy.copyto(y, x))
+    copy_rate = 2 * nbytes / copy_ms / 1e6        # GB/s, one read and one write
+    del x, y
+    cupy.get_default_memory_pool().free_all_blocks()
+    lines = [f"# chol_tensor against the default POTRF path ({numpy.dtype(dt).name})", "",
+             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
+             "| n | batch | default ms | tensor ms | cuSOLVER ms | default / tensor | "
+             "cuSOLVER / tensor | tensor % copy bw |", "|---|---|---|---|---|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    for n in sizes:
+        for batch in batches:
+            base = spd(gen, min(batch, 256), n).astype(dt)
+            a = cupy.asarray(numpy.resize(base, (batch, n, n)))
+            out = cupy.empty_like(a)
+            rules, cholesky.TENSOR_RANGE = cholesky.TENSOR_RANGE, {}    # the path before
+            try:
+                default = timeit(lambda: cholesky.potrf(a, True, keep=("a",)))
+                ref, _ = cholesky.potrf(a, True, keep=("a",))
+            finally:
+                cholesky.TENSOR_RANGE = rules
+            tensor = timeit(lambda: cholesky.potrf_tensor(out, True, src=a))
+            work = cupy.empty_like(a)
+
+            def cusolver():
+                cupy.copyto(work, a)
+                vendor.potrf(work, True)
+            cus = timeit(cusolver)
+            err = float(cupy.abs(out - ref).max() / cupy.abs(ref).max())
+            rate = 2 * a.nbytes / tensor / 1e6
+            row = (f"| {n} | {batch} | {default:.4f} | {tensor:.4f} | {cus:.4f} | "
+                   f"{default / tensor:.2f} | {cus / tensor:.2f} | {100 * rate / copy_rate:.0f} |")
+            if err > 1e-3:
+                row += f" differs {err:.1e}"
+            lines.append(row)
+            print(row, flush=True)
+            del a, out, work, ref
+            cupy.get_default_memory_pool().free_all_blocks()
+    if output:
+        Path(output).write_text("\n".join(lines) + "\n")
+
+
+def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None):
+    """Cycles a matrix of each chol_tensor phase (thread 0 of each block, barrier to barrier,
+    kernel compiled with -DCT_PROFILE), summed over the batch and divided by it; ``nt_forced``:
+    that many 32-blocks a side whatever n; ``carveout``: the kernel's preferred shared-memory
+    carveout (percent) set first; ``threads``: a block's (else the launcher's)."""
+    import cupy
+    from bench_blas import timeit
+    from linalg._cuda import _compile, cholesky
+    gen = numpy.random.default_rng(5)
+    names = ("load", "factor", "solve", "update", "store")
+    print(f"| dtype | n | NT | threads | carveout | batch | ms | "
+          + " | ".join(f"{p} cycles" for p in names) + " |")
+    print("|---|---|---|---|---|---|---|" + "---|" * len(names))
+    for n in sizes:
+        nt = nt_forced or -(-n // 32)
+        block = threads or cholesky.TENSOR_THREADS[nt]
+        name = f"chol_tensor<{_compile.ctype(dt)}, {nt}, true>"
+        options = ("-DCT_PROFILE",)
+        module = _compile._module(cupy.cuda.runtime.getDevice(), "potrf", name, options)
+        launcher = _compile.kernel("potrf", name, "pqqiqipp", options=options)
+        counters = module.get_global("ct_cycles")
+        if carveout is not None:          # CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+            cupy.cuda.driver.funcSetAttribute(launcher.function_ptr, 9, carveout)
+        a = cupy.asarray(numpy.resize(spd(gen, 64, n).astype(dt), (batch, n, n)))
+        out = cupy.empty_like(a)
+        info = cupy.zeros(batch, numpy.int32)
+        _, lda, sa = cholesky.tri.view_args(a)
+
+        def call():
+            launcher(batch, block, (out, lda, sa, n, batch, 1, info, a),
+                     cholesky.tensor_smem_bytes(32 * nt))
+        ms = timeit(call)
+        cycles = cupy.ndarray((5,), numpy.uint64, counters)
+        cycles[...] = 0
+        call()
+        per = cupy.asnumpy(cycles) / batch
+        print(f"| {numpy.dtype(dt).name} | {n} | {nt} | {block} | {carveout} | "
+              f"{batch} | {ms:.4f} | "
+              + " | ".join(f"{v:.0f}" for v in per) + " |", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("check", "small", "time", "profile"))
+    parser.add_argument("--dtype", default="float64")
+    parser.add_argument("--sizes", default="40,64,96,128")
+    parser.add_argument("--batches", default="1000,10240,100000")
+    parser.add_argument("--output")
+    parser.add_argument("--nt", type=int, help="profile: blocks a side, whatever n")
+    parser.add_argument("--carveout", type=int, help="profile: preferred carveout, percent")
+    parser.add_argument("--threads", type=int, help="profile: threads a block")
+    args = parser.parse_args(argv)
+    if args.mode == "check":
+        return 1 if run_check(SIZES, (numpy.float64, numpy.float32)) else 0
+    if args.mode == "small":
+        return 1 if run_check((40, 100), (numpy.float64, numpy.float32)) else 0
+    if args.mode == "profile":
+        run_profile(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
+                    int(args.batches.split(",")[0]), args.nt, args.carveout,
+                    args.threads)
+        return 0
+    run_time(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
+             [int(v) for v in args.batches.split(",")], args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""kernels/potrf.cu chol_tensor's shared-memory size, compiled for the host with nvcc, against
+the launcher's (linalg/_cuda/cholesky.py tensor_smem_bytes), and the launcher's rule. Skips the
+nvcc part without nvcc."""
+import subprocess
+
+import numpy
+import pytest
+
+from linalg._cuda import cholesky
+
+from .helpers import build_host_program
+
+PROGRAM = r"""
+#include <cstdio>
+#include "potrf.cu"
+int main() {
+    printf("%d %d %d\n", chol_tensor_smem<2>(), chol_tensor_smem<3>(), chol_tensor_smem<4>());
+    return 0;
+}
+"""
+
+
+def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
+    exe = build_host_program(tmp_path_factory, "chol_tensor_host", PROGRAM)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    assert [int(v) for v in done.stdout.split()] == [cholesky.tensor_smem_bytes(n)
+                                                     for n in (64, 96, 128)]
+
+
+@pytest.mark.parametrize("n", [33, 40, 63, 64, 65, 96, 97, 127, 128])
+def test_blocks_a_side_cover_the_order(n):
+    """ceil(n / 32) blocks a side; two blocks of one H100 SM's 228 KB fit at n = 128."""
+    nt = -(-n // 32)
+    assert cholesky.tensor_smem_bytes(n) == (nt * (nt + 1) // 2 * 32 * 36 + 32) * 8
+    assert 2 * (cholesky.tensor_smem_bytes(n) + 1024) <= 228 * 1024
+
+
+class FakeBatch:
+    def __init__(self, n, dtype):
+        self.shape = (10, n, n)
+        self.dtype = numpy.dtype(dtype)
+
+
+def test_threads_cover_the_rows_a_step_solves():
+    """ct_solve_rows takes a thread a row below the diagonal block (32 (NT - 1) at the first
+    step); the kernel's launch bound is 256 threads."""
+    assert sorted(cholesky.TENSOR_THREADS) == [2, 3, 4]
+    for nt, threads in cholesky.TENSOR_THREADS.items():
+        assert 32 * (nt - 1) <= threads <= 256 and threads % 32 == 0
+
+
+def test_rule_serves_its_range_only(monkeypatch):
+    monkeypatch.setattr(cholesky, "TENSOR_RANGE", {"float64": (40, 128)})
+    assert [n for n in range(1, 300) if cholesky.use_tensor(FakeBatch(n, numpy.float64))] \
+        == list(range(40, 129))
+    assert not any(cholesky.use_tensor(FakeBatch(n, numpy.float32)) for n in range(1, 300))
+
+
+def test_rule_stays_inside_the_kernels_sizes():
+    for first, last in cholesky.TENSOR_RANGE.values():
+        assert cholesky.tri.LEAF < first <= last <= cholesky.TENSOR_MAX

@@ -12,10 +12,11 @@ python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--b
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
 strided view's padding untouched; exits 1 on any failure. ``time`` prints one markdown row per
-(dtype, n, batch): ms of a default POTRF call's backend path (input kept) with chol_tensor off
-(TENSOR_RANGE emptied), of chol_tensor out of place (the same bytes), of cuSOLVER
-potrfBatched, the ratios, and chol_tensor's share of the copy bandwidth (one read and one
-write of the batch, against a device-to-device copy timed in the run). ``profile`` prints the
+(dtype, n, batch): ms of the backend's POTRF with chol_tensor off (TENSOR_RANGE emptied) and of
+chol_tensor, with the input kept (a default call; chol_tensor out of place) and in place (a
+copy back before each call, its time subtracted), of cuSOLVER potrfBatched in place, the
+ratios, and chol_tensor's share of the copy bandwidth (one read and one write of the batch,
+against a device-to-device copy timed in the run). ``profile`` prints the
 cycles a matrix of each of chol_tensor's phases (-DCT_PROFILE) [--nt, --threads, --carveout].
 """
 import argparse
@@ -116,31 +117,39 @@ def run_time(dt, sizes, batches, output):
     cupy.get_default_memory_pool().free_all_blocks()
     lines = [f"# chol_tensor against the default POTRF path ({numpy.dtype(dt).name})", "",
              f"device-to-device copy: {copy_rate:.0f} GB/s", "",
-             "| n | batch | default ms | tensor ms | cuSOLVER ms | default / tensor | "
-             "cuSOLVER / tensor | tensor % copy bw |", "|---|---|---|---|---|---|---|---|"]
+             "ms a call; kept: the input kept (a default call), in place: the input overwritten "
+             "(a copy back to the input before each call, its time subtracted); cuSOLVER "
+             "potrfBatched in place.", "",
+             "| n | batch | kept: default | kept: tensor | in place: default | in place: tensor | "
+             "cuSOLVER | kept default / tensor | in place default / tensor | cuSOLVER / tensor "
+             "(in place) | tensor % copy bw (kept) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     for n in sizes:
         for batch in batches:
             base = spd(gen, min(batch, 256), n).astype(dt)
             a = cupy.asarray(numpy.resize(base, (batch, n, n)))
-            out = cupy.empty_like(a)
+            out, work = cupy.empty_like(a), cupy.empty_like(a)
+
+            def in_place(fn):
+                """ms of fn(work) on a fresh copy of a, the copy's time subtracted."""
+                copy = timeit(lambda: cupy.copyto(work, a))
+                return timeit(lambda: (cupy.copyto(work, a), fn(work))) - copy
             rules, cholesky.TENSOR_RANGE = cholesky.TENSOR_RANGE, {}    # the path before
             try:
                 default = timeit(lambda: cholesky.potrf(a, True, keep=("a",)))
+                default_in_place = in_place(lambda w: cholesky.potrf(w, True))
                 ref, _ = cholesky.potrf(a, True, keep=("a",))
             finally:
                 cholesky.TENSOR_RANGE = rules
             tensor = timeit(lambda: cholesky.potrf_tensor(out, True, src=a))
-            work = cupy.empty_like(a)
-
-            def cusolver():
-                cupy.copyto(work, a)
-                vendor.potrf(work, True)
-            cus = timeit(cusolver)
+            tensor_in_place = in_place(lambda w: cholesky.potrf_tensor(w, True))
+            cus = in_place(lambda w: vendor.potrf(w, True))
             err = float(cupy.abs(out - ref).max() / cupy.abs(ref).max())
             rate = 2 * a.nbytes / tensor / 1e6
-            row = (f"| {n} | {batch} | {default:.4f} | {tensor:.4f} | {cus:.4f} | "
-                   f"{default / tensor:.2f} | {cus / tensor:.2f} | {100 * rate / copy_rate:.0f} |")
+            row = (f"| {n} | {batch} | {default:.4f} | {tensor:.4f} | {default_in_place:.4f} | "
+                   f"{tensor_in_place:.4f} | {cus:.4f} | {default / tensor:.2f} | "
+                   f"{default_in_place / tensor_in_place:.2f} | {cus / tensor_in_place:.2f} | "
+                   f"{100 * rate / copy_rate:.0f} |")
             if err > 1e-3:
                 row += f" differs {err:.1e}"
             lines.append(row)

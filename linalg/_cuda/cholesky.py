@@ -177,10 +177,15 @@ TENSOR_MAX = 128
 TENSOR_LD = 36
 TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
 TENSOR_THREADS = {2: 128, 3: 128, 4: 256}
-# The n (first, last) a dtype's POTRF takes chol_tensor for, past the one-launch and small-batch
-# paths (where the panels ran). Measured: reports/gpu_20261127 (scripts/probe_chol_tensor.py
-# time, H100).
+# The n (first, last) a dtype's POTRF takes chol_tensor for: every batch with the input kept (a
+# default call, out of place), below TENSOR_IN_PLACE_BELOW matrices in place; ahead of the
+# one-launch, small-batch and panel paths. H100, float64, ms (scripts/probe_chol_tensor.py time,
+# reports/gpu_20261127 calls 7-9): kept, n = 48-128, 1.12-1.33x the panels at batch 10240,
+# 1.17-2.4x the one-launch / vendor paths at batch 1-500; in place 1.12-2.05x at batch 64-2000
+# (n = 48 at 64: 0.89x, 0.015 against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x).
+# float32 lost everywhere measured (0.38-0.58x: its loads cannot be cp.async copies).
 TENSOR_RANGE = {"float64": (48, 128)}
+TENSOR_IN_PLACE_BELOW = 2048
 
 
 def tensor_smem_bytes(n):
@@ -189,10 +194,11 @@ def tensor_smem_bytes(n):
     return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32) * 8
 
 
-def use_tensor(a):
-    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_tensor (TENSOR_RANGE)."""
+def use_tensor(a, kept):
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_tensor: n in its dtype's
+    TENSOR_RANGE, and the input ``kept`` or the batch below TENSOR_IN_PLACE_BELOW."""
     first, last = TENSOR_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last
+    return first <= a.shape[1] <= last and (kept or a.shape[0] < TENSOR_IN_PLACE_BELOW)
 
 
 def potrf_tensor(a, lower, src=None):
@@ -261,14 +267,14 @@ def potrf(a, lower=True, keep=()):
     ``keep`` names "a"."""
     if not tri.is_real(a.dtype):
         return _vendor_potrf(a, lower)                            # a only read
+    if a.shape[1] > tri.LEAF and use_tensor(a, "a" in keep):
+        factor = tri.result_array(a, "a", keep)
+        return factor, potrf_tensor(factor, lower, src=None if factor is a else a)
     if a.shape[1] <= tri.LEAF or tri.one_launch("potrf", a):
         factor = tri.result_array(a, "a", keep)
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)
     if tri.small_batch("potrf", a):
         return _cusolver_potrf(tri.writable(a, "a", keep), lower)
-    if use_tensor(a):
-        factor = tri.result_array(a, "a", keep)
-        return factor, potrf_tensor(factor, lower, src=None if factor is a else a)
     if "a" in keep and a.shape[1] >= PANEL_OUT_FROM[dtype_name(a.dtype)]:
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_panels(factor, lower, src=a)

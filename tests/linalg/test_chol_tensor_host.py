@@ -36,8 +36,8 @@ def test_blocks_a_side_cover_the_order(n):
 
 
 class FakeBatch:
-    def __init__(self, n, dtype):
-        self.shape = (10, n, n)
+    def __init__(self, n, dtype, batch=10):
+        self.shape = (batch, n, n)
         self.dtype = numpy.dtype(dtype)
 
 
@@ -51,9 +51,20 @@ def test_threads_cover_the_rows_a_step_solves():
 
 def test_rule_serves_its_range_only(monkeypatch):
     monkeypatch.setattr(cholesky, "TENSOR_RANGE", {"float64": (40, 128)})
-    assert [n for n in range(1, 300) if cholesky.use_tensor(FakeBatch(n, numpy.float64))] \
-        == list(range(40, 129))
-    assert not any(cholesky.use_tensor(FakeBatch(n, numpy.float32)) for n in range(1, 300))
+    monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_BELOW", 2048)
+    for kept in (True, False):
+        assert [n for n in range(1, 300)
+                if cholesky.use_tensor(FakeBatch(n, numpy.float64), kept)] == list(range(40, 129))
+        assert not any(cholesky.use_tensor(FakeBatch(n, numpy.float32), kept)
+                       for n in range(1, 300))
+
+
+def test_in_place_calls_take_it_below_the_batch_bound(monkeypatch):
+    monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_BELOW", 2048)
+    for batch, in_place in ((1, True), (2047, True), (2048, False), (10240, False)):
+        a = FakeBatch(100, numpy.float64, batch)
+        assert cholesky.use_tensor(a, kept=False) == in_place
+        assert cholesky.use_tensor(a, kept=True)
 
 
 def test_rule_stays_inside_the_kernels_sizes():

@@ -694,10 +694,17 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     m16, m100 = numpy.empty((2, 16, 16)), numpy.empty((2, 100, 100))
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
-    # chol_tensor in TENSOR_RANGE (float64 40..128), reading a kept input in place of a copy
-    monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {"float64": (40, 128)})
+    # chol_tensor in TENSOR_RANGE (float64 48..128), reading a kept input in place of a copy;
+    # ahead of the one-launch and small-batch paths; in place below TENSOR_IN_PLACE_BELOW only
+    monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {"float64": (48, 128)})
+    monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: True)
     assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("tensor", True)]
     assert run(chol_mod.potrf, m100, True) == [("tensor", False)]
+    monkeypatch.setattr(chol_mod, "TENSOR_IN_PLACE_BELOW", 2)
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("tensor", True)]
+    assert run(chol_mod.potrf, m100, True) == [("chol_small", False)]
+    monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
+    assert run(chol_mod.potrf, m100, True) == [("panels", False)]
     monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {})          # the panels below
     # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
     assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}

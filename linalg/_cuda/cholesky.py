@@ -4,9 +4,12 @@ float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/
 ``chol_small`` for potrf/potri/poti, ``chol_solve`` for posv and potrs with several right-hand
 sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several matrices per
 thread block, each matrix read and written once.
-potrf for n > LEAF: left-looking panels on the referenced triangle (per 32-wide panel one cuBLAS
-GEMM with the finished panels, then kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in
-place or, for a kept input, reading it in the panel kernel; potrs with many right-hand sides: 33 <=
+potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
+``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
+place below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the referenced triangle
+(per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
+``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
+panel kernel; potrs with many right-hand sides: 33 <=
 n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
 (64-leaves of tri_pair, 32-leaves below); potri = trtri + LAUUM (linalg/_cuda/triangular.py: LAUUM
 by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES says, else one dense cuBLAS

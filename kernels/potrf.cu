@@ -919,7 +919,8 @@ __device__ __forceinline__ double ct_fetch(const T* a, index_t lda, int n, int l
     ct_block_place(u >> 5, I, J);
     const int r = u & 31;
     const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
-    if (j <= i && i < n) return lower ? double(a[(index_t)i * lda + j]) : double(a[(index_t)j * lda + i]);
+    if (j <= i && i < n)
+        return lower ? double(a[(index_t)i * lda + j]) : double(a[(index_t)j * lda + i]);
     return i == j ? 1.0 : 0.0;
 }
 
@@ -1000,7 +1001,9 @@ __device__ __forceinline__ void ct_store(T* a, index_t lda, int n, int lower, co
     }
 }
 
-// Rows below the diagonal block k: x L_kk^T = a, one row a thread, 32 rows a block row.
+// Rows below the diagonal block k: x L_kk^T = a, one row a thread, 32 rows a block row. (NT is
+// not used; without the template ptxas split one of the kernel's vector shared loads in two,
+// and the PTX that ran on the device is kept.)
 template <int NT>
 __device__ __forceinline__ void ct_solve_rows(double* s, const double* recip, int k, int t) {
     const int I = k + 1 + (t >> 5), r = t & 31;

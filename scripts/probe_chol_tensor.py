@@ -77,7 +77,8 @@ def check_case(cholesky, cupy, gen, dt, n, lower, out_of_place, strided, batch=1
     pad_kept = True
     if strided:
         whole = cupy.asnumpy(dst.base if dst.base is not None else dst)
-        pad_kept = bool((whole.reshape(batch, n, n + pad)[:, :, n:] == (5.0 if out_of_place else 7.0)).all())
+        fill = 5.0 if out_of_place else 7.0
+        pad_kept = bool((whole.reshape(batch, n, n + pad)[:, :, n:] == fill).all())
     ok = res < 30 and zeros and pad_kept and numpy.array_equal(info, expected_info)
     text = (f"{numpy.dtype(dt).name} n={n} {'lower' if lower else 'upper'} "
             f"{'out' if out_of_place else 'in'}{' strided' if strided else ''}: residual {res:.2f}, "

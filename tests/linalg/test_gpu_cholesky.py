@@ -48,8 +48,8 @@ def potrf_path(request, gpu, monkeypatch):
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     tensor = request.param == "tensor"
-    monkeypatch.setattr(gpu, "TENSOR_RANGE", {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX)
-                                              for dtype in ("float32", "float64")} if tensor else {})
+    forced = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

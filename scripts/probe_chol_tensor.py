@@ -106,15 +106,10 @@ def run_check(sizes, dtypes):
 
 def run_time(dt, sizes, batches, output):
     import cupy
-    from bench_blas import timeit
+    from bench_blas import copy_bandwidth, timeit
     from linalg._cuda import cholesky, vendor
     gen = numpy.random.default_rng(3)
-    nbytes = max(b * n * n for b in batches for n in sizes) * numpy.dtype(dt).itemsize
-    x = cupy.empty(nbytes // 8, dtype=numpy.float64)
-    y = cupy.empty_like(x)
-    copy_ms = timeit(lambda: cupy.copyto(y, x))
-    copy_rate = 2 * nbytes / copy_ms / 1e6        # GB/s, one read and one write
-    del x, y
+    copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()
     lines = [f"# chol_tensor against the default POTRF path ({numpy.dtype(dt).name})", "",
              f"device-to-device copy: {copy_rate:.0f} GB/s", "",
@@ -175,7 +170,7 @@ def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None):
           + " | ".join(f"{p} cycles" for p in names) + " |")
     print("|---|---|---|---|---|---|---|" + "---|" * len(names))
     for n in sizes:
-        nt = nt_forced or -(-n // 32)
+        nt = nt_forced or cholesky.tensor_blocks_a_side(n)
         block = threads or cholesky.TENSOR_THREADS[nt]
         name = f"chol_tensor<{_compile.ctype(dt)}, {nt}, true>"
         options = ("-DCT_PROFILE",)

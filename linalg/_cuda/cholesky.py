@@ -191,9 +191,14 @@ TENSOR_RANGE = {"float64": (48, 128)}
 TENSOR_IN_PLACE_BELOW = 2048
 
 
+def tensor_blocks_a_side(n):
+    """chol_tensor's NT at order n: ceil(n / 32) blocks of 32 rows."""
+    return -(-n // tri.LEAF)
+
+
 def tensor_smem_bytes(n):
     """Dynamic shared bytes of chol_tensor at order n (kernels/potrf.cu chol_tensor_smem)."""
-    nt = -(-n // tri.LEAF)
+    nt = tensor_blocks_a_side(n)
     return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32) * 8
 
 
@@ -231,7 +236,7 @@ def _tensor_config(device_id, dtype, n, fresh):
     128 threads 0.42, 256 0.60; n = 96 128 0.82, 192 1.10, 256 1.09; at NT = 4 shared memory
     holds an SM to two blocks and 256 threads (1.67) beat 128 (2.00); a 255-register bound
     (launch bound 128, 2) lost 15 % at n = 64 (reports/gpu_20261127, calls 5 and 6)."""
-    nt = -(-n // tri.LEAF)
+    nt = tensor_blocks_a_side(n)
     launcher = kernel("potrf", f"chol_tensor<{ctype(dtype)}, {nt}, {cbool(fresh)}>",
                       "pqqiqipp")
     return launcher, TENSOR_THREADS[nt], tensor_smem_bytes(n)

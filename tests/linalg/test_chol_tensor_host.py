@@ -31,6 +31,7 @@ def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
 def test_blocks_a_side_cover_the_order(n):
     """ceil(n / 32) blocks a side; two blocks of one H100 SM's 228 KB fit at n = 128."""
     nt = -(-n // 32)
+    assert cholesky.tensor_blocks_a_side(n) == nt
     assert cholesky.tensor_smem_bytes(n) == (nt * (nt + 1) // 2 * 32 * 36 + 32) * 8
     assert 2 * (cholesky.tensor_smem_bytes(n) + 1024) <= 228 * 1024
 

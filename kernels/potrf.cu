@@ -1001,14 +1001,11 @@ __device__ __forceinline__ void ct_store(T* a, index_t lda, int n, int lower, co
     }
 }
 
-// Rows below the diagonal block k: x L_kk^T = a, one row a thread, 32 rows a block row. (NT is
-// not used; without the template ptxas split one of the kernel's vector shared loads in two,
-// and the PTX that ran on the device is kept.)
-template <int NT>
-__device__ __forceinline__ void ct_solve_rows(double* s, const double* recip, int k, int t) {
-    const int I = k + 1 + (t >> 5), r = t & 31;
-    double* row = ct_block(s, I, k) + r * CT_LD;
-    const double* l = ct_block(s, k, k);
+// One row of 32 below a factored 32 x 32 diagonal block l (rows LD apart, its reciprocals
+// 1 / l_cc in recip): x L^T = a in place (right-looking substitution, the row in registers, L's
+// entries broadcast). Used by chol_tensor and chol_global.
+template <int LD>
+__device__ __forceinline__ void solve_row_32(double* row, const double* l, const double* recip) {
     double x[32];
 #pragma unroll
     for (int c = 0; c < 32; ++c) x[c] = row[c];
@@ -1016,10 +1013,19 @@ __device__ __forceinline__ void ct_solve_rows(double* s, const double* recip, in
     for (int c = 0; c < 32; ++c) {
         x[c] *= recip[c];
 #pragma unroll
-        for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * CT_LD + c];
+        for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * LD + c];
     }
 #pragma unroll
     for (int c = 0; c < 32; ++c) row[c] = x[c];
+}
+
+// Rows below the diagonal block k: x L_kk^T = a, one row a thread, 32 rows a block row. (NT is
+// not used; without the template ptxas split one of the kernel's vector shared loads in two,
+// and the PTX that ran on the device is kept.)
+template <int NT>
+__device__ __forceinline__ void ct_solve_rows(double* s, const double* recip, int k, int t) {
+    const int I = k + 1 + (t >> 5), r = t & 31;
+    solve_row_32<CT_LD>(ct_block(s, I, k) + r * CT_LD, ct_block(s, k, k), recip);
 }
 
 // One 16 x 32 strip (rows 16 h ..) of A_ij -= L_ik L_jk^T by DMMA fragments.
@@ -1099,5 +1105,176 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
         if (t == 0 && info != nullptr) info[m] = fail;
         __syncthreads();                          // the blocks are reused by the next matrix
         CT_MARK(4);
+    }
+}
+
+// chol_global<T, OUT>: POTRF of TENSOR_MAX < n <= 32 CG_BLOCKS_MAX at small batches, one matrix
+// a block of CG_THREADS, the matrix left in global memory (in L2 at the batches it serves:
+// scripts/probe_chol_tensor.py global), so a matrix of 256 or 512 takes one launch where the
+// panel path takes 2 n / 32 and cuSOLVER several. Launcher: linalg/_cuda/cholesky.py
+// potrf_global.
+// Steps:      right-looking by 32-wide block columns k: block column k (rows 32 k .. n - 1,
+//             already updated by the steps before) into shared memory, rows CG_LD apart; warp 0
+//             factors its diagonal block (chol_potrf_phase) and takes the reciprocals, a thread
+//             a row solves the rows below (solve_row_32), the finished block column goes out
+//             with the zeros of the other triangle in its rows, and the warps update the
+//             trailing blocks in global memory, A_IJ -= L_Ik L_Jk^T (k < J <= I), a 16 x 32
+//             strip a warp on the float64 tensor cores (DMMA 16 x 8 x 8, as chol_tensor).
+//             Entries past n read as the identity and are not written; the other triangle is
+//             never read.
+// Output:     as chol_tensor: the factor in the caller's form, zeros in the other triangle; with
+//             OUT the input is read from A_in (step 0 reads every entry of the lower form once)
+//             and A is only written. float runs the same steps, its entries widened to double
+//             on each read and rounded on each write.
+// info:       the first column (1-based) whose pivot is not positive (NaN too).
+constexpr int CG_LD = 36;
+constexpr int CG_THREADS = 512;
+constexpr int CG_BLOCKS_MAX = 16;             // n <= 512: rows below a diagonal block <= 480
+
+// Dynamic shared bytes of chol_global at order n: the block column (32 NT rows), then 32
+// reciprocals.
+__host__ __device__ constexpr int chol_global_smem(int n) {
+    return (32 * ((n + 31) / 32) * CG_LD + 32) * 8;
+}
+
+// Offset of the lower form's entry (i, j) (i >= j) in the caller's matrix: A(i, j), or for an
+// upper input U(j, i).
+__device__ __forceinline__ index_t cg_at(index_t lda, int lower, int i, int j) {
+    return lower ? (index_t)i * lda + j : (index_t)j * lda + i;
+}
+
+// One 16 x 32 strip (rows 16 h ..) of A_IJ -= P_I P_J^T, P: the block column in shared memory
+// from block row k on. Reads from rd (the input at step 0 with OUT), writes to a. (Two strips a
+// warp with their loads in flight together spilled 2 KB at the 128-register bound.)
+template <typename T>
+__device__ __forceinline__ void cg_update_strip(T* a, const T* rd, index_t lda, int lower, int n,
+                                                const double* p, int I, int J, int k, int h,
+                                                int lane) {
+    const int g = lane >> 2, q = lane & 3;
+    const int i0 = 32 * I + 16 * h + g, j0 = 32 * J + 2 * q;   // C(g, 2q) of the fragment
+    const double* pa = p + (32 * (I - k) + 16 * h + g) * CG_LD + q;
+    const double* pb = p + (32 * (J - k) + g) * CG_LD + q;
+    const int f1 = (I == J && h == 0) ? 2 : 4;   // a diagonal block's strictly upper quarter: skip
+    double acc[4][4];
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        if (f >= f1) continue;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {            // C(g, 2q), C(g, 2q + 1), C(g + 8, ...)
+            const int i = i0 + 8 * (e >> 1), j = j0 + 8 * f + (e & 1);
+            acc[f][e] = (j <= i && i < n) ? double(rd[cg_at(lda, lower, i, j)]) : 0.0;
+        }
+    }
+#pragma unroll
+    for (int kk = 0; kk < 32; kk += 8) {
+        const double x[4] = {-pa[kk], -pa[8 * CG_LD + kk], -pa[kk + 4], -pa[8 * CG_LD + kk + 4]};
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            if (f >= f1) continue;
+            const double y[2] = {pb[8 * f * CG_LD + kk], pb[8 * f * CG_LD + kk + 4]};
+            dmma_16x8x8(acc[f], x, y);
+        }
+    }
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        if (f >= f1) continue;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int i = i0 + 8 * (e >> 1), j = j0 + 8 * f + (e & 1);
+            if (j <= i && i < n) a[cg_at(lda, lower, i, j)] = T(acc[f][e]);
+        }
+    }
+}
+
+// Block column k (rows 32 k .. 32 k + rows - 1, rows a multiple of 32) into p, AHEAD loads a
+// thread in flight; the identity past n, zeros above the diagonal (the other triangle is never
+// read). Consecutive threads read consecutive addresses in either form.
+template <typename T>
+__device__ __forceinline__ void cg_load_column(double* p, const T* rd, index_t lda, int lower,
+                                               int n, int k, int rows) {
+    constexpr int AHEAD = 8;
+    const int c0 = 32 * k, total = 32 * rows;
+    for (int e0 = threadIdx.x; e0 < total; e0 += AHEAD * blockDim.x) {
+        double v[AHEAD];
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int e = e0 + h * blockDim.x;
+            const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+            const int i = c0 + r, j = c0 + c;
+            v[h] = (e < total && j <= i && i < n) ? double(rd[cg_at(lda, lower, i, j)])
+                                                  : (i == j ? 1.0 : 0.0);
+        }
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int e = e0 + h * blockDim.x;
+            const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+            if (e < total) p[r * CG_LD + c] = v[h];
+        }
+    }
+}
+
+// Block column k of the factor from the block column p, and the zeros of the other triangle in
+// block row k (lower: right of the diagonal block; upper: U's rows left of it). Consecutive
+// threads write consecutive addresses in either form.
+template <typename T>
+__device__ __forceinline__ void cg_store_column(T* a, index_t lda, int lower, int n, int k,
+                                                const double* p) {
+    const int c0 = 32 * k, rows = n - c0, t = threadIdx.x;
+    for (int e = t; e < 32 * rows; e += blockDim.x) {
+        const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+        if (c0 + c < n) a[cg_at(lda, lower, c0 + r, c0 + c)] = T(p[r * CG_LD + c]);
+    }
+    const int width = lower ? rows - 32 : c0, first = lower ? c0 + 32 : 0;
+    for (int e = t; e < 32 * max(width, 0); e += blockDim.x) {
+        const int r = c0 + e / width;
+        if (r < n) a[(index_t)r * lda + first + e % width] = T(0);
+    }
+}
+
+template <typename T, bool OUT>
+__global__ void __launch_bounds__(CG_THREADS, 1)
+chol_global(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, int* info,
+            const T* A_in) {
+    // Not __restrict__: the step-0 reads come from A_in (OUT) or A itself (in place).
+    extern __shared__ __align__(16) double cg_smem[];
+    double* p = cg_smem;
+    const int nt = (n + 31) >> 5;
+    double* recip = p + 32 * nt * CG_LD;
+    __shared__ int fail;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+#ifdef CT_PROFILE
+    long long ct_clock = clock64();
+#endif
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        if (t == 0) fail = 0;
+        for (int k = 0; k < nt; ++k) {
+            const T* rd = (OUT && k == 0) ? A_in + m * stride : a;
+            const int c0 = 32 * k, rows = 32 * (nt - k);
+            cg_load_column(p, rd, lda, lower, n, k, rows);
+            __syncthreads();
+            CT_MARK(0);
+            if (warp == 0) {
+                const int f = chol_potrf_phase<double, 32, CG_LD>(p, min(32, n - c0), lane);
+                recip[lane] = 1.0 / p[lane * CG_LD + lane];
+                if (lane == 0 && f != 0 && fail == 0) fail = c0 + f;
+            }
+            __syncthreads();
+            CT_MARK(1);
+            if (t < rows - 32) solve_row_32<CG_LD>(p + (32 + t) * CG_LD, p, recip);
+            __syncthreads();
+            CT_MARK(2);
+            cg_store_column(a, lda, lower, n, k, p);
+            const int below = nt - 1 - k, strips = below * (below + 1);     // 2 a block
+            for (int u = warp; u < strips; u += warps) {
+                int ii, jj;
+                ct_block_place(u >> 1, ii, jj);
+                cg_update_strip(a, rd, lda, lower, n, p, k + 1 + ii, k + 1 + jj, k, u & 1, lane);
+            }
+            __syncthreads();                      // the updates are in before the next column
+            CT_MARK(3);
+        }
+        if (t == 0 && info != nullptr) info[m] = fail;
+        __syncthreads();
     }
 }

@@ -1,5 +1,5 @@
-"""kernels/potrf.cu chol_tensor probe (device): checked against LAPACK, then timed against the
-POTRF paths it would replace.
+"""kernels/potrf.cu chol_tensor and chol_global probe (device): checked against LAPACK, then
+timed against the POTRF paths they would replace.
 
 python3 scripts/probe_chol_tensor.py check     # n = 33..128, lower / upper, in and out of place,
                                               # strided views, both dtypes, a failing and a NaN
@@ -8,16 +8,19 @@ python3 scripts/probe_chol_tensor.py small     # a few of those (compute-sanitiz
 python3 scripts/probe_chol_tensor.py time [--dtype float64] [--sizes 64,128] [--batches 10240]
                                          [--output FILE]
 python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--batches 10240]
+                                            [--defines MACRO,...]
+--kernel global: check, small, time and profile chol_global (check: n = 33..512) instead.
 
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
 strided view's padding untouched; exits 1 on any failure. ``time`` prints one markdown row per
-(dtype, n, batch): ms of the backend's POTRF with chol_tensor off (TENSOR_RANGE emptied) and of
-chol_tensor, with the input kept (a default call; chol_tensor out of place) and in place (a
-copy back before each call, its time subtracted), of cuSOLVER potrfBatched in place, the
-ratios, and chol_tensor's share of the copy bandwidth (one read and one write of the batch,
-against a device-to-device copy timed in the run). ``profile`` prints the
-cycles a matrix of each of chol_tensor's phases (-DCT_PROFILE) [--nt, --threads, --carveout].
+(dtype, n, batch): ms of the backend's POTRF without the kernel (TENSOR_RANGE or GLOBAL_BATCHES
+emptied) and of the kernel, with the input kept (a default call; the kernel out of place) and
+in place (a copy back before each call, its time subtracted), of cuSOLVER potrfBatched in
+place, the ratios, and the kernel's share of the copy bandwidth (one read and one write of the
+batch, against a device-to-device copy timed in the run). ``profile`` prints the cycles a
+matrix of each of chol_tensor's phases (-DCT_PROFILE) [--nt, --threads, --carveout, --defines:
+more macros for the kernel's compilation].
 """
 import argparse
 import sys
@@ -29,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SIZES = (33, 40, 63, 64, 65, 80, 96, 97, 100, 127, 128)
+GLOBAL_SIZES = (33, 100, 129, 160, 200, 256, 257, 300, 383, 448, 511, 512)
 
 
 def spd(gen, batch, n):
@@ -39,7 +43,7 @@ def spd(gen, batch, n):
     return 0.5 * (a + a.swapaxes(1, 2))
 
 
-def check_case(cholesky, cupy, gen, dt, n, lower, out_of_place, strided, batch=11):
+def check_case(factor, cupy, gen, dt, n, lower, out_of_place, strided, batch=11):
     a = spd(gen, batch, n)
     a[4, n // 2, n // 2] = -1.0                # not positive definite from column n / 2 on
     a[7, n - 1, n - 2] = a[7, n - 2, n - 1] = numpy.nan
@@ -60,12 +64,12 @@ def check_case(cholesky, cupy, gen, dt, n, lower, out_of_place, strided, batch=1
     src = cupy.asarray(host)[:, :, :n]
     if out_of_place:
         dst = cupy.asarray(numpy.full_like(host, 5.0))[:, :, :n]
-        info = cholesky.potrf_tensor(dst, lower, src=src)
+        info = factor(dst, lower, src=src)
         if not numpy.array_equal(cupy.asnumpy(src), poisoned, equal_nan=True):
             return False, "input changed"
     else:
         dst = src
-        info = cholesky.potrf_tensor(dst, lower)
+        info = factor(dst, lower)
     f = cupy.asnumpy(dst).astype(numpy.float64)
     info = cupy.asnumpy(info)
     good = [k for k in range(batch) if expected_info[k] == 0]
@@ -86,9 +90,10 @@ def check_case(cholesky, cupy, gen, dt, n, lower, out_of_place, strided, batch=1
     return ok, text
 
 
-def run_check(sizes, dtypes):
+def run_check(sizes, dtypes, kernel="tensor"):
     import cupy
     from linalg._cuda import cholesky
+    factor = cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
     gen = numpy.random.default_rng(7)
     failures = 0
     for dt in dtypes:
@@ -96,7 +101,7 @@ def run_check(sizes, dtypes):
             for lower in (True, False):
                 for out_of_place in (False, True):
                     for strided in (False, True):
-                        ok, text = check_case(cholesky, cupy, gen, dt, n, lower, out_of_place,
+                        ok, text = check_case(factor, cupy, gen, dt, n, lower, out_of_place,
                                               strided)
                         failures += not ok
                         print(("ok   " if ok else "FAIL ") + text, flush=True)
@@ -104,14 +109,17 @@ def run_check(sizes, dtypes):
     return failures
 
 
-def run_time(dt, sizes, batches, output):
+def run_time(dt, sizes, batches, output, kernel="tensor"):
     import cupy
     from bench_blas import copy_bandwidth, timeit
     from linalg._cuda import cholesky, vendor
+    ours = cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
+    rule = "GLOBAL_BATCHES" if kernel == "global" else "TENSOR_RANGE"
     gen = numpy.random.default_rng(3)
     copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()
-    lines = [f"# chol_tensor against the default POTRF path ({numpy.dtype(dt).name})", "",
+    lines = [f"# chol_{kernel} against the default POTRF path without it "
+             f"({numpy.dtype(dt).name})", "",
              f"device-to-device copy: {copy_rate:.0f} GB/s", "",
              "ms a call; kept: the input kept (a default call), in place: the input overwritten "
              "(a copy back to the input before each call, its time subtracted); cuSOLVER "
@@ -130,15 +138,16 @@ def run_time(dt, sizes, batches, output):
                 """ms of fn(work) on a fresh copy of a, the copy's time subtracted."""
                 copy = timeit(lambda: cupy.copyto(work, a))
                 return timeit(lambda: (cupy.copyto(work, a), fn(work))) - copy
-            rules, cholesky.TENSOR_RANGE = cholesky.TENSOR_RANGE, {}    # the path before
+            rules = getattr(cholesky, rule)
+            setattr(cholesky, rule, {})                              # the path before
             try:
                 default = timeit(lambda: cholesky.potrf(a, True, keep=("a",)))
                 default_in_place = in_place(lambda w: cholesky.potrf(w, True))
                 ref, _ = cholesky.potrf(a, True, keep=("a",))
             finally:
-                cholesky.TENSOR_RANGE = rules
-            tensor = timeit(lambda: cholesky.potrf_tensor(out, True, src=a))
-            tensor_in_place = in_place(lambda w: cholesky.potrf_tensor(w, True))
+                setattr(cholesky, rule, rules)
+            tensor = timeit(lambda: ours(out, True, src=a))
+            tensor_in_place = in_place(lambda w: ours(w, True))
             cus = in_place(lambda w: vendor.potrf(w, True))
             err = float(cupy.abs(out - ref).max() / cupy.abs(ref).max())
             rate = 2 * a.nbytes / tensor / 1e6
@@ -156,24 +165,33 @@ def run_time(dt, sizes, batches, output):
         Path(output).write_text("\n".join(lines) + "\n")
 
 
-def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None):
+def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None, defines=(),
+                kernel="tensor"):
     """Cycles a matrix of each chol_tensor phase (thread 0 of each block, barrier to barrier,
     kernel compiled with -DCT_PROFILE), summed over the batch and divided by it; ``nt_forced``:
     that many 32-blocks a side whatever n; ``carveout``: the kernel's preferred shared-memory
-    carveout (percent) set first; ``threads``: a block's (else the launcher's)."""
+    carveout (percent) set first; ``threads``: a block's (else the launcher's); ``defines``:
+    more -D options for the kernel's compilation; ``kernel`` "global": chol_global's phases
+    (load, factor, solve, store and update; the fifth column is 0)."""
     import cupy
     from bench_blas import timeit
     from linalg._cuda import _compile, cholesky
     gen = numpy.random.default_rng(5)
     names = ("load", "factor", "solve", "update", "store")
-    print(f"| dtype | n | NT | threads | carveout | batch | ms | "
+    print(f"| dtype | n | NT | threads | carveout | defines | batch | ms | "
           + " | ".join(f"{p} cycles" for p in names) + " |")
-    print("|---|---|---|---|---|---|---|" + "---|" * len(names))
+    print("|---|---|---|---|---|---|---|---|" + "---|" * len(names))
     for n in sizes:
         nt = nt_forced or cholesky.tensor_blocks_a_side(n)
-        block = threads or cholesky.TENSOR_THREADS[nt]
-        name = f"chol_tensor<{_compile.ctype(dt)}, {nt}, true>"
-        options = ("-DCT_PROFILE",)
+        if kernel == "global":
+            block = threads or cholesky.GLOBAL_THREADS
+            name = f"chol_global<{_compile.ctype(dt)}, true>"
+            smem = cholesky.global_smem_bytes(n)
+        else:
+            block = threads or cholesky.TENSOR_THREADS[nt]
+            name = f"chol_tensor<{_compile.ctype(dt)}, {nt}, true>"
+            smem = cholesky.tensor_smem_bytes(32 * nt)
+        options = ("-DCT_PROFILE",) + tuple(f"-D{d}" for d in defines)
         module = _compile._module(cupy.cuda.runtime.getDevice(), "potrf", name, options)
         launcher = _compile.kernel("potrf", name, "pqqiqipp", options=options)
         counters = module.get_global("ct_cycles")
@@ -185,14 +203,14 @@ def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None):
         _, lda, sa = cholesky.tri.view_args(a)
 
         def call():
-            launcher(batch, block, (out, lda, sa, n, batch, 1, info, a),
-                     cholesky.tensor_smem_bytes(32 * nt))
+            launcher(batch, block, (out, lda, sa, n, batch, 1, info, a), smem)
         ms = timeit(call)
         cycles = cupy.ndarray((5,), numpy.uint64, counters)
         cycles[...] = 0
         call()
         per = cupy.asnumpy(cycles) / batch
         print(f"| {numpy.dtype(dt).name} | {n} | {nt} | {block} | {carveout} | "
+              f"{' '.join(defines) or '-'} | "
               f"{batch} | {ms:.4f} | "
               + " | ".join(f"{v:.0f}" for v in per) + " |", flush=True)
 
@@ -207,18 +225,23 @@ def main(argv=None):
     parser.add_argument("--nt", type=int, help="profile: blocks a side, whatever n")
     parser.add_argument("--carveout", type=int, help="profile: preferred carveout, percent")
     parser.add_argument("--threads", type=int, help="profile: threads a block")
+    parser.add_argument("--defines", default="", help="profile: comma-separated macros")
+    parser.add_argument("--kernel", choices=("tensor", "global"), default="tensor",
+                        help="chol_tensor or chol_global")
     args = parser.parse_args(argv)
     if args.mode == "check":
-        return 1 if run_check(SIZES, (numpy.float64, numpy.float32)) else 0
+        sizes = GLOBAL_SIZES if args.kernel == "global" else SIZES
+        return 1 if run_check(sizes, (numpy.float64, numpy.float32), args.kernel) else 0
     if args.mode == "small":
-        return 1 if run_check((40, 100), (numpy.float64, numpy.float32)) else 0
+        sizes = (40, 300) if args.kernel == "global" else (40, 100)
+        return 1 if run_check(sizes, (numpy.float64, numpy.float32), args.kernel) else 0
     if args.mode == "profile":
         run_profile(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
                     int(args.batches.split(",")[0]), args.nt, args.carveout,
-                    args.threads)
+                    args.threads, [d for d in args.defines.split(",") if d], args.kernel)
         return 0
     run_time(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
-             [int(v) for v in args.batches.split(",")], args.output)
+             [int(v) for v in args.batches.split(",")], args.output, args.kernel)
     return 0
 
 

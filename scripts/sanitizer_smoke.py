@@ -174,4 +174,13 @@ if __name__ == "__main__":
                 a[:, :, :n] = spd(n, dtype)[:2]
                 _gchol.potrf_tensor(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n])
                 _gchol.potrf_tensor(a[:, :, :n], lower)
+    # chol_global (POTRF in one launch, the matrix in global memory): partial and whole last
+    # blocks, lower and upper, in and out of place, strided.
+    for dtype in (numpy.float32, numpy.float64):
+        for n in (40, 129, 256):
+            for lower in (True, False):
+                a = cupy.zeros((2, n, n + 3), dtype=dtype)
+                a[:, :, :n] = spd(n, dtype)[:2]
+                _gchol.potrf_global(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n])
+                _gchol.potrf_global(a[:, :, :n], lower)
     cupy.cuda.get_current_stream().synchronize()

@@ -41,7 +41,9 @@ COMPILE_CHECK = {"potrf.cu": [f"chol_panel<{t}, {o}>" for t in ("float", "double
                  + [f"chol_solve<{t}, {c}, {o}>" for t in ("float", "double")
                     for c in tri.SIZE_CLASSES for o in ("false", "true")]
                  + [f"chol_tensor<{t}, {b}, {o}>" for t in ("float", "double")
-                    for b in (2, 3, 4) for o in ("false", "true")]}
+                    for b in (2, 3, 4) for o in ("false", "true")]
+                 + [f"chol_global<{t}, {o}>" for t in ("float", "double")
+                    for o in ("false", "true")]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
 # kernels/potrf.cu chol_solve (the factor never leaves shared memory). H100, batch 10240, against
 # potrf + potrs: 2.0-2.3x faster for n right-hand sides (n = 2..32), 1.4-2.1x for one, except
@@ -242,6 +244,65 @@ def _tensor_config(device_id, dtype, n, fresh):
     return launcher, TENSOR_THREADS[nt], tensor_smem_bytes(n)
 
 
+# kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
+# a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 in
+# shared memory, rows GLOBAL_LD apart).
+GLOBAL_MAX = 512
+GLOBAL_LD = 36
+GLOBAL_THREADS = 512
+# Where a dtype's POTRF at GLOBAL_FROM <= n <= GLOBAL_MAX takes chol_global, ahead of the vendor
+# and panel paths: rows (last n, first batch, batch bound), the first row whose last n >= n, then
+# first batch <= batch < bound. H100, ms against the default path without it (input kept / in
+# place; scripts/probe_chol_tensor.py time --kernel global, reports/gpu_20261127b calls 3-4):
+# float64 n = 160 batch 1-264 2.1-6x, 500 1.58 / 0.93x; n = 256-512 batch 2-264 1.02-3.4x, batch
+# 1 0.38-0.99x (the vendor's small-batch path: cuSOLVER spreads one matrix over the GPU, we keep
+# it on one SM), 500 1.07-1.34x kept but 0.79-0.97x in place; float32 alike but for n = 512
+# batch 8 in place (0.88x) and 264 (0.79x).
+GLOBAL_FROM = TENSOR_MAX + 1
+GLOBAL_BATCHES = {"float64": ((192, 1, 400), (384, 2, 400), (512, 2, 300)),
+                  "float32": ((192, 1, 300), (384, 2, 300), (512, 32, 200))}
+
+
+def global_smem_bytes(n):
+    """Dynamic shared bytes of chol_global at order n (kernels/potrf.cu chol_global_smem)."""
+    return (tensor_blocks_a_side(n) * tri.LEAF * GLOBAL_LD + 32) * 8
+
+
+def use_global(a):
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_global: GLOBAL_FROM <= n <=
+    GLOBAL_MAX and the batch inside the first GLOBAL_BATCHES row of its dtype that reaches n."""
+    batch, n = a.shape[0], a.shape[1]
+    if not GLOBAL_FROM <= n <= GLOBAL_MAX:
+        return False
+    for last, first, below in GLOBAL_BATCHES.get(dtype_name(a.dtype), ()):
+        if n <= last:
+            return first <= batch < below
+    return False
+
+
+def potrf_global(a, lower, src=None):
+    """kernels/potrf.cu chol_global on the (batch, n, n) view ``a`` (LEAF < n <= GLOBAL_MAX): the
+    factor in one launch, one matrix a block (right-looking by 32-wide block columns, the
+    trailing updates on the float64 tensor cores, the matrix in global memory), zeros in the
+    other triangle. In place, or with ``src`` (a's shape and strides) the factor of ``src``
+    written to ``a``, ``src`` only read. Returns info."""
+    batch, n = a.shape[0], a.shape[1]
+    fresh = src is not None
+    if fresh:
+        src = tri.check_twin(src, a)
+    launcher = _global_launcher(current_device(), a.dtype, fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(a)
+    launcher(grid_1d(batch, 1), GLOBAL_THREADS,
+             (a, lda, sa, n, batch, int(lower), info, src if fresh else a), global_smem_bytes(n))
+    return info
+
+
+@functools.lru_cache(maxsize=64)
+def _global_launcher(device_id, dtype, fresh):
+    return kernel("potrf", f"chol_global<{ctype(dtype)}, {cbool(fresh)}>", "pqqiqipp")
+
+
 def potrs_inplace(l, b, lower, src=None):
     """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
     recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
@@ -278,6 +339,9 @@ def potrf(a, lower=True, keep=()):
     if a.shape[1] > tri.LEAF and use_tensor(a, "a" in keep):
         factor = tri.result_array(a, "a", keep)
         return factor, potrf_tensor(factor, lower, src=None if factor is a else a)
+    if use_global(a):
+        factor = tri.result_array(a, "a", keep)
+        return factor, potrf_global(factor, lower, src=None if factor is a else a)
     if a.shape[1] <= tri.LEAF or tri.one_launch("potrf", a):
         factor = tri.result_array(a, "a", keep)
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)

@@ -2,11 +2,12 @@
 
 
 def pytest_collection_modifyitems(config, items):
-    """Deselect the "one_launch", "cols" and "tensor" parametrizations of sizes those paths do not serve
-    (they would run the same kernels as the other path parameters): the sizes are a product of
-    two parametrizations, and a deselected case is not a skipped one."""
-    from .helpers import cols_serves, one_launch_serves, tensor_serves
-    serves = {"one_launch": one_launch_serves, "cols": cols_serves, "tensor": tensor_serves}
+    """Deselect the "one_launch", "cols", "tensor" and "global" parametrizations of sizes those
+    paths do not serve (they would run the same kernels as the other path parameters): the sizes
+    are a product of two parametrizations, and a deselected case is not a skipped one."""
+    from .helpers import cols_serves, global_serves, one_launch_serves, tensor_serves
+    serves = {"one_launch": one_launch_serves, "cols": cols_serves, "tensor": tensor_serves,
+              "global": global_serves}
     keep, drop = [], []
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})

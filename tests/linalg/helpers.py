@@ -211,6 +211,13 @@ def tensor_serves(n):
     return LEAF < n <= TENSOR_MAX
 
 
+def global_serves(n):
+    """Whether kernels/potrf.cu chol_global can serve size ``n`` (forced, every dtype)."""
+    from linalg._cuda.cholesky import GLOBAL_MAX
+    from linalg._cuda.triangular import LEAF
+    return LEAF < n <= GLOBAL_MAX
+
+
 def cols_serves(n):
     """Whether kernels/tri_cols.cu can serve size ``n`` (forced, from LEAF + 1 for every op)."""
     from linalg._cuda.triangular import COLS_MAX, LEAF

@@ -1,6 +1,6 @@
-"""kernels/potrf.cu chol_tensor's shared-memory size, compiled for the host with nvcc, against
-the launcher's (linalg/_cuda/cholesky.py tensor_smem_bytes), and the launcher's rule. Skips the
-nvcc part without nvcc."""
+"""kernels/potrf.cu chol_tensor's and chol_global's shared-memory sizes, compiled for the host
+with nvcc, against the launchers' (linalg/_cuda/cholesky.py tensor_smem_bytes,
+global_smem_bytes), and the launchers' rules. Skips the nvcc part without nvcc."""
 import subprocess
 
 import numpy
@@ -15,6 +15,8 @@ PROGRAM = r"""
 #include "potrf.cu"
 int main() {
     printf("%d %d %d\n", chol_tensor_smem<2>(), chol_tensor_smem<3>(), chol_tensor_smem<4>());
+    for (int n : {33, 129, 256, 300, 512}) printf("%d ", chol_global_smem(n));
+    printf("\n%d %d %d\n", CG_THREADS, CG_LD, 32 * CG_BLOCKS_MAX);
     return 0;
 }
 """
@@ -23,8 +25,41 @@ int main() {
 def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
     exe = build_host_program(tmp_path_factory, "chol_tensor_host", PROGRAM)
     done = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
-    assert [int(v) for v in done.stdout.split()] == [cholesky.tensor_smem_bytes(n)
-                                                     for n in (64, 96, 128)]
+    tensor, glob, constants = [[int(v) for v in line.split()]
+                               for line in done.stdout.splitlines()]
+    assert tensor == [cholesky.tensor_smem_bytes(n) for n in (64, 96, 128)]
+    assert glob == [cholesky.global_smem_bytes(n) for n in (33, 129, 256, 300, 512)]
+    assert constants == [cholesky.GLOBAL_THREADS, cholesky.GLOBAL_LD, cholesky.GLOBAL_MAX]
+
+
+def test_global_threads_cover_the_rows_a_step_solves():
+    """chol_global solves a row a thread below the diagonal block: up to GLOBAL_MAX - 32 rows;
+    its block column fits one SM's shared memory at GLOBAL_MAX."""
+    assert cholesky.GLOBAL_MAX - 32 <= cholesky.GLOBAL_THREADS
+    assert cholesky.global_smem_bytes(cholesky.GLOBAL_MAX) + 1024 <= 228 * 1024
+
+
+def test_global_rule_takes_the_first_row_reaching_n(monkeypatch):
+    monkeypatch.setattr(cholesky, "GLOBAL_FROM", 129)
+    monkeypatch.setattr(cholesky, "GLOBAL_BATCHES",
+                        {"float64": ((192, 1, 400), (512, 2, 300))})
+    f64 = numpy.float64
+    assert [n for n in range(1, 700) if cholesky.use_global(FakeBatch(n, f64, 1))] \
+        == list(range(129, 193))
+    assert [n for n in range(1, 700) if cholesky.use_global(FakeBatch(n, f64, 299))] \
+        == list(range(129, 513))
+    assert [b for b in (1, 2, 299, 300, 399, 400) if cholesky.use_global(FakeBatch(150, f64, b))] \
+        == [1, 2, 299, 300, 399]
+    assert [b for b in (1, 2, 299, 300) if cholesky.use_global(FakeBatch(500, f64, b))] \
+        == [2, 299]
+    assert not cholesky.use_global(FakeBatch(256, numpy.float32, 8))
+
+
+def test_global_rule_rows_cover_the_kernels_sizes_in_order():
+    for rows in cholesky.GLOBAL_BATCHES.values():
+        lasts = [last for last, _, _ in rows]
+        assert lasts == sorted(lasts) and lasts[-1] == cholesky.GLOBAL_MAX
+        assert all(1 <= first < below for _, first, below in rows)
 
 
 @pytest.mark.parametrize("n", [33, 40, 63, 64, 65, 96, 97, 127, 128])

@@ -706,6 +706,19 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)
     assert run(chol_mod.potrf, m100, True) == [("panels", False)]
     monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {})          # the panels below
+    # chol_global from GLOBAL_FROM to GLOBAL_MAX below its batch bound, ahead of the vendor's
+    # small-batch path and the panels, reading a kept input in place of a copy
+    monkeypatch.setattr(chol_mod, "potrf_global",
+                        lambda a, lower, src=None: events.append(("global", src is not None)))
+    monkeypatch.setattr(chol_mod, "GLOBAL_FROM", 100)
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 3),)})
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: True)
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("global", True)]
+    assert run(chol_mod.potrf, m100, True) == [("global", False)]
+    monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 2),)})
+    assert run(chol_mod.potrf, m100, True) == [("panels", False)]
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {})
     # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
     assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}
     for m in (m100[:, :48, :48], m100, numpy.zeros((2, 64, 64), numpy.float32)):

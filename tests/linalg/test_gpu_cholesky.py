@@ -32,7 +32,7 @@ def gpu():
 
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
-                        "tensor"])
+                        "tensor", "global"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -43,13 +43,20 @@ def potrf_path(request, gpu, monkeypatch):
     65..128, POTRS with n right-hand sides by tri_pair up to 64); "cols": POTRS with several
     right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
     "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
-    dtype; the other parameters run with chol_tensor off (the panels)."""
+    dtype; the other parameters run with chol_tensor off (the panels); "global": POTRF by
+    kernels/potrf.cu chol_global for 33..512 at every batch and dtype."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     tensor = request.param == "tensor"
     forced = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
+    if request.param == "global":
+        monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
+        every = ((gpu.GLOBAL_MAX, 1, 2**62),)
+        monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {"float32": every, "float64": every})
+    else:
+        monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {})
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):
@@ -103,7 +110,7 @@ def test_potrf_huge_batch(cp, gpu):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
-@pytest.mark.parametrize("n", [5, 33, 100])
+@pytest.mark.parametrize("n", [5, 33, 100, 300])
 def test_potrf_not_spd_mid_batch(cp, gpu, potrf_path, n, lower, dtype):
     """Matrix 2 of 5 loses definiteness at order j + 1: info[2] = j + 1, the others are right."""
     a = spd(n, 5, dtype)
@@ -121,7 +128,7 @@ def test_potrf_not_spd_mid_batch(cp, gpu, potrf_path, n, lower, dtype):
 
 
 @pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n", [1, 6, 40, 90])
+@pytest.mark.parametrize("n", [1, 6, 40, 90, 200])
 def test_potrf_nan(cp, gpu, potrf_path, n, dtype):
     """A NaN on the diagonal fails at that order; an off-diagonal NaN at (i, j) fails at i + 1."""
     a = spd(n, 3, dtype)

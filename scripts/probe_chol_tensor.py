@@ -124,9 +124,10 @@ def run_time(dt, sizes, batches, output, kernel="tensor"):
              "ms a call; kept: the input kept (a default call), in place: the input overwritten "
              "(a copy back to the input before each call, its time subtracted); cuSOLVER "
              "potrfBatched in place.", "",
-             "| n | batch | kept: default | kept: tensor | in place: default | in place: tensor | "
-             "cuSOLVER | kept default / tensor | in place default / tensor | cuSOLVER / tensor "
-             "(in place) | tensor % copy bw (kept) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"| n | batch | kept: default | kept: {kernel} | in place: default | "
+             f"in place: {kernel} | cuSOLVER | kept default / {kernel} | "
+             f"in place default / {kernel} | cuSOLVER / {kernel} (in place) | "
+             f"{kernel} % copy bw (kept) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     for n in sizes:
         for batch in batches:

@@ -254,10 +254,10 @@ GLOBAL_THREADS = 512
 # and panel paths: rows (last n, first batch, batch bound), the first row whose last n >= n, then
 # first batch <= batch < bound. H100, ms against the default path without it (input kept / in
 # place; scripts/probe_chol_tensor.py time --kernel global, reports/gpu_20261127b calls 3-4):
-# float64 n = 160 batch 1-264 2.1-6x, 500 1.58 / 0.93x; n = 256-512 batch 2-264 1.02-3.4x, batch
-# 1 0.38-0.99x (the vendor's small-batch path: cuSOLVER spreads one matrix over the GPU, we keep
-# it on one SM), 500 1.07-1.34x kept but 0.79-0.97x in place; float32 alike but for n = 512
-# batch 8 in place (0.88x) and 264 (0.79x).
+# float64 n = 160 batch 1-264 1.5-6.3x, 500 1.33-1.58 / 0.93-1.14x; n = 256-512 batch 2-264
+# 1.0-4.1x, batch 1 0.37-0.99x (the vendor's small-batch path: cuSOLVER spreads one matrix over
+# the GPU, we keep it on one SM), 500 0.96-1.34x kept but 0.73-0.97x in place; float32 alike but
+# for n = 512 batch 8 in place (0.88x) and 264 (0.79x).
 GLOBAL_FROM = TENSOR_MAX + 1
 GLOBAL_BATCHES = {"float64": ((192, 1, 400), (384, 2, 400), (512, 2, 300)),
                   "float32": ((192, 1, 300), (384, 2, 300), (512, 32, 200))}

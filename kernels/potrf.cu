@@ -1,5 +1,5 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
-// larger kernels (chol_block, chol_panel, chol_tensor) below it.
+// larger kernels (chol_block, chol_panel, chol_tensor, chol_global) below it.
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -25,8 +25,9 @@
 //             TRTRI phase by 32 x 32 blocks, chol_trtri_blocked). The loops over the matrix
 //             order are fully unrolled (constant register indices, no per-entry predicates), with
 //             one uniform `j >= n` exit a step; entries beyond n are scratch that is never
-//             stored. Larger n: potrf in one launch up to n = 128 (chol_tensor below) or by
-//             left-looking 32-wide panels (chol_panel below, reusing the potrf phase),
+//             stored. Larger n: potrf in one launch up to n = 128 (chol_tensor below), up to
+//             512 on small batches (chol_global below), or by left-looking 32-wide panels
+//             (chol_panel below, reusing the potrf phase),
 //             trtri/lauum by the launchers' recursion down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);

@@ -1112,8 +1112,8 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
 // chol_global<T, OUT>: POTRF of TENSOR_MAX < n <= 32 CG_BLOCKS_MAX at small batches, one matrix
 // a block of CG_THREADS, the matrix left in global memory (in L2 at the batches it serves;
 // `scripts/probe_chol_tensor.py time --kernel global`), so a matrix of 256 or 512 takes one
-// launch where the panel path takes 2 n / 32 and cuSOLVER several. Launcher: linalg/_cuda/cholesky.py
-// potrf_global.
+// launch where the panel path takes 2 n / 32 and cuSOLVER several. Launcher:
+// linalg/_cuda/cholesky.py potrf_global.
 // Steps:      right-looking by 32-wide block columns k: block column k (rows 32 k .. n - 1,
 //             already updated by the steps before) into shared memory, rows CG_LD apart; warp 0
 //             factors its diagonal block (chol_potrf_phase) and takes the reciprocals, a thread

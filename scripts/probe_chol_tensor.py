@@ -85,8 +85,9 @@ def check_case(factor, cupy, gen, dt, n, lower, out_of_place, strided, batch=11)
         pad_kept = bool((whole.reshape(batch, n, n + pad)[:, :, n:] == fill).all())
     ok = res < 30 and zeros and pad_kept and numpy.array_equal(info, expected_info)
     text = (f"{numpy.dtype(dt).name} n={n} {'lower' if lower else 'upper'} "
-            f"{'out' if out_of_place else 'in'}{' strided' if strided else ''}: residual {res:.2f}, "
-            f"info {info.tolist()} (LAPACK {expected_info.tolist()}), zeros {zeros}, pad {pad_kept}")
+            f"{'out' if out_of_place else 'in'}{' strided' if strided else ''}: "
+            f"residual {res:.2f}, info {info.tolist()} (LAPACK {expected_info.tolist()}), "
+            f"zeros {zeros}, pad {pad_kept}")
     return ok, text
 
 

@@ -712,6 +712,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
                         lambda a, lower, src=None: events.append(("global", src is not None)))
     monkeypatch.setattr(chol_mod, "GLOBAL_FROM", 100)
     monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 3),)})
+    small_batch = tri_mod.small_batch
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: True)
     assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("global", True)]
     assert run(chol_mod.potrf, m100, True) == [("global", False)]
@@ -719,6 +720,7 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 2),)})
     assert run(chol_mod.potrf, m100, True) == [("panels", False)]
     monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {})
+    monkeypatch.setattr(tri_mod, "small_batch", small_batch)
     # out-of-place panels from PANEL_OUT_FROM (float64 48, float32 64), one copy first below
     assert chol_mod.PANEL_OUT_FROM == {"float64": 48, "float32": 64}
     for m in (m100[:, :48, :48], m100, numpy.zeros((2, 64, 64), numpy.float32)):

@@ -217,11 +217,18 @@ def potrf_tensor(a, lower, src=None):
     trailing updates on the float64 tensor cores), zeros in the other triangle. In place, or
     with ``src`` (a's shape and strides) the factor of ``src`` written to ``a``, ``src`` only
     read. Returns info."""
+    return _factor_a_block(_tensor_config, a, lower, src)
+
+
+def _factor_a_block(config, a, lower, src):
+    """Launch a one-matrix-a-block POTRF kernel (chol_tensor, chol_global) on the view ``a``,
+    in place or from ``src``; ``config(device_id, dtype, n, fresh)`` gives its (launcher,
+    threads, shared bytes). Returns info."""
     batch, n = a.shape[0], a.shape[1]
     fresh = src is not None
     if fresh:
         src = tri.check_twin(src, a)
-    launcher, threads, smem = _tensor_config(current_device(), a.dtype, n, fresh)
+    launcher, threads, smem = config(current_device(), a.dtype, n, fresh)
     info = info_array(batch)
     _, lda, sa = tri.view_args(a)
     launcher(grid_1d(batch, 1), threads,
@@ -286,21 +293,14 @@ def potrf_global(a, lower, src=None):
     trailing updates on the float64 tensor cores, the matrix in global memory), zeros in the
     other triangle. In place, or with ``src`` (a's shape and strides) the factor of ``src``
     written to ``a``, ``src`` only read. Returns info."""
-    batch, n = a.shape[0], a.shape[1]
-    fresh = src is not None
-    if fresh:
-        src = tri.check_twin(src, a)
-    launcher = _global_launcher(current_device(), a.dtype, fresh)
-    info = info_array(batch)
-    _, lda, sa = tri.view_args(a)
-    launcher(grid_1d(batch, 1), GLOBAL_THREADS,
-             (a, lda, sa, n, batch, int(lower), info, src if fresh else a), global_smem_bytes(n))
-    return info
+    return _factor_a_block(_global_config, a, lower, src)
 
 
-@functools.lru_cache(maxsize=64)
-def _global_launcher(device_id, dtype, fresh):
-    return kernel("potrf", f"chol_global<{ctype(dtype)}, {cbool(fresh)}>", "pqqiqipp")
+@functools.lru_cache(maxsize=1024)
+def _global_config(device_id, dtype, n, fresh):
+    """(launcher, threads, shared bytes) of chol_global at order n."""
+    launcher = kernel("potrf", f"chol_global<{ctype(dtype)}, {cbool(fresh)}>", "pqqiqipp")
+    return launcher, GLOBAL_THREADS, global_smem_bytes(n)
 
 
 def potrs_inplace(l, b, lower, src=None):
@@ -336,12 +336,11 @@ def potrf(a, lower=True, keep=()):
     ``keep`` names "a"."""
     if not tri.is_real(a.dtype):
         return _vendor_potrf(a, lower)                            # a only read
-    if a.shape[1] > tri.LEAF and use_tensor(a, "a" in keep):
+    one_block = (potrf_tensor if a.shape[1] > tri.LEAF and use_tensor(a, "a" in keep)
+                 else potrf_global if use_global(a) else None)
+    if one_block is not None:                 # a kept input is read, not copied
         factor = tri.result_array(a, "a", keep)
-        return factor, potrf_tensor(factor, lower, src=None if factor is a else a)
-    if use_global(a):
-        factor = tri.result_array(a, "a", keep)
-        return factor, potrf_global(factor, lower, src=None if factor is a else a)
+        return factor, one_block(factor, lower, src=None if factor is a else a)
     if a.shape[1] <= tri.LEAF or tri.one_launch("potrf", a):
         factor = tri.result_array(a, "a", keep)
         return factor, tri.chol_small(a, tri.CHOL_POTRF, lower, out=factor)

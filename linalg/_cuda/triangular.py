@@ -302,9 +302,10 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # ``cols_width`` vectors a block, so that one matrix fills the GPU). The paths it replaces there
 # run tens of dependent launches (the vendor's single-matrix trsm, the recursions' GEMMs) or one
 # block a matrix (tri_pair, chol_block). COLS_BELOW[(op, dtype)]: {n_max: batch bound},
-# tri_cols for batches below the bound of the smallest n_max >= n (a bound 0: never). H200, float64, n right-hand sides, ms a call of the backend's default path
-# against tri_cols (scripts/probe_tri_cols.py time, reports/gpu_20261126k): TRSM batch 1 n = 128
-# / 256 / 512 0.046 / 0.076 / 0.183 against 0.016 / 0.031 / 0.076 (torch 0.037 / 0.075 / 0.162),
+# tri_cols for batches below the bound of the smallest n_max >= n (a bound 0: never). H200,
+# float64, n right-hand sides, ms a call of the backend's default path against tri_cols
+# (scripts/probe_tri_cols.py time, reports/gpu_20261126k): TRSM batch 1 n = 128 / 256 / 512
+# 0.046 / 0.076 / 0.183 against 0.016 / 0.031 / 0.076 (torch 0.037 / 0.075 / 0.162),
 # batch 8 0.076 / 0.138 / 0.320 against 0.021 / 0.049 / 0.360; TRTRI batch 1 0.051 / 0.126 / 0.248
 # against 0.020 / 0.031 / 0.076; POTRS 0.070 / 0.146 / 0.304 against 0.031 / 0.061 / 0.150. The
 # bounds are `probe_tri_cols.py bounds` of those tables (batches 1, 2, 4, ... 64; one more than

@@ -1132,10 +1132,10 @@ constexpr int CG_LD = 36;
 constexpr int CG_THREADS = 512;
 constexpr int CG_BLOCKS_MAX = 16;             // n <= 512: rows below a diagonal block <= 480
 
-// Dynamic shared bytes of chol_global at order n: the block column (32 NT rows), then 32
-// reciprocals.
+// Dynamic shared bytes of chol_global at order n: the block column (32 NT rows), the next
+// diagonal block (32 rows), then 32 reciprocals.
 __host__ __device__ constexpr int chol_global_smem(int n) {
-    return (32 * ((n + 31) / 32) * CG_LD + 32) * 8;
+    return (32 * ((n + 31) / 32 + 1) * CG_LD + 32) * 8;
 }
 
 // Offset of the lower form's entry (i, j) (i >= j) in the caller's matrix: A(i, j), or for an
@@ -1187,48 +1187,186 @@ __device__ __forceinline__ void cg_update_strip(T* a, const T* rd, index_t lda, 
     }
 }
 
-// Block column k (rows 32 k .. 32 k + rows - 1, rows a multiple of 32) into p, AHEAD loads a
-// thread in flight; the identity past n, zeros above the diagonal (the other triangle is never
-// read). Consecutive threads read consecutive addresses in either form.
+// Rows c0 + r0 .. c0 + r0 + rows - 1 of block column k (c0 = 32 k) into p from row r0 on, by
+// threads t of threads, AHEAD loads a thread in flight; the identity past n, zeros above the
+// diagonal (the other triangle is never read). Consecutive threads read consecutive addresses in
+// either form.
 template <typename T>
-__device__ __forceinline__ void cg_load_column(double* p, const T* rd, index_t lda, int lower,
-                                               int n, int k, int rows) {
+__device__ __forceinline__ void cg_load_rows(double* p, const T* rd, index_t lda, int lower,
+                                             int n, int k, int r0, int rows, int t, int threads) {
     constexpr int AHEAD = 8;
     const int c0 = 32 * k, total = 32 * rows;
-    for (int e0 = threadIdx.x; e0 < total; e0 += AHEAD * blockDim.x) {
+    for (int e0 = t; e0 < total; e0 += AHEAD * threads) {
         double v[AHEAD];
 #pragma unroll
         for (int h = 0; h < AHEAD; ++h) {
-            const int e = e0 + h * blockDim.x;
-            const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+            const int e = e0 + h * threads;
+            const int r = r0 + (lower ? e >> 5 : e % rows), c = lower ? e & 31 : e / rows;
             const int i = c0 + r, j = c0 + c;
             v[h] = (e < total && j <= i && i < n) ? double(rd[cg_at(lda, lower, i, j)])
                                                   : (i == j ? 1.0 : 0.0);
         }
 #pragma unroll
         for (int h = 0; h < AHEAD; ++h) {
-            const int e = e0 + h * blockDim.x;
-            const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+            const int e = e0 + h * threads;
+            const int r = r0 + (lower ? e >> 5 : e % rows), c = lower ? e & 31 : e / rows;
             if (e < total) p[r * CG_LD + c] = v[h];
         }
     }
 }
 
+// The next diagonal block, factored (one warp): d = A_KK - P_K P_K^T (P: the block column k <
+// K in shared memory from block row k on; none for k < 0) by the DMMA strips' fragments, the
+// identity past n and zeros above the diagonal; then chol_potrf_phase on d, the reciprocals of
+// its diagonal into recip and the first failing column into fail.
+template <typename T>
+__device__ __forceinline__ void cg_factor_diagonal(double* d, double* recip, int& fail,
+                                                   const T* rd, index_t lda, int lower, int n,
+                                                   const double* p, int K, int k, int lane) {
+    const int g = lane >> 2, q = lane & 3, c0 = 32 * K;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int i0 = 16 * h + g, j0 = 2 * q;            // C(g, 2q) of the fragment, in d
+        const double* pa = p + (32 * (K - k) + 16 * h + g) * CG_LD + q;
+        const double* pb = p + (32 * (K - k) + g) * CG_LD + q;
+        const int f1 = h == 0 ? 2 : 4;                    // the strictly upper quarter: zeros
+        double acc[4][4];
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int i = i0 + 8 * (e >> 1), j = j0 + 8 * f + (e & 1);
+                acc[f][e] = (f < f1 && j <= i && c0 + i < n)
+                                ? double(rd[cg_at(lda, lower, c0 + i, c0 + j)]) : 0.0;
+            }
+        }
+        if (k >= 0) {
+#pragma unroll
+            for (int kk = 0; kk < 32; kk += 8) {
+                const double x[4] = {-pa[kk], -pa[8 * CG_LD + kk], -pa[kk + 4],
+                                     -pa[8 * CG_LD + kk + 4]};
+#pragma unroll
+                for (int f = 0; f < 4; ++f) {
+                    if (f >= f1) continue;
+                    const double y[2] = {pb[8 * f * CG_LD + kk], pb[8 * f * CG_LD + kk + 4]};
+                    dmma_16x8x8(acc[f], x, y);
+                }
+            }
+        }
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int i = i0 + 8 * (e >> 1), j = j0 + 8 * f + (e & 1);
+                d[i * CG_LD + j] = (j <= i && c0 + i < n) ? acc[f][e] : (i == j ? 1.0 : 0.0);
+            }
+        }
+    }
+    __syncwarp();
+    const int f = chol_potrf_phase<double, 32, CG_LD>(d, min(32, n - c0), lane);
+    recip[lane] = 1.0 / d[lane * CG_LD + lane];
+    if (lane == 0 && f != 0 && fail == 0) fail = c0 + f;
+}
+
 // Block column k of the factor from the block column p, and the zeros of the other triangle in
-// block row k (lower: right of the diagonal block; upper: U's rows left of it). Consecutive
-// threads write consecutive addresses in either form.
+// block row k (lower: right of the diagonal block; upper: U's rows left of it): the entries t,
+// t + step, ... of each (a cluster's blocks share the stores). Consecutive threads write
+// consecutive addresses in either form.
 template <typename T>
 __device__ __forceinline__ void cg_store_column(T* a, index_t lda, int lower, int n, int k,
-                                                const double* p) {
-    const int c0 = 32 * k, rows = n - c0, t = threadIdx.x;
-    for (int e = t; e < 32 * rows; e += blockDim.x) {
+                                                const double* p, int t, int step) {
+    const int c0 = 32 * k, rows = n - c0;
+    for (int e = t; e < 32 * rows; e += step) {
         const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
         if (c0 + c < n) a[cg_at(lda, lower, c0 + r, c0 + c)] = T(p[r * CG_LD + c]);
     }
     const int width = lower ? rows - 32 : c0, first = lower ? c0 + 32 : 0;
-    for (int e = t; e < 32 * max(width, 0); e += blockDim.x) {
+    for (int e = t; e < 32 * max(width, 0); e += step) {
         const int r = c0 + e / width;
         if (r < n) a[(index_t)r * lda + first + e % width] = T(0);
+    }
+}
+
+// Barrier of all threads of the cluster, with release / acquire at cluster scope: the trailing
+// updates of every block of the cluster (global memory) are seen by the next column's loads.
+__device__ __forceinline__ void cluster_barrier() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+                 "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __syncthreads();                              // no clusters before sm_90: CL = 1 only
+#endif
+}
+
+// The steps of chol_global (CL = 1) and chol_cluster (CL blocks a matrix). Every block of a
+// cluster holds the block column and factors the diagonal blocks itself (the same values in
+// each: no exchange, and these steps take as long whatever the rows); warp 0 factors the next
+// diagonal block while the other warps (of all the cluster's blocks) store the column and
+// update the rest of the trailing matrix, so the diagonal chain runs under the updates; a
+// cluster barrier closes each step.
+template <typename T, bool OUT, int CL>
+__device__ __forceinline__ void chol_global_steps(T* A, index_t lda, index_t stride, int n,
+                                                  index_t batch, int lower, int* info,
+                                                  const T* A_in) {
+    extern __shared__ __align__(16) double cg_smem[];
+    double* p = cg_smem;
+    const int nt = (n + 31) >> 5;
+    double* d = p + 32 * nt * CG_LD;
+    double* recip = d + 32 * CG_LD;
+    __shared__ int fail;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    const int rank = CL > 1 ? blockIdx.x % CL : 0;
+    const int others = blockDim.x - 32;               // warps 1.. of each block
+#ifdef CT_PROFILE
+    long long ct_clock = clock64();
+#endif
+    for (index_t m = blockIdx.x / CL; m < batch; m += gridDim.x / CL) {
+        T* a = A + m * stride;
+        const T* in = OUT ? A_in + m * stride : a;
+        if (warp == 0) {
+            if (lane == 0) fail = 0;
+            __syncwarp();
+            cg_factor_diagonal(d, recip, fail, in, lda, lower, n, p, 0, -1, lane);
+        }
+        CT_MARK(4);
+        for (int k = 0; k < nt; ++k) {
+            const T* rd = (OUT && k == 0) ? in : a;
+            const int rows = 32 * (nt - k);
+            if (warp == 0) {                          // the factored diagonal block on top
+#pragma unroll 4
+                for (int r = 0; r < 32; ++r) p[r * CG_LD + lane] = d[r * CG_LD + lane];
+            } else {
+                cg_load_rows(p, rd, lda, lower, n, k, 32, rows - 32, t - 32, others);
+            }
+            __syncthreads();
+            CT_MARK(0);
+            if (t < rows - 32) solve_row_32<CG_LD>(p + (32 + t) * CG_LD, p, recip);
+            __syncthreads();
+            CT_MARK(1);
+            if (warp == 0) {
+                if (k + 1 < nt)
+                    cg_factor_diagonal(d, recip, fail, rd, lda, lower, n, p, k + 1, k, lane);
+            } else {
+                cg_store_column(a, lda, lower, n, k, p, rank * others + t - 32, CL * others);
+                // Strip pairs of the blocks (I, J), k < J <= I, but the next diagonal block's.
+                const int below = nt - 1 - k, strips = below * (below + 1);
+                for (int u = 2 + rank * (warps - 1) + warp - 1; u < strips;
+                     u += CL * (warps - 1)) {
+                    int ii, jj;
+                    ct_block_place(u >> 1, ii, jj);
+                    cg_update_strip(a, rd, lda, lower, n, p, k + 1 + ii, k + 1 + jj, k, u & 1,
+                                    lane);
+                }
+            }
+            CT_MARK(2);
+            if (CL > 1)
+                cluster_barrier();
+            else
+                __syncthreads();                  // the updates are in before the next column
+            CT_MARK(3);
+        }
+        if (t == 0 && rank == 0 && info != nullptr) info[m] = fail;
+        __syncthreads();
     }
 }
 
@@ -1237,45 +1375,21 @@ __global__ void __launch_bounds__(CG_THREADS, 1)
 chol_global(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, int* info,
             const T* A_in) {
     // Not __restrict__: the step-0 reads come from A_in (OUT) or A itself (in place).
-    extern __shared__ __align__(16) double cg_smem[];
-    double* p = cg_smem;
-    const int nt = (n + 31) >> 5;
-    double* recip = p + 32 * nt * CG_LD;
-    __shared__ int fail;
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
-#ifdef CT_PROFILE
-    long long ct_clock = clock64();
+    chol_global_steps<T, OUT, 1>(A, lda, stride, n, batch, lower, info, A_in);
+}
+
+// chol_cluster<T, OUT, CL>: chol_global's steps with one matrix a cluster of CL blocks (sm_90):
+// the trailing updates, bound by one SM's L2 bandwidth in chol_global (n = 512: 778 K of 1.09 M
+// cycles), spread over CL SMs, for the batches too small to fill the GPU a matrix a block.
+// Launched with a grid of CL blocks a matrix (the cluster's blocks are consecutive).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define CG_CLUSTER_DIMS(CL)                       // compiles, never launched (the launcher refuses)
+#else
+#define CG_CLUSTER_DIMS(CL) __cluster_dims__(CL, 1, 1)
 #endif
-    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
-        T* a = A + m * stride;
-        if (t == 0) fail = 0;
-        for (int k = 0; k < nt; ++k) {
-            const T* rd = (OUT && k == 0) ? A_in + m * stride : a;
-            const int c0 = 32 * k, rows = 32 * (nt - k);
-            cg_load_column(p, rd, lda, lower, n, k, rows);
-            __syncthreads();
-            CT_MARK(0);
-            if (warp == 0) {
-                const int f = chol_potrf_phase<double, 32, CG_LD>(p, min(32, n - c0), lane);
-                recip[lane] = 1.0 / p[lane * CG_LD + lane];
-                if (lane == 0 && f != 0 && fail == 0) fail = c0 + f;
-            }
-            __syncthreads();
-            CT_MARK(1);
-            if (t < rows - 32) solve_row_32<CG_LD>(p + (32 + t) * CG_LD, p, recip);
-            __syncthreads();
-            CT_MARK(2);
-            cg_store_column(a, lda, lower, n, k, p);
-            const int below = nt - 1 - k, strips = below * (below + 1);     // 2 a block
-            for (int u = warp; u < strips; u += warps) {
-                int ii, jj;
-                ct_block_place(u >> 1, ii, jj);
-                cg_update_strip(a, rd, lda, lower, n, p, k + 1 + ii, k + 1 + jj, k, u & 1, lane);
-            }
-            __syncthreads();                      // the updates are in before the next column
-            CT_MARK(3);
-        }
-        if (t == 0 && info != nullptr) info[m] = fail;
-        __syncthreads();
-    }
+template <typename T, bool OUT, int CL>
+__global__ void CG_CLUSTER_DIMS(CL) __launch_bounds__(CG_THREADS, 1)
+chol_cluster(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, int* info,
+             const T* A_in) {
+    chol_global_steps<T, OUT, CL>(A, lda, stride, n, batch, lower, info, A_in);
 }

@@ -9,7 +9,10 @@ python3 scripts/probe_chol_tensor.py time [--dtype float64] [--sizes 64,128] [--
                                          [--output FILE]
 python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--batches 10240]
                                             [--defines MACRO,...]
---kernel global: check, small, time and profile chol_global (check: n = 33..512) instead.
+--kernel global: check, small, time and profile chol_global (check: n = 33..512) instead;
+--kernel cluster2 / cluster4 / cluster8: chol_cluster with 2, 4 or 8 blocks a matrix (sm_90).
+python3 scripts/probe_chol_tensor.py clusters [--dtype float64] [--sizes 256,512] [--batches 1,8]
+    # chol_global and chol_cluster (2, 4, 8 blocks) against the public call and the vendors
 
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
@@ -91,10 +94,19 @@ def check_case(factor, cupy, gen, dt, n, lower, out_of_place, strided, batch=11)
     return ok, text
 
 
+def factor_of(kernel):
+    """The launcher function of ``kernel`` ("tensor", "global", "cluster2" ...):
+    f(a, lower, src=None) -> info."""
+    import functools
+    from linalg._cuda import cholesky
+    if kernel.startswith("cluster"):
+        return functools.partial(cholesky.potrf_global, blocks=int(kernel[7:]))
+    return cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
+
+
 def run_check(sizes, dtypes, kernel="tensor"):
     import cupy
-    from linalg._cuda import cholesky
-    factor = cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
+    factor = factor_of(kernel)
     gen = numpy.random.default_rng(7)
     failures = 0
     for dt in dtypes:
@@ -114,8 +126,8 @@ def run_time(dt, sizes, batches, output, kernel="tensor"):
     import cupy
     from bench_blas import copy_bandwidth, timeit
     from linalg._cuda import cholesky, vendor
-    ours = cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
-    rule = "GLOBAL_BATCHES" if kernel == "global" else "TENSOR_RANGE"
+    ours = factor_of(kernel)
+    rule = "TENSOR_RANGE" if kernel == "tensor" else "GLOBAL_BATCHES"
     gen = numpy.random.default_rng(3)
     copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()
@@ -173,21 +185,26 @@ def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None, d
     kernel compiled with -DCT_PROFILE), summed over the batch and divided by it; ``nt_forced``:
     that many 32-blocks a side whatever n; ``carveout``: the kernel's preferred shared-memory
     carveout (percent) set first; ``threads``: a block's (else the launcher's); ``defines``:
-    more -D options for the kernel's compilation; ``kernel`` "global": chol_global's phases
-    (load, factor, solve, store and update; the fifth column is 0)."""
+    more -D options for the kernel's compilation; ``kernel`` "global" or "cluster2" ...: the
+    phases of a step as thread 0 sees them (load, solve, warp 0 factoring the next diagonal
+    block while the other warps update, the wait at the step's barrier for the updates), and
+    the first diagonal block, cycles a block."""
     import cupy
     from bench_blas import timeit
     from linalg._cuda import _compile, cholesky
     gen = numpy.random.default_rng(5)
-    names = ("load", "factor", "solve", "update", "store")
+    names = (("load", "factor", "solve", "update", "store") if kernel == "tensor" else
+             ("load", "solve", "warp 0: next diagonal", "barrier", "first diagonal"))
     print(f"| dtype | n | NT | threads | carveout | defines | batch | ms | "
           + " | ".join(f"{p} cycles" for p in names) + " |")
     print("|---|---|---|---|---|---|---|---|" + "---|" * len(names))
     for n in sizes:
         nt = nt_forced or cholesky.tensor_blocks_a_side(n)
-        if kernel == "global":
+        blocks = int(kernel[7:]) if kernel.startswith("cluster") else 1   # a matrix
+        if kernel == "global" or blocks > 1:
             block = threads or cholesky.GLOBAL_THREADS
-            name = f"chol_global<{_compile.ctype(dt)}, true>"
+            name = (f"chol_cluster<{_compile.ctype(dt)}, true, {blocks}>" if blocks > 1 else
+                    f"chol_global<{_compile.ctype(dt)}, true>")
             smem = cholesky.global_smem_bytes(n)
         else:
             block = threads or cholesky.TENSOR_THREADS[nt]
@@ -205,21 +222,70 @@ def run_profile(dt, sizes, batch, nt_forced=None, carveout=None, threads=None, d
         _, lda, sa = cholesky.tri.view_args(a)
 
         def call():
-            launcher(batch, block, (out, lda, sa, n, batch, 1, info, a), smem)
+            launcher(batch * blocks, block, (out, lda, sa, n, batch, 1, info, a), smem)
         ms = timeit(call)
         cycles = cupy.ndarray((5,), numpy.uint64, counters)
         cycles[...] = 0
         call()
-        per = cupy.asnumpy(cycles) / batch
+        per = cupy.asnumpy(cycles) / (batch * blocks)     # a block's
         print(f"| {numpy.dtype(dt).name} | {n} | {nt} | {block} | {carveout} | "
               f"{' '.join(defines) or '-'} | "
               f"{batch} | {ms:.4f} | "
               + " | ".join(f"{v:.0f}" for v in per) + " |", flush=True)
 
 
+def run_clusters(dt, sizes, batches, output):
+    """ms of POTRF (input kept) by the public call, chol_global and chol_cluster with 2, 4 and 8
+    blocks a matrix, torch.linalg.cholesky_ex and cuSOLVER (in place, a copy back before each
+    call, its time subtracted), one markdown row per (n, batch)."""
+    import cupy
+    import torch
+    from bench_blas import timeit
+    import linalg
+    from linalg._cuda import vendor
+    gen = numpy.random.default_rng(4)
+    kernels = ("global",) + tuple(f"cluster{c}" for c in (2, 4, 8))
+    lines = [f"# POTRF at small batches: chol_global and chol_cluster ({numpy.dtype(dt).name})",
+             "", "ms a call, the input kept but for cuSOLVER (in place, the copy subtracted); "
+             "ratio: the fastest vendor over the fastest kernel.", "",
+             "| n | batch | public | " + " | ".join(kernels) + " | torch.cholesky_ex | cuSOLVER | "
+             "best kernel | vendor / best |", "|---|---|---|" + "---|" * (len(kernels) + 4)]
+    print("\n".join(lines), flush=True)
+    for n in sizes:
+        for batch in batches:
+            a = cupy.asarray(numpy.resize(spd(gen, min(batch, 64), n).astype(dt),
+                                          (batch, n, n)))
+            out, work = cupy.empty_like(a), cupy.empty_like(a)
+            ta = torch.as_tensor(a, device="cuda")
+            times = {"public": timeit(lambda: linalg.potrf(a, return_info=True))}
+            ref = linalg.potrf(a)
+            for k in kernels:
+                fn = factor_of(k)
+                times[k] = timeit(lambda: fn(out, True, src=a))
+                err = float(cupy.abs(out - ref).max() / cupy.abs(ref).max())
+                if err > 1e-3:
+                    print(f"{k} n={n} batch={batch} differs from the public call: {err:.1e}")
+            times["torch"] = timeit(lambda: torch.linalg.cholesky_ex(ta))
+            copy = timeit(lambda: cupy.copyto(work, a))
+            times["cusolver"] = timeit(lambda: (cupy.copyto(work, a),
+                                                vendor.potrf(work, True))) - copy
+            best = min(kernels, key=times.get)
+            vend = min(times["torch"], times["cusolver"])
+            row = (f"| {n} | {batch} | " + " | ".join(f"{times[k]:.4f}" for k in
+                                                       ("public",) + kernels) +
+                   f" | {times['torch']:.4f} | {times['cusolver']:.4f} | {best} | "
+                   f"{vend / times[best]:.2f} |")
+            lines.append(row)
+            print(row, flush=True)
+            del a, out, work, ta, ref
+            cupy.get_default_memory_pool().free_all_blocks()
+    if output:
+        Path(output).write_text("\n".join(lines) + "\n")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("check", "small", "time", "profile"))
+    parser.add_argument("mode", choices=("check", "small", "time", "profile", "clusters"))
     parser.add_argument("--dtype", default="float64")
     parser.add_argument("--sizes", default="40,64,96,128")
     parser.add_argument("--batches", default="1000,10240,100000")
@@ -228,19 +294,24 @@ def main(argv=None):
     parser.add_argument("--carveout", type=int, help="profile: preferred carveout, percent")
     parser.add_argument("--threads", type=int, help="profile: threads a block")
     parser.add_argument("--defines", default="", help="profile: comma-separated macros")
-    parser.add_argument("--kernel", choices=("tensor", "global"), default="tensor",
-                        help="chol_tensor or chol_global")
+    parser.add_argument("--kernel", default="tensor",
+                        choices=("tensor", "global", "cluster2", "cluster4", "cluster8"),
+                        help="chol_tensor, chol_global or chol_cluster (2, 4, 8 blocks)")
     args = parser.parse_args(argv)
     if args.mode == "check":
-        sizes = GLOBAL_SIZES if args.kernel == "global" else SIZES
+        sizes = SIZES if args.kernel == "tensor" else GLOBAL_SIZES
         return 1 if run_check(sizes, (numpy.float64, numpy.float32), args.kernel) else 0
     if args.mode == "small":
-        sizes = (40, 300) if args.kernel == "global" else (40, 100)
+        sizes = (40, 100) if args.kernel == "tensor" else (40, 300)
         return 1 if run_check(sizes, (numpy.float64, numpy.float32), args.kernel) else 0
     if args.mode == "profile":
         run_profile(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
                     int(args.batches.split(",")[0]), args.nt, args.carveout,
                     args.threads, [d for d in args.defines.split(",") if d], args.kernel)
+        return 0
+    if args.mode == "clusters":
+        run_clusters(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
+                     [int(v) for v in args.batches.split(",")], args.output)
         return 0
     run_time(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
              [int(v) for v in args.batches.split(",")], args.output, args.kernel)

@@ -220,10 +220,11 @@ def potrf_tensor(a, lower, src=None):
     return _factor_a_block(_tensor_config, a, lower, src)
 
 
-def _factor_a_block(config, a, lower, src):
-    """Launch a one-matrix-a-block POTRF kernel (chol_tensor, chol_global) on the view ``a``,
-    in place or from ``src``; ``config(device_id, dtype, n, fresh)`` gives its (launcher,
-    threads, shared bytes). Returns info."""
+def _factor_a_block(config, a, lower, src, blocks=1):
+    """Launch a one-matrix-a-block POTRF kernel (chol_tensor, chol_global; chol_cluster: one
+    matrix a cluster of ``blocks`` blocks) on the view ``a``, in place or from ``src``;
+    ``config(device_id, dtype, n, fresh)`` gives its (launcher, threads, shared bytes). Returns
+    info."""
     batch, n = a.shape[0], a.shape[1]
     fresh = src is not None
     if fresh:
@@ -231,8 +232,8 @@ def _factor_a_block(config, a, lower, src):
     launcher, threads, smem = config(current_device(), a.dtype, n, fresh)
     info = info_array(batch)
     _, lda, sa = tri.view_args(a)
-    launcher(grid_1d(batch, 1), threads,
-             (a, lda, sa, n, batch, int(lower), info, src if fresh else a), smem)
+    grid = grid_1d(batch, 1) if blocks == 1 else max(1, min(batch, CLUSTER_GRID_MAX)) * blocks
+    launcher(grid, threads, (a, lda, sa, n, batch, int(lower), info, src if fresh else a), smem)
     return info
 
 
@@ -252,55 +253,75 @@ def _tensor_config(device_id, dtype, n, fresh):
 
 
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
-# a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 in
-# shared memory, rows GLOBAL_LD apart).
+# a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 and the
+# next diagonal block in shared memory, rows GLOBAL_LD apart); chol_cluster: the same steps with
+# one matrix a thread-block cluster of CLUSTER_SIZES blocks (compute capability 9.0 on), the
+# trailing updates shared by the cluster's SMs; grids of at most CLUSTER_GRID_MAX clusters.
 GLOBAL_MAX = 512
 GLOBAL_LD = 36
 GLOBAL_THREADS = 512
-# Where a dtype's POTRF at GLOBAL_FROM <= n <= GLOBAL_MAX takes chol_global, ahead of the vendor
-# and panel paths: rows (last n, first batch, batch bound), the first row whose last n >= n, then
-# first batch <= batch < bound. H100, ms against the default path without it (input kept / in
-# place; scripts/probe_chol_tensor.py time --kernel global, reports/gpu_20261127b calls 3-4):
-# float64 n = 160 batch 1-264 1.5-6.3x, 500 1.33-1.58 / 0.93-1.14x; n = 256-512 batch 2-264
-# 1.0-4.1x, batch 1 0.37-0.99x (the vendor's small-batch path: cuSOLVER spreads one matrix over
-# the GPU, we keep it on one SM), 500 0.96-1.34x kept but 0.73-0.97x in place; float32 alike but
-# for n = 512 batch 8 in place (0.88x) and 264 (0.79x).
+CLUSTER_SIZES = (2, 4, 8)
+CLUSTER_GRID_MAX = 4096
+# Where a dtype's POTRF at GLOBAL_FROM <= n <= GLOBAL_MAX takes chol_global / chol_cluster, ahead
+# of the vendor and panel paths: rows (last n, first batch, batch bound, blocks a matrix), the
+# first row with n <= last n and first batch <= batch < bound (rows of clusters skipped before
+# compute capability 9.0).
+# chol_global, H100, ms against the default path without it (input kept / in place;
+# scripts/probe_chol_tensor.py time --kernel global, reports/gpu_20261127b calls 3-4): float64
+# n = 160 batch 1-264 1.5-6.3x, 500 1.33-1.58 / 0.93-1.14x; n = 256-512 batch 2-264 1.0-4.1x,
+# batch 1 0.37-0.99x (one SM a matrix), 500 0.96-1.34x kept but 0.73-0.97x in place; float32
+# alike but for n = 512 batch 8 in place (0.88x) and 264 (0.79x).
 GLOBAL_FROM = TENSOR_MAX + 1
-GLOBAL_BATCHES = {"float64": ((192, 1, 400), (384, 2, 400), (512, 2, 300)),
-                  "float32": ((192, 1, 300), (384, 2, 300), (512, 32, 200))}
+GLOBAL_BATCHES = {"float64": ((512, 1, 9, 8), (512, 9, 17, 4), (512, 17, 33, 2),
+                              (192, 1, 400, 1), (384, 2, 400, 1), (512, 2, 300, 1)),
+                  "float32": ((512, 1, 9, 8), (512, 9, 17, 4), (512, 17, 33, 2),
+                              (192, 1, 300, 1), (384, 2, 300, 1), (512, 32, 200, 1))}
 
 
 def global_smem_bytes(n):
     """Dynamic shared bytes of chol_global at order n (kernels/potrf.cu chol_global_smem)."""
-    return (tensor_blocks_a_side(n) * tri.LEAF * GLOBAL_LD + 32) * 8
+    return ((tensor_blocks_a_side(n) + 1) * tri.LEAF * GLOBAL_LD + 32) * 8
 
 
-def use_global(a):
-    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_global: GLOBAL_FROM <= n <=
-    GLOBAL_MAX and the batch inside the first GLOBAL_BATCHES row of its dtype that reaches n."""
+def global_blocks(a):
+    """Blocks a matrix of the chol_global / chol_cluster launch that POTRF of the (batch, n, n)
+    batch ``a`` takes (1: chol_global), by GLOBAL_BATCHES; 0 where it takes neither."""
     batch, n = a.shape[0], a.shape[1]
     if not GLOBAL_FROM <= n <= GLOBAL_MAX:
-        return False
-    for last, first, below in GLOBAL_BATCHES.get(dtype_name(a.dtype), ()):
-        if n <= last:
-            return first <= batch < below
-    return False
+        return 0
+    for last, first, below, blocks in GLOBAL_BATCHES.get(dtype_name(a.dtype), ()):
+        if n <= last and first <= batch < below and (blocks == 1 or clusters(current_device())):
+            return blocks
+    return 0
 
 
-def potrf_global(a, lower, src=None):
-    """kernels/potrf.cu chol_global on the (batch, n, n) view ``a`` (LEAF < n <= GLOBAL_MAX): the
-    factor in one launch, one matrix a block (right-looking by 32-wide block columns, the
-    trailing updates on the float64 tensor cores, the matrix in global memory), zeros in the
-    other triangle. In place, or with ``src`` (a's shape and strides) the factor of ``src``
-    written to ``a``, ``src`` only read. Returns info."""
-    return _factor_a_block(_global_config, a, lower, src)
+@functools.lru_cache(maxsize=64)
+def clusters(device_id):
+    """Whether the device runs thread-block clusters (compute capability 9.0 on)."""
+    return int(cupy_module().cuda.Device(device_id).compute_capability) >= 90
+
+
+def potrf_global(a, lower, src=None, blocks=1):
+    """kernels/potrf.cu chol_global (``blocks`` 1) or chol_cluster (``blocks`` a matrix, one of
+    CLUSTER_SIZES; compute capability 9.0 on) on the (batch, n, n) view ``a`` (LEAF < n <=
+    GLOBAL_MAX): the factor in one launch (right-looking by 32-wide block columns, the trailing
+    updates on the float64 tensor cores, the matrix in global memory), zeros in the other
+    triangle. In place, or with ``src`` (a's shape and strides) the factor of ``src`` written to
+    ``a``, ``src`` only read. Returns info."""
+    if blocks != 1 and blocks not in CLUSTER_SIZES:
+        raise ValueError(f"blocks must be 1 or one of {CLUSTER_SIZES}, got {blocks!r}")
+    if blocks != 1 and not clusters(current_device()):
+        raise RuntimeError("chol_cluster needs thread-block clusters (compute capability 9.0)")
+    return _factor_a_block(functools.partial(_global_config, blocks=blocks), a, lower, src,
+                           blocks)
 
 
 @functools.lru_cache(maxsize=1024)
-def _global_config(device_id, dtype, n, fresh):
-    """(launcher, threads, shared bytes) of chol_global at order n."""
-    launcher = kernel("potrf", f"chol_global<{ctype(dtype)}, {cbool(fresh)}>", "pqqiqipp")
-    return launcher, GLOBAL_THREADS, global_smem_bytes(n)
+def _global_config(device_id, dtype, n, fresh, blocks):
+    """(launcher, threads, shared bytes) of chol_global (blocks 1) or chol_cluster at order n."""
+    name = (f"chol_global<{ctype(dtype)}, {cbool(fresh)}>" if blocks == 1 else
+            f"chol_cluster<{ctype(dtype)}, {cbool(fresh)}, {blocks}>")
+    return kernel("potrf", name, "pqqiqipp"), GLOBAL_THREADS, global_smem_bytes(n)
 
 
 def potrs_inplace(l, b, lower, src=None):
@@ -331,13 +352,23 @@ def potrs_inplace(l, b, lower, src=None):
     tri.trsm_inplace(l11, b1, False, lower, lower, False, 1.0, True)  # X1 = T11^-T Y1
 
 
+def _one_block_factor(a, kept):
+    """The one-launch POTRF that serves the batch ``a`` (input kept or not): potrf_tensor,
+    potrf_global with its blocks a matrix, or None."""
+    if a.shape[1] > tri.LEAF and use_tensor(a, kept):
+        return potrf_tensor
+    blocks = global_blocks(a)
+    if blocks == 1:
+        return potrf_global
+    return functools.partial(potrf_global, blocks=blocks) if blocks else None
+
+
 def potrf(a, lower=True, keep=()):
     """Cholesky factor of each matrix; returns (factor, info); the factor is a new array where
     ``keep`` names "a"."""
     if not tri.is_real(a.dtype):
         return _vendor_potrf(a, lower)                            # a only read
-    one_block = (potrf_tensor if a.shape[1] > tri.LEAF and use_tensor(a, "a" in keep)
-                 else potrf_global if use_global(a) else None)
+    one_block = _one_block_factor(a, "a" in keep)
     if one_block is not None:                 # a kept input is read, not copied
         factor = tri.result_array(a, "a", keep)
         return factor, one_block(factor, lower, src=None if factor is a else a)

@@ -34,32 +34,47 @@ def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
 
 def test_global_threads_cover_the_rows_a_step_solves():
     """chol_global solves a row a thread below the diagonal block: up to GLOBAL_MAX - 32 rows;
-    its block column fits one SM's shared memory at GLOBAL_MAX."""
+    its block column and the next diagonal block fit one SM's shared memory at GLOBAL_MAX."""
     assert cholesky.GLOBAL_MAX - 32 <= cholesky.GLOBAL_THREADS
     assert cholesky.global_smem_bytes(cholesky.GLOBAL_MAX) + 1024 <= 228 * 1024
 
 
-def test_global_rule_takes_the_first_row_reaching_n(monkeypatch):
+def test_global_rule_takes_the_first_row_matching_n_and_batch(monkeypatch):
     monkeypatch.setattr(cholesky, "GLOBAL_FROM", 129)
     monkeypatch.setattr(cholesky, "GLOBAL_BATCHES",
-                        {"float64": ((192, 1, 400), (512, 2, 300))})
+                        {"float64": ((512, 1, 3, 8), (192, 1, 400, 1), (512, 2, 300, 1))})
+    monkeypatch.setattr(cholesky, "clusters", lambda device_id: True)
+    monkeypatch.setattr(cholesky, "current_device", lambda: 0)
     f64 = numpy.float64
-    assert [n for n in range(1, 700) if cholesky.use_global(FakeBatch(n, f64, 1))] \
-        == list(range(129, 193))
-    assert [n for n in range(1, 700) if cholesky.use_global(FakeBatch(n, f64, 299))] \
-        == list(range(129, 513))
-    assert [b for b in (1, 2, 299, 300, 399, 400) if cholesky.use_global(FakeBatch(150, f64, b))] \
-        == [1, 2, 299, 300, 399]
-    assert [b for b in (1, 2, 299, 300) if cholesky.use_global(FakeBatch(500, f64, b))] \
-        == [2, 299]
-    assert not cholesky.use_global(FakeBatch(256, numpy.float32, 8))
+
+    def blocks(n, batch, dtype=f64):
+        return cholesky.global_blocks(FakeBatch(n, dtype, batch))
+    assert [n for n in range(1, 700) if blocks(n, 1)] == list(range(129, 513))
+    assert {blocks(n, 2) for n in range(129, 513)} == {8}
+    assert [(n, blocks(n, 3)) for n in (128, 129, 192, 193, 512, 513)] \
+        == [(128, 0), (129, 1), (192, 1), (193, 1), (512, 1), (513, 0)]
+    assert [(b, blocks(150, b)) for b in (1, 3, 299, 399, 400)] \
+        == [(1, 8), (3, 1), (299, 1), (399, 1), (400, 0)]
+    assert [(b, blocks(500, b)) for b in (1, 2, 3, 299, 300)] \
+        == [(1, 8), (2, 8), (3, 1), (299, 1), (300, 0)]
+    assert blocks(256, 8, numpy.float32) == 0
+    # without clusters (compute capability below 9.0) the rows of clusters do not match
+    monkeypatch.setattr(cholesky, "clusters", lambda device_id: False)
+    assert [(b, blocks(150, b)) for b in (1, 2, 3)] == [(1, 1), (2, 1), (3, 1)]
+    assert [(b, blocks(500, b)) for b in (1, 2, 3)] == [(1, 0), (2, 1), (3, 1)]
 
 
-def test_global_rule_rows_cover_the_kernels_sizes_in_order():
+def test_global_rule_rows_name_the_kernels_sizes():
     for rows in cholesky.GLOBAL_BATCHES.values():
-        lasts = [last for last, _, _ in rows]
-        assert lasts == sorted(lasts) and lasts[-1] == cholesky.GLOBAL_MAX
-        assert all(1 <= first < below for _, first, below in rows)
+        assert max(last for last, _, _, _ in rows) == cholesky.GLOBAL_MAX
+        assert all(cholesky.GLOBAL_FROM <= last <= cholesky.GLOBAL_MAX for last, _, _, _ in rows)
+        assert all(1 <= first < below for _, first, below, _ in rows)
+        assert all(blocks == 1 or blocks in cholesky.CLUSTER_SIZES for *_, blocks in rows)
+
+
+def test_global_launcher_refuses_other_cluster_sizes():
+    with pytest.raises(ValueError, match="blocks must be 1 or one of"):
+        cholesky.potrf_global(None, True, blocks=3)
 
 
 @pytest.mark.parametrize("n", [33, 40, 63, 64, 65, 96, 97, 127, 128])

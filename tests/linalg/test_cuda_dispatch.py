@@ -708,16 +708,21 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {})          # the panels below
     # chol_global from GLOBAL_FROM to GLOBAL_MAX below its batch bound, ahead of the vendor's
     # small-batch path and the panels, reading a kept input in place of a copy
-    monkeypatch.setattr(chol_mod, "potrf_global",
-                        lambda a, lower, src=None: events.append(("global", src is not None)))
+    # (chol_cluster: the same launcher with its blocks a matrix)
+    monkeypatch.setattr(chol_mod, "potrf_global", lambda a, lower, src=None, blocks=1:
+                        events.append(("global", src is not None, blocks)))
+    monkeypatch.setattr(chol_mod, "clusters", lambda device_id: True)
+    monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
     monkeypatch.setattr(chol_mod, "GLOBAL_FROM", 100)
-    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 3),)})
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 3, 1),)})
     small_batch = tri_mod.small_batch
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: True)
-    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("global", True)]
-    assert run(chol_mod.potrf, m100, True) == [("global", False)]
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("global", True, 1)]
+    assert run(chol_mod.potrf, m100, True) == [("global", False, 1)]
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 3, 4),)})
+    assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("global", True, 4)]
     monkeypatch.setattr(tri_mod, "small_batch", lambda op, a: False)
-    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 2),)})
+    monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {"float64": ((512, 1, 2, 1),)})
     assert run(chol_mod.potrf, m100, True) == [("panels", False)]
     monkeypatch.setattr(chol_mod, "GLOBAL_BATCHES", {})
     monkeypatch.setattr(tri_mod, "small_batch", small_batch)

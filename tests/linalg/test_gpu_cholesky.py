@@ -32,7 +32,7 @@ def gpu():
 
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
-                        "tensor", "global"])
+                        "tensor", "global", "cluster"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -44,16 +44,19 @@ def potrf_path(request, gpu, monkeypatch):
     right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
     "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
     dtype; the other parameters run with chol_tensor off (the panels); "global": POTRF by
-    kernels/potrf.cu chol_global for 33..512 at every batch and dtype."""
+    kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
+    chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     tensor = request.param == "tensor"
     forced = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
-    if request.param == "global":
+    if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
-        every = ((gpu.GLOBAL_MAX, 1, 2**62),)
+        every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)
+        if request.param == "cluster":        # every cluster size, by n
+            every = ((128, 1, 2**62, 2), (256, 1, 2**62, 4), (gpu.GLOBAL_MAX, 1, 2**62, 8))
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {"float32": every, "float64": every})
     else:
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {})

@@ -26,8 +26,8 @@
 //             order are fully unrolled (constant register indices, no per-entry predicates), with
 //             one uniform `j >= n` exit a step; entries beyond n are scratch that is never
 //             stored. Larger n: potrf in one launch up to n = 128 (chol_tensor below), up to
-//             512 on small batches (chol_global below), or by left-looking 32-wide panels
-//             (chol_panel below, reusing the potrf phase),
+//             512 on small batches (chol_global, chol_cluster below), or by left-looking 32-wide
+//             panels (chol_panel below, reusing the potrf phase),
 //             trtri/lauum by the launchers' recursion down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
@@ -1112,17 +1112,21 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
 // chol_global<T, OUT>: POTRF of TENSOR_MAX < n <= 32 CG_BLOCKS_MAX at small batches, one matrix
 // a block of CG_THREADS, the matrix left in global memory (in L2 at the batches it serves;
 // `scripts/probe_chol_tensor.py time --kernel global`), so a matrix of 256 or 512 takes one
-// launch where the panel path takes 2 n / 32 and cuSOLVER several. Launcher:
-// linalg/_cuda/cholesky.py potrf_global.
-// Steps:      right-looking by 32-wide block columns k: block column k (rows 32 k .. n - 1,
-//             already updated by the steps before) into shared memory, rows CG_LD apart; warp 0
-//             factors its diagonal block (chol_potrf_phase) and takes the reciprocals, a thread
-//             a row solves the rows below (solve_row_32), the finished block column goes out
-//             with the zeros of the other triangle in its rows, and the warps update the
-//             trailing blocks in global memory, A_IJ -= L_Ik L_Jk^T (k < J <= I), a 16 x 32
-//             strip a warp on the float64 tensor cores (DMMA 16 x 8 x 8, as chol_tensor).
-//             Entries past n read as the identity and are not written; the other triangle is
-//             never read.
+// launch where the panel path takes 2 n / 32 and cuSOLVER several; chol_cluster<T, OUT, CL>:
+// the same steps with one matrix a thread-block cluster of CL blocks (sm_90), the trailing
+// updates shared by CL SMs (`... clusters`). Launcher: linalg/_cuda/cholesky.py potrf_global.
+// Steps:      right-looking by 32-wide block columns k: the factored diagonal block (warp 0) and
+//             the rows below it (already updated by the steps before; the other warps) into
+//             shared memory, rows CG_LD apart; a thread a row solves the rows below
+//             (solve_row_32); then warp 0 forms and factors the next diagonal block, A_KK -
+//             L_Kk L_Kk^T (K = k + 1, chol_factor_32), while the other warps store the finished
+//             block column with the zeros of the other triangle in its rows and update the rest
+//             of the trailing blocks in global memory, A_IJ -= L_Ik L_Jk^T (k < J <= I), a 16 x
+//             32 strip a warp on the float64 tensor cores (DMMA 16 x 8 x 8, as chol_tensor). In a
+//             cluster every block loads, factors and solves the column itself (the same values:
+//             no exchange) and the stores and strips are dealt over the cluster's blocks; a
+//             cluster barrier (release / acquire) ends each step. Entries past n read as the
+//             identity and are not written; the other triangle is never read.
 // Output:     as chol_tensor: the factor in the caller's form, zeros in the other triangle; with
 //             OUT the input is read from A_in (step 0 reads every entry of the lower form once)
 //             and A is only written. float runs the same steps, its entries widened to double
@@ -1215,6 +1219,48 @@ __device__ __forceinline__ void cg_load_rows(double* p, const T* rd, index_t lda
     }
 }
 
+// Cholesky of the 32 x 32 lower block s (rows LD apart) by one warp, lane r owning row r in
+// registers: chol_potrf_phase's steps with the updates of column j split in two. The entry of
+// the next pivot column (row[j + 1]) is updated and published at once; the others wait for step
+// j + 1, where they run while step j + 1's pivot is read and its reciprocal square root computed
+// (the warp issues in order: they fill that wait instead of lengthening the pivot chain). Column
+// j's entries are still in s when step j + 1 reads them (a step publishes the next column only).
+// Entries k >= n are scratch; returns the LAPACK info (the same in every lane).
+template <int LD>
+__device__ __forceinline__ int chol_factor_32(double* s, int n, int r) {
+    double row[32];
+#pragma unroll
+    for (int k = 0; k < 32; ++k) row[k] = s[r * LD + k];
+    int fail = 0;
+    double c_last = 0.0;                          // column j - 1's multiplier a_r,j-1 / d_j-1
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+        if (j >= n) break;
+        __syncwarp();                             // column j is published
+        const double d = s[j * LD + j];
+        if (j > 0) {                              // column j - 1's deferred updates, k > j
+#pragma unroll
+            for (int k = j + 1; k < 32; ++k) row[k] -= c_last * s[k * LD + j - 1];
+        }
+        if (!(d > 0.0) && fail == 0) fail = j + 1;
+        const double ri = rsqrt(d);
+        const double lrj = (r == j) ? d * ri : row[j] * ri;
+        const double c = lrj * ri;
+        row[j] = lrj;
+        if (j + 1 < 32) {
+            row[j + 1] -= c * s[(j + 1) * LD + j];
+            s[r * LD + j + 1] = row[j + 1];       // publish column j + 1
+        }
+        c_last = c;
+    }
+    __syncwarp();                                 // everyone is done reading the columns
+#pragma unroll
+    for (int k = 0; k < 32; ++k)
+        if (k < n) s[r * LD + k] = (k <= r) ? row[k] : 0.0;
+    __syncwarp();
+    return fail;
+}
+
 // The next diagonal block, factored (one warp): d = A_KK - P_K P_K^T (P: the block column k <
 // K in shared memory from block row k on; none for k < 0) by the DMMA strips' fragments, the
 // identity past n and zeros above the diagonal; then chol_potrf_phase on d, the reciprocals of
@@ -1263,7 +1309,7 @@ __device__ __forceinline__ void cg_factor_diagonal(double* d, double* recip, int
         }
     }
     __syncwarp();
-    const int f = chol_potrf_phase<double, 32, CG_LD>(d, min(32, n - c0), lane);
+    const int f = chol_factor_32<CG_LD>(d, min(32, n - c0), lane);
     recip[lane] = 1.0 / d[lane * CG_LD + lane];
     if (lane == 0 && f != 0 && fail == 0) fail = c0 + f;
 }

@@ -174,13 +174,15 @@ if __name__ == "__main__":
                 a[:, :, :n] = spd(n, dtype)[:2]
                 _gchol.potrf_tensor(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n])
                 _gchol.potrf_tensor(a[:, :, :n], lower)
-    # chol_global (POTRF in one launch, the matrix in global memory): partial and whole last
-    # blocks, lower and upper, in and out of place, strided.
+    # chol_global (POTRF in one launch, the matrix in global memory) and chol_cluster (2, 4, 8
+    # blocks a matrix): partial and whole last blocks, lower and upper, in and out of place,
+    # strided.
     for dtype in (numpy.float32, numpy.float64):
-        for n in (40, 129, 256):
+        for n, blocks in ((40, 1), (129, 1), (256, 1), (40, 8), (129, 2), (256, 4), (300, 8)):
             for lower in (True, False):
                 a = cupy.zeros((2, n, n + 3), dtype=dtype)
                 a[:, :, :n] = spd(n, dtype)[:2]
-                _gchol.potrf_global(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n])
-                _gchol.potrf_global(a[:, :, :n], lower)
+                _gchol.potrf_global(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n],
+                                    blocks=blocks)
+                _gchol.potrf_global(a[:, :, :n], lower, blocks=blocks)
     cupy.cuda.get_current_stream().synchronize()

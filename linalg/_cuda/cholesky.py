@@ -271,11 +271,22 @@ CLUSTER_GRID_MAX = 4096
 # n = 160 batch 1-264 1.5-6.3x, 500 1.33-1.58 / 0.93-1.14x; n = 256-512 batch 2-264 1.0-4.1x,
 # batch 1 0.37-0.99x (one SM a matrix), 500 0.96-1.34x kept but 0.73-0.97x in place; float32
 # alike but for n = 512 batch 8 in place (0.88x) and 264 (0.79x).
+# chol_cluster, H200, ms, input kept (scripts/probe_chol_tensor.py clusters, reports/
+# gpu_20261127c call 2): float64 n = 256 / 384 / 512 batch 1-12 on 8 blocks 0.083-0.086 /
+# 0.143-0.150 / 0.235-0.240 against chol_global's 0.097-0.101 / 0.231-0.239 / 0.483-0.488 and
+# torch.linalg.cholesky_ex's 0.111 / 0.168 / 0.230 at batch 1 (1.32 / 1.17 / 0.98x); 4 blocks
+# at 16-24, 2 at 32-64 (n = 512 0.33-0.35 against 0.48); 8 blocks at 16 or 4 at 32 (128 blocks)
+# took twice as long: the clusters did not all fit at once. n = 160 the same on every count of
+# blocks (0.045-0.048): chol_global. float32 alike, but at batch 1 torch.linalg.cholesky_ex
+# (cuSOLVER) beats 8 blocks at n = 384 and 512 (0.134 / 0.180 against 0.138 / 0.214 ms, call 5),
+# as it beats our vendor path there (public calls 0.170 / 0.214 against 0.153 / 0.198): 8 blocks
+# to n = 384, the vendor path at 512.
 GLOBAL_FROM = TENSOR_MAX + 1
-GLOBAL_BATCHES = {"float64": ((512, 1, 9, 8), (512, 9, 17, 4), (512, 17, 33, 2),
-                              (192, 1, 400, 1), (384, 2, 400, 1), (512, 2, 300, 1)),
-                  "float32": ((512, 1, 9, 8), (512, 9, 17, 4), (512, 17, 33, 2),
-                              (192, 1, 300, 1), (384, 2, 300, 1), (512, 32, 200, 1))}
+GLOBAL_BATCHES = {"float64": ((192, 1, 400, 1), (512, 1, 13, 8), (512, 13, 25, 4),
+                              (512, 25, 65, 2), (384, 2, 400, 1), (512, 2, 300, 1)),
+                  "float32": ((192, 1, 300, 1), (384, 1, 13, 8), (512, 2, 13, 8),
+                              (512, 13, 25, 4), (512, 25, 65, 2), (384, 2, 300, 1),
+                              (512, 32, 200, 1))}
 
 
 def global_smem_bytes(n):

@@ -72,6 +72,15 @@ def test_global_rule_rows_name_the_kernels_sizes():
         assert all(blocks == 1 or blocks in cholesky.CLUSTER_SIZES for *_, blocks in rows)
 
 
+def test_cluster_rows_keep_every_cluster_of_a_launch_resident():
+    """A launch's clusters all fit at once on an H100 / H200 only up to about 96-128 blocks (8
+    blocks at batch 16 and 4 at 32 took twice as long as at 12 and 24: reports/gpu_20261127c
+    call 2); the rules stay within 128 blocks."""
+    for rows in cholesky.GLOBAL_BATCHES.values():
+        for _, _, below, blocks in rows:
+            assert blocks == 1 or blocks * (below - 1) <= 128
+
+
 def test_global_launcher_refuses_other_cluster_sizes():
     with pytest.raises(ValueError, match="blocks must be 1 or one of"):
         cholesky.potrf_global(None, True, blocks=3)

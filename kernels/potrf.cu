@@ -1148,6 +1148,23 @@ __device__ __forceinline__ index_t cg_at(index_t lda, int lower, int i, int j) {
     return lower ? (index_t)i * lda + j : (index_t)j * lda + i;
 }
 
+// acc -= A B^T for a 16 x 32 strip over k = 0..31 by DMMA fragments (skipping the fragments f >=
+// f1): pa points at the strip's A fragment entry (g, q) of its 32-wide block row, pb at B's,
+// rows CG_LD apart. Shared by chol_global's trailing updates and its next diagonal block.
+__device__ __forceinline__ void cg_strip_product(double (&acc)[4][4], const double* pa,
+                                                 const double* pb, int f1) {
+#pragma unroll
+    for (int kk = 0; kk < 32; kk += 8) {
+        const double x[4] = {-pa[kk], -pa[8 * CG_LD + kk], -pa[kk + 4], -pa[8 * CG_LD + kk + 4]};
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            if (f >= f1) continue;
+            const double y[2] = {pb[8 * f * CG_LD + kk], pb[8 * f * CG_LD + kk + 4]};
+            dmma_16x8x8(acc[f], x, y);
+        }
+    }
+}
+
 // One 16 x 32 strip (rows 16 h ..) of A_IJ -= P_I P_J^T, P: the block column in shared memory
 // from block row k on. Reads from rd (the input at step 0 with OUT), writes to a. (Two strips a
 // warp with their loads in flight together spilled 2 KB at the 128-register bound.)
@@ -1170,16 +1187,7 @@ __device__ __forceinline__ void cg_update_strip(T* a, const T* rd, index_t lda, 
             acc[f][e] = (j <= i && i < n) ? double(rd[cg_at(lda, lower, i, j)]) : 0.0;
         }
     }
-#pragma unroll
-    for (int kk = 0; kk < 32; kk += 8) {
-        const double x[4] = {-pa[kk], -pa[8 * CG_LD + kk], -pa[kk + 4], -pa[8 * CG_LD + kk + 4]};
-#pragma unroll
-        for (int f = 0; f < 4; ++f) {
-            if (f >= f1) continue;
-            const double y[2] = {pb[8 * f * CG_LD + kk], pb[8 * f * CG_LD + kk + 4]};
-            dmma_16x8x8(acc[f], x, y);
-        }
-    }
+    cg_strip_product(acc, pa, pb, f1);
 #pragma unroll
     for (int f = 0; f < 4; ++f) {
         if (f >= f1) continue;
@@ -1263,7 +1271,7 @@ __device__ __forceinline__ int chol_factor_32(double* s, int n, int r) {
 
 // The next diagonal block, factored (one warp): d = A_KK - P_K P_K^T (P: the block column k <
 // K in shared memory from block row k on; none for k < 0) by the DMMA strips' fragments, the
-// identity past n and zeros above the diagonal; then chol_potrf_phase on d, the reciprocals of
+// identity past n and zeros above the diagonal; then chol_factor_32 on d, the reciprocals of
 // its diagonal into recip and the first failing column into fail.
 template <typename T>
 __device__ __forceinline__ void cg_factor_diagonal(double* d, double* recip, int& fail,
@@ -1286,19 +1294,7 @@ __device__ __forceinline__ void cg_factor_diagonal(double* d, double* recip, int
                                 ? double(rd[cg_at(lda, lower, c0 + i, c0 + j)]) : 0.0;
             }
         }
-        if (k >= 0) {
-#pragma unroll
-            for (int kk = 0; kk < 32; kk += 8) {
-                const double x[4] = {-pa[kk], -pa[8 * CG_LD + kk], -pa[kk + 4],
-                                     -pa[8 * CG_LD + kk + 4]};
-#pragma unroll
-                for (int f = 0; f < 4; ++f) {
-                    if (f >= f1) continue;
-                    const double y[2] = {pb[8 * f * CG_LD + kk], pb[8 * f * CG_LD + kk + 4]};
-                    dmma_16x8x8(acc[f], x, y);
-                }
-            }
-        }
+        if (k >= 0) cg_strip_product(acc, pa, pb, f1);
 #pragma unroll
         for (int f = 0; f < 4; ++f) {
 #pragma unroll

@@ -262,6 +262,8 @@ GLOBAL_LD = 36
 GLOBAL_THREADS = 512
 CLUSTER_SIZES = (2, 4, 8)
 CLUSTER_GRID_MAX = 4096
+COMPILE_CHECK["potrf.cu"] += [f"chol_cluster<{t}, {o}, {c}>" for t in ("float", "double")
+                              for o in ("false", "true") for c in CLUSTER_SIZES]
 # Where a dtype's POTRF at GLOBAL_FROM <= n <= GLOBAL_MAX takes chol_global / chol_cluster, ahead
 # of the vendor and panel paths: rows (last n, first batch, batch bound, blocks a matrix), the
 # first row with n <= last n and first batch <= batch < bound (rows of clusters skipped before

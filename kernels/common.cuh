@@ -75,5 +75,44 @@ __device__ __forceinline__ void dmma_16x8x8(double (&d)[4], const double (&a)[4]
         : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 }
-#endif
 
+// Thread-block clusters (sm_90): a barrier of every thread of the cluster with release / acquire
+// at cluster scope (writes before it, to global or shared memory, are seen after it by the
+// cluster's blocks), also in its two halves (arrive, then wait: work between them overlaps the
+// others' arrival); and a load from another block's shared memory (distributed shared memory:
+// the address of p in the cluster's block `rank`). Used by potrf.cu chol_cluster and trmm.cu
+// tri_tile_split; before sm_90 the wait is a block barrier (never launched there).
+__device__ __forceinline__ void cluster_arrive() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+__device__ __forceinline__ void cluster_barrier() {
+    cluster_arrive();
+    cluster_wait();
+}
+// The shared-window address of p (this block's shared memory) in the cluster's block `rank`.
+__device__ __forceinline__ unsigned cluster_shared_address(const void* p, int rank) {
+    unsigned r = static_cast<unsigned>(__cvta_generic_to_shared(p));
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mapa.shared::cluster.u32 %0, %0, %1;" : "+r"(r) : "r"(rank));
+#endif
+    return r;
+}
+__device__ __forceinline__ double ld_cluster_shared(unsigned address) {
+    double v;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(address) : "memory");
+#else
+    asm volatile("ld.shared.f64 %0, [%1];" : "=d"(v) : "r"(address) : "memory");
+#endif
+    return v;
+}
+#endif

@@ -1329,17 +1329,6 @@ __device__ __forceinline__ void cg_store_column(T* a, index_t lda, int lower, in
     }
 }
 
-// Barrier of all threads of the cluster, with release / acquire at cluster scope: the trailing
-// updates of every block of the cluster (global memory) are seen by the next column's loads.
-__device__ __forceinline__ void cluster_barrier() {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
-                 "barrier.cluster.wait.acquire.aligned;" ::: "memory");
-#else
-    __syncthreads();                              // no clusters before sm_90: CL = 1 only
-#endif
-}
-
 // The steps of chol_global (CL = 1) and chol_cluster (CL blocks a matrix). Every block of a
 // cluster holds the block column and factors the diagonal blocks itself (the same values in
 // each: no exchange, and these steps take as long whatever the rows); warp 0 factors the next
@@ -1402,7 +1391,7 @@ __device__ __forceinline__ void chol_global_steps(T* A, index_t lda, index_t str
             }
             CT_MARK(2);
             if (CL > 1)
-                cluster_barrier();
+                cluster_barrier();                // every block's updates seen by the next loads
             else
                 __syncthreads();                  // the updates are in before the next column
             CT_MARK(3);

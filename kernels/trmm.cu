@@ -420,9 +420,12 @@ __device__ __forceinline__ void tt_put_pair(T* out, index_t oi, int n, int nvec,
     }
 }
 
-template <typename T, bool SYM>
+// DEALT (tri_tile_split: the fragments are dealt over the cluster): only those with bit 4 m + j
+// of `own` set (acc.v[m][j]) are this block's to store.
+template <typename T, bool SYM, bool DEALT = false>
 __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, int nvec,
-                                         int i0, int j0, const tt_acc& acc, T alpha, int flags) {
+                                         int i0, int j0, const tt_acc& acc, T alpha, int flags,
+                                         unsigned own = 0xFFu) {
     const bool diag = SYM && i0 == j0;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int r = i0 + 32 * (warp & 1) + (lane >> 2);
@@ -434,6 +437,7 @@ __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, 
             for (int j = 0; j < 4; ++j)
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
+                    if (DEALT && !((own >> (4 * m + j)) & 1u)) continue;
                     const int i = r + 16 * m + 8 * h, jj = c + 8 * j;
                     const T v0 = T((double)alpha * acc.v[m][j][2 * h]);
                     const T v1 = T((double)alpha * acc.v[m][j][2 * h + 1]);
@@ -455,8 +459,9 @@ __device__ __forceinline__ void tt_store(T* out, index_t oi, index_t oj, int n, 
         for (int j = 0; j < 4; ++j)
 #pragma unroll
             for (int e = 0; e < 4; ++e)
-                tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + 16 * m + 8 * (e >> 1),
-                                   c + 8 * j + (e & 1), T((double)alpha * acc.v[m][j][e]));
+                if (!DEALT || ((own >> (4 * m + j)) & 1u))
+                    tt_put_out<T, SYM>(out, oi, oj, n, nvec, diag, r + 16 * m + 8 * (e >> 1),
+                                       c + 8 * j + (e & 1), T((double)alpha * acc.v[m][j][e]));
 }
 
 // One work item's place in the k tile stream: its tile, first k, k tiles and operand pointers.
@@ -464,6 +469,7 @@ template <typename T>
 struct tt_work {
     index_t t, matrix;
     int i0, j0, k0, tiles;
+    bool empty;                             // tri_tile_split: no k tile of the item is this block's
     const T* a;                             // M(i0, 0)
     const T* x;                             // X(0, j0)
 };
@@ -479,30 +485,85 @@ __device__ __forceinline__ tt_work<T> tt_work_of(index_t t, const T* A, index_t 
     tt_k_range(w.i0, TT_B, w.j0, kdim, flags, w.k0, k1);
     w.k0 &= ~(TT_BK - 1);
     w.tiles = (k1 - w.k0 + TT_BK - 1) / TT_BK;      // >= 1: every tile meets the triangle
+    w.empty = false;
     w.a = A + it.matrix * sa + (index_t)w.i0 * mi;
     w.x = X + it.matrix * sx + (index_t)w.j0 * xj;
     return w;
 }
 
-template <typename T, bool SYM, int KM = 0, bool PATCH = false>
-__global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
-tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
-         index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
-         index_t oj, int n, int nvec, int kdim, index_t batch, int flags, T alpha) {
+// The k tiles of item w that block `rank` of a cluster of `split` takes: the rank-th of split
+// near-equal runs. An empty run (fewer tiles than blocks) keeps one tile of the item to stage
+// (its product is skipped: w.empty), so that every block streams, and reduces, every item.
+template <typename T>
+__host__ __device__ __forceinline__ void tt_take_run(tt_work<T>& w, int rank, int split) {
+    const int lo = rank * w.tiles / split, hi = (rank + 1) * w.tiles / split;
+    w.empty = hi == lo;
+    w.k0 += TT_BK * (w.empty ? min(lo, w.tiles - 1) : lo);
+    w.tiles = w.empty ? 1 : hi - lo;
+}
+
+// Bytes of tri_tile_split's partial sums, after the stages: a thread's 32 accumulators at
+// part[e TT_THREADS + t] (consecutive threads at consecutive words: no bank conflicts).
+constexpr int TT_PART_BYTES = 32 * TT_THREADS * 8;
+
+// The item's sums over the cluster's SPLIT blocks (tri_tile_split): each block's partials into
+// its shared memory, a cluster barrier, then fragment f = 4 m + j (acc.v[m][j]) summed by block f
+// % SPLIT from every block's partials, in rank order (the same bits whichever block sums), by
+// distributed shared memory. Returns the fragments summed (tt_store's `own`). `again`: an item
+// before this one was reduced (its reads end with cluster_arrive; wait for every block's).
+template <int SPLIT>
+__device__ __forceinline__ unsigned tt_reduce(tt_acc& acc, double* part, int rank, bool again) {
+    double* const v = &acc.v[0][0][0];
+    if (again) cluster_wait();                  // every block is done reading the last partials
+#pragma unroll
+    for (int e = 0; e < 32; ++e) part[e * TT_THREADS + threadIdx.x] = v[e];
+    cluster_barrier();                          // every block's partials are in
+    unsigned own = 0;
+#pragma unroll
+    for (int f = 0; f < 8; ++f) {
+        if (f % SPLIT != rank) continue;
+        own |= 1u << f;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const double* mine = part + (4 * f + e) * TT_THREADS + threadIdx.x;
+            double sum = ld_cluster_shared(cluster_shared_address(mine, 0));
+#pragma unroll
+            for (int r = 1; r < SPLIT; ++r) sum += ld_cluster_shared(cluster_shared_address(mine, r));
+            v[4 * f + e] = sum;
+        }
+    }
+    cluster_arrive();                           // this block is done reading
+    return own;
+}
+
+// The body of tri_tile (SPLIT 1: a block an item) and tri_tile_split (a cluster of SPLIT blocks
+// an item, each taking a run of its k tiles; the partial sums reduced through distributed
+// shared memory, tt_reduce).
+template <typename T, bool SYM, int KM, bool PATCH, int SPLIT>
+__device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, index_t mi,
+                                       index_t mk, const T* __restrict__ X, index_t sx,
+                                       index_t xk, index_t xj, T* __restrict__ Out, index_t so,
+                                       index_t oi, index_t oj, int n, int nvec, int kdim,
+                                       index_t batch, int flags, T alpha) {
     extern __shared__ __align__(16) unsigned char tri_tile_smem[];
     T* const s0 = reinterpret_cast<T*>(tri_tile_smem);
     constexpr int HALF = tt_half();
     const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
     const index_t items = batch * (SYM ? rb * (rb + 1) / 2 : rb * cb);
-    if ((index_t)blockIdx.x >= items) return;
+    // A cluster's blocks are consecutive: item blockIdx.x / SPLIT, run blockIdx.x % SPLIT.
+    const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0;
+    const index_t first = blockIdx.x / SPLIT, stride = gridDim.x / SPLIT;
+    if (first >= items) return;                   // (the whole cluster)
     int wr0, wh, wc0, ww;
     tt_warp_part(threadIdx.x >> 5, wr0, wh, wc0, ww);
     // The block's k tiles of all its items form one stream: the copy of the next tile (of this
     // item or the next) runs during this tile's product, across item boundaries too.
     auto work = [&](index_t t) {
-        return tt_work_of<T, SYM>(t, A, sa, mi, X, sx, xj, kdim, rb, cb, flags);
+        tt_work<T> w = tt_work_of<T, SYM>(t, A, sa, mi, X, sx, xj, kdim, rb, cb, flags);
+        if constexpr (SPLIT > 1) tt_take_run(w, rank, SPLIT);
+        return w;
     };
-    tt_work<T> cur = work(blockIdx.x), stg = cur;    // computing / staging cursor
+    tt_work<T> cur = work(first), stg = cur;         // computing / staging cursor
     int kt = 0, sq = 0;                               // tile of cur / of stg
     auto stage_next = [&](int buf) {                  // stage (stg, sq), then advance
         if (stg.t < items) {
@@ -511,7 +572,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
                             stg.j0, stg.k0 + sq * TT_BK, d, d + HALF);
             if (++sq == stg.tiles) {
                 sq = 0;
-                const index_t nt = stg.t + gridDim.x;
+                const index_t nt = stg.t + stride;
                 if (nt < items) stg = work(nt);
                 else stg.t = items;
             }
@@ -524,6 +585,7 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
     for (int e = 0; e < 32; ++e) accp[e] = 0.0;
     int wk0, wk1;
     tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);   // this warp's part
+    if (SPLIT > 1 && cur.empty) wk0 = wk1 = 0;    // (tile-relative, every k step >= the end)
 #pragma unroll
     for (int s = 0; s < TT_STAGES - 1; ++s) stage_next(s);
     for (int step = 0;; ++step) {
@@ -538,16 +600,50 @@ tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* _
         }
         tt_multiply<KM>(st, st + HALF, wk0 - kb, wk1 - kb, acc);
         if (++kt == cur.tiles) {              // item done: store from registers, next item
-            tt_store<T, SYM>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0, acc, alpha,
-                             flags);
+            unsigned own = 0xFFu;
+            if constexpr (SPLIT > 1)
+                own = tt_reduce<SPLIT>(acc, reinterpret_cast<double*>(tri_tile_smem +
+                                       tt_smem_bytes<T>()), rank, cur.t != first);
+            tt_store<T, SYM, (SPLIT > 1)>(Out + cur.matrix * so, oi, oj, n, nvec, cur.i0, cur.j0,
+                                          acc, alpha, flags, own);
 #pragma unroll
             for (int e = 0; e < 32; ++e) accp[e] = 0.0;
-            const index_t nt = cur.t + gridDim.x;
+            const index_t nt = cur.t + stride;
             if (nt >= items) break;
             cur = work(nt), kt = 0;
             tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);
+            if (SPLIT > 1 && cur.empty) wk0 = wk1 = 0;
         }
     }
     cp_async_wait<0>();                             // no copy left in flight at exit
+    if constexpr (SPLIT > 1) cluster_wait();       // no block leaves while others read its sums
+}
+
+template <typename T, bool SYM, int KM = 0, bool PATCH = false>
+__global__ void __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
+tri_tile(const T* __restrict__ A, index_t sa, index_t mi, index_t mk, const T* __restrict__ X,
+         index_t sx, index_t xk, index_t xj, T* __restrict__ Out, index_t so, index_t oi,
+         index_t oj, int n, int nvec, int kdim, index_t batch, int flags, T alpha) {
+    tt_run<T, SYM, KM, PATCH, 1>(A, sa, mi, mk, X, sx, xk, xj, Out, so, oi, oj, n, nvec, kdim,
+                                 batch, flags, alpha);
+}
+
+// tri_tile_split<..., SPLIT>: tri_tile with a cluster of SPLIT (2, 4, 8) blocks an item (sm_90),
+// for the batches whose tiles leave most SMs idle (a matrix of 512: 36 to 64 tiles): each block
+// streams a run of the item's k tiles, the sums meet in distributed shared memory. Dynamic
+// shared memory: tri_tile's and TT_PART_BYTES; grid: SPLIT blocks an item.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define TT_CLUSTER_DIMS(S)                        // compiles, never launched (the launcher refuses)
+#else
+#define TT_CLUSTER_DIMS(S) __cluster_dims__(S, 1, 1)
+#endif
+template <typename T, bool SYM, int KM, bool PATCH, int SPLIT>
+__global__ void TT_CLUSTER_DIMS(SPLIT) __launch_bounds__(TT_THREADS, TT_BLOCKS_OPT)
+tri_tile_split(const T* __restrict__ A, index_t sa, index_t mi, index_t mk,
+               const T* __restrict__ X, index_t sx, index_t xk, index_t xj, T* __restrict__ Out,
+               index_t so, index_t oi, index_t oj, int n, int nvec, int kdim, index_t batch,
+               int flags, T alpha) {
+    tt_run<T, SYM, KM, PATCH, SPLIT>(A, sa, mi, mk, X, sx, xk, xj, Out, so, oi, oj, n, nvec,
+                                     kdim, batch, flags, alpha);
 }
 #endif

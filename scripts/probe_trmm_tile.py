@@ -1,7 +1,9 @@
 """Probe for kernels/trmm.cu tri_tile: every variant against NumPy (small batches, poisoned other
 triangle), every matrix of a 10240 batch, and timings against the dense product (CUDA events).
 Modes: all, check, time [SIZES], sweep ["BK,STAGES,BLOCKS;..." [SIZES]], rules [SIZES [DTYPES]]
-(TILE_RULES: each variant by tri_tile and by the dense path)."""
+(TILE_RULES: each variant by tri_tile and by the dense path), split [SIZES [BATCHES]] (GPU time
+of tri_tile and tri_tile_split with 2 / 4 / 8 blocks an item on small batches, against the dense
+products; each split's result against tri_tile's)."""
 import itertools
 import statistics
 import sys
@@ -199,6 +201,62 @@ def rules(dtypes, sizes, batch=10240):
         print("RULES", " | ".join(row), flush=True)
 
 
+def gpu_time(fn, reps=20):
+    """Median GPU milliseconds of fn()'s launches: each timed call is queued behind a ~1 ms
+    memset, so its start event is stamped after the host has queued the whole call (host time
+    out of the measurement, which events around a lone small call would hold)."""
+    busy = cupy.empty(1 << 28, dtype=numpy.uint8)
+    s, e = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for i in range(3 + reps):
+        busy.fill(i & 255)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        if i >= 3:
+            times.append(cupy.cuda.get_elapsed_time(s, e))
+    return statistics.median(times)
+
+
+def split(sizes, batches):
+    """tri_tile (1) and tri_tile_split (2 / 4 / 8 blocks an item) forced, GPU time in us: TRMM
+    left lower N with n vectors, LAUUM lower, SYRK (n x n), float64 and float32, against the dense
+    products (cupy.matmul; torch.matmul(L^T, L)); "err": the largest difference from tri_tile's
+    result over the largest entry (each split sums its runs in another order)."""
+    rng = cupy.random.default_rng(8)
+    keep = gtri.TILE_SPLIT
+    for dtype, n, batch in itertools.product((numpy.float64, numpy.float32), sizes, batches):
+        a = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        b = rng.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
+        calls = {"trmm": lambda: gtri.tile_trmm(a, b, False, True, False, False),
+                 "lauum": lambda: gtri.tile_lauum(a, True),
+                 "syrk": lambda: gtri.tile_syrk(a, False)}
+        dense = {"trmm": lambda: cupy.matmul(a, b), "syrk": lambda: cupy.matmul(a, b.mT)}
+        if torch is not None:
+            ta = torch.from_dlpack(a)
+            dense["lauum"] = lambda: torch.matmul(ta.mT, ta)
+        for op, fn in calls.items():
+            row = [f"{numpy.dtype(dtype).name} n={n} batch={batch} {op}:"]
+            if op in dense:
+                row.append(f"dense {1e3 * gpu_time(dense[op]):.1f}")
+            ref = None
+            for s_ in (1,) + gtri.TILE_SPLITS:
+                gtri.TILE_SPLIT = s_
+                out = fn()
+                if ref is None:
+                    ref = out
+                    err = 0.0
+                else:
+                    err = float(abs(out - ref).max() / abs(ref).max())
+                row.append(f"s{s_} {1e3 * gpu_time(fn):.1f}" + (f" (err {err:.1e})" if s_ > 1 else ""))
+            gtri.TILE_SPLIT = keep
+            rb = -(-n // 64)
+            items = batch * (rb * rb if op == "trmm" else rb * (rb + 1) // 2)
+            row.append(f"rule s{gtri.tile_split(items, n, 0)}")
+            print("SPLIT", " | ".join(row), flush=True)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "all"
     t0 = time.time()
@@ -219,4 +277,7 @@ if __name__ == "__main__":
             shapes = [tuple(int(v) for v in s.split(",")) for s in sys.argv[2].split(";")]
         sizes = [int(n) for n in sys.argv[3].split(",")] if len(sys.argv) > 3 else [128, 256]
         sweep(sizes, shapes)
+    if what == "split":
+        split([int(n) for n in (sys.argv[2] if len(sys.argv) > 2 else "128,256,384,512").split(",")],
+              [int(b) for b in (sys.argv[3] if len(sys.argv) > 3 else "1,2,8,32").split(",")])
     print(f"probe {time.time() - t0:.1f} s")

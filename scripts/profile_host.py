@@ -29,9 +29,12 @@ ga = cupy.asarray(rng.standard_normal((40960, 18, 4))); gx = cupy.asarray(rng.st
 ma = cupy.asarray(rng.standard_normal((10240, 8, 8))); mc = cupy.zeros((10240, 8, 8))
 s32 = spd(1, 32); l8 = cupy.linalg.cholesky(spd(1, 8))
 b8 = cupy.asarray(rng.standard_normal((1, 8, 8)))
+l512 = cupy.linalg.cholesky(spd(1, 512)); b512 = cupy.asarray(rng.standard_normal((1, 512, 512)))
+w512 = l512.copy()
 import torch
 ta = torch.as_tensor(a, device="cuda")
 tl, tv = torch.as_tensor(L, device="cuda"), torch.as_tensor(v, device="cuda")[..., None]
+tl512 = torch.as_tensor(l512, device="cuda")
 cases = {
  "noop": lambda: None,
  "cupy.empty": lambda: cupy.empty(10240, dtype=numpy.int32),
@@ -60,6 +63,13 @@ cases = {
  "backend syrk 32 batch 1": lambda: S.syrk(s32, None, True, "N", 1.0, 0.0),
  "public trmm 8 batch 1": lambda: linalg.trmm(l8, b8, overwrite_b=True),
  "backend trmm 8 batch 1": lambda: T.trmm(l8, b8, "left", True, "N", False, 1.0),
+ "public trmm 512 batch 1": lambda: linalg.trmm(l512, b512, overwrite_b=True),
+ "backend trmm 512 batch 1": lambda: T.trmm(l512, b512, "left", True, "N", False, 1.0),
+ "tile_trmm 512 batch 1": lambda: T.tile_trmm(l512, b512, False, True, False, False),
+ "cupy.matmul 512 batch 1": lambda: cupy.matmul(l512, b512),
+ "public lauum 512 batch 1": lambda: linalg.lauum(w512, overwrite_a=True),
+ "backend lauum 512 batch 1": lambda: T.lauum(w512, True),
+ "torch.matmul LtL 512 b1": lambda: torch.matmul(tl512.mT, tl512),
 }
 def _memcpy_copy(x):
     out = cupy.empty_like(x)
@@ -70,7 +80,8 @@ for name, fn in cases.items():
 launcher, grid, threads, smem = T._chol_config(current_device(), a.dtype, 4, 10240)
 info = cupy.empty(10240, dtype=numpy.int32)
 print(f"{'bare launcher':24s} {host_us(lambda: launcher(grid, threads, (a, 4, 16, 4, 10240, T.CHOL_POTRF, 1, 0, info, a), smem)):7.1f} us/call")
-for name in ["public potrf", "public trsm", "public potrs vec", "public trmm 8 batch 1"]:
+for name in ["public potrf", "public trsm", "public potrs vec", "public trmm 8 batch 1",
+             "public trmm 512 batch 1", "public lauum 512 batch 1"]:
     pr = cProfile.Profile(); fn = cases[name]
     pr.enable()
     for _ in range(2000): fn()

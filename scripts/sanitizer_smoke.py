@@ -185,4 +185,19 @@ if __name__ == "__main__":
                 _gchol.potrf_global(cupy.empty_like(a)[:, :, :n], lower, src=a[:, :, :n],
                                     blocks=blocks)
                 _gchol.potrf_global(a[:, :, :n], lower, blocks=blocks)
+    # tri_tile_split (2, 4, 8 blocks an item; runs of k tiles, empty ones at n = 70): TRMM left
+    # and right, LAUUM lower and upper (patched tiles), SYRK, a strided view; one cluster of 4
+    # walking every item (TILE_GRID 1).
+    for dtype in (numpy.float32, numpy.float64):
+        for n, blocks, cap in ((70, 8, 0), (200, 2, 0), (300, 4, 1), (512, 8, 0)):
+            _gtri.TILE_SPLIT, _gtri.TILE_GRID = blocks, cap
+            a = cupy.zeros((2, n, n + 3), dtype=dtype)
+            a[:, :, :n] = spd(n, dtype)[:2]
+            v = a[:, :, :n]
+            for lower in (True, False):
+                _gtri.tile_trmm(v, v, False, lower, False, False, 0.5)
+                _gtri.tile_trmm(v, v, True, lower, True, False, 1.0)
+                _gtri.tile_lauum(v, lower)
+            _gtri.tile_syrk(v, False)
+    _gtri.TILE_SPLIT, _gtri.TILE_GRID = 0, 0
     cupy.cuda.get_current_stream().synchronize()

@@ -220,6 +220,12 @@ def current_device():
     return cupy.cuda.runtime.getDevice()
 
 
+@functools.lru_cache(maxsize=64)
+def clusters(device_id):
+    """Whether the device runs thread-block clusters (compute capability 9.0 on)."""
+    return int(cupy_module().cuda.Device(device_id).compute_capability) >= 90
+
+
 def register_cap(maxreg):
     """NVRTC options capping a kernel's registers per thread (a tuning parameter, "maxreg" in
     the tables: NVRTC's own choice is not the fastest for every kernel and shape -- it trades

@@ -30,7 +30,7 @@ import numpy
 from . import triangular as tri
 from . import trsv, vendor
 from .._dispatch import cupy_module
-from ._compile import (DEFAULT_SMEM, cbool, ctype, current_device, dtype_name,
+from ._compile import (DEFAULT_SMEM, cbool, clusters, ctype, current_device, dtype_name,
                        grid_1d, info_array, kernel)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
@@ -306,12 +306,6 @@ def global_blocks(a):
         if n <= last and first <= batch < below and (blocks == 1 or clusters(current_device())):
             return blocks
     return 0
-
-
-@functools.lru_cache(maxsize=64)
-def clusters(device_id):
-    """Whether the device runs thread-block clusters (compute capability 9.0 on)."""
-    return int(cupy_module().cuda.Device(device_id).compute_capability) >= 90
 
 
 def potrf_global(a, lower, src=None, blocks=1):

@@ -28,7 +28,7 @@ from . import vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
 from .._dispatch import cupy_module
-from ._compile import (cbool, ctype, current_device, dtype_name, grid_1d,
+from ._compile import (cbool, clusters, ctype, current_device, dtype_name, grid_1d,
                        info_array, is_real, kernel, register_cap)
 
 __all__ = ["trsm", "trmm", "trtri", "lauum"]
@@ -218,6 +218,30 @@ TILE_KMAJOR = {"float64", "float32"} if os.environ.get("LINALG_CUDA_TILE_KMAJOR"
 TILE_GRID = 0
 # tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
+# tri_tile_split (kernels/trmm.cu, compute capability 9.0 on): where a batch's tiles leave most
+# SMs idle, a cluster of s blocks an item, each streaming a run of its k tiles, the partial sums
+# met in distributed shared memory. A block's k tile is ~1900 cycles of DMMA a warp (2 x 4
+# fragments x 4 k steps): on a few items the SMs' tensor cores, not the memory, are what is
+# short. The largest s of TILE_SPLITS with items x s <= TILE_SPLIT_SMS[s] x the SMs and at least
+# TILE_SPLIT_RUN k tiles of 32 a block on the longest item (kdim / 32 / s); TILE_SPLIT
+# (LINALG_CUDA_TILE_SPLIT) > 0 forces s (1: tri_tile; tests and measurements). GPU us, H200,
+# float64 (`python3 scripts/probe_trmm_tile.py split`, reports/gpu_20261127d call 1), s = 1 / 2
+# / 4 / 8, the rule's in brackets, the dense cupy.matmul / torch.matmul(L^T, L) after the bar:
+#   TRMM left N, n vectors: n = 128 batch 1 11.7 / 10.6 / [8.7] / 9.1 | 5.5, batch 8 12.1 / 11.1 /
+#   [9.8] / 15.6 | 6.6, batch 32 13.5 / [13.5] / 20.8 / 38.0; n = 256 batch 1 16.3 / 13.3 / 10.9
+#   / [10.1] | 6.6, batch 2 16.3 / 13.5 / [11.6] / 15.6, batch 8 17.1 / [16.6] / 21.4 / 37.7;
+#   n = 512 batch 1 25.4 / 18.3 / [15.4] / 25.9 | 12.6, batch 2 25.8 / [23.9] / 25.9 / 42.6,
+#   batch 8 [52.0] / 57.9 / 81.9 / 141.8 | 44.9.
+#   LAUUM lower: n = 256 batch 1 20.3 / 16.3 / 13.8 / [10.7] | 6.6, batch 2 20.3 / 16.4 / 14.2 /
+#   [12.0], batch 8 20.9 / [18.2] / 22.1 / 28.1; n = 384 batch 1 24.8 / 18.8 / 15.4 / [12.7] |
+#   9.6, batch 8 [30.6] / 27.9 / 32.6 / 50.8; n = 512 batch 1 29.5 / 21.2 / [17.0] / 18.9 | 12.0,
+#   batch 2 29.8 / [22.0] / 18.6 / 27.3, batch 8 [35.3] / 40.2 / 50.7 / 83.0 | 44.2.
+# The difference from tri_tile's result: 6e-16 - 2.5e-15 of the largest entry (float64).
+TILE_SPLITS = (2, 4, 8)
+TILE_SPLIT_SMS = {2: 2.0, 4: 2.0, 8: 1.3}
+TILE_SPLIT_RUN = 1
+TILE_SPLIT = int(os.environ.get("LINALG_CUDA_TILE_SPLIT", "0"))
+TILE_PART_BYTES = 32 * TILE_THREADS * 8         # kernels/trmm.cu TT_PART_BYTES
 
 
 def tri_warp_lanes(mode, right):
@@ -389,9 +413,10 @@ COMPILE_CHECK = {
                     + [f"tri_block_lauum<{t}, {b}, {o}>" for t in ("float", "double")
                        for b in (1, 2) for o in ("false", "true")],
     # PATCH (the last argument) only with SYM: LAUUM's instantiations
-    "trmm.cu": [f"tri_tile<float, {s}, 0, {p}>" for s, p in _TILE_SYM_PATCH]
-               + [f"tri_tile<double, {s}, {km}, {p}>" for s, p in _TILE_SYM_PATCH
-                  for km in range(4)],
+    "trmm.cu": [f"tri_tile<{t}, {s}, {km}, {p}>" for t in ("float", "double")
+                for s, p in _TILE_SYM_PATCH for km in range(4)]
+               + [f"tri_tile_split<{t}, {s}, {km}, {p}, {c}>" for t in ("float", "double")
+                  for s, p in _TILE_SYM_PATCH for km in range(4) for c in TILE_SPLITS],
 }
 
 
@@ -998,28 +1023,48 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     flags |= (_vec_flag(x, xk, xj, sx, TT_VEC_X) if km & TT_KM_X
               else _vec_flag(x, xj, xk, sx, TT_VEC_X))
     flags |= _vec_flag(out, oj, oi, so, TT_VEC_OUT, v=2)     # pairs along Out's rows, one store
-    launcher, grid, smem = _tri_tile_config(current_device(), a.dtype, sym, TILE_GRID,
+    device = current_device()
+    split = tile_split(items, kdim, device)
+    launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, TILE_GRID,
                                             TILE_SHAPE[dtype_name(a.dtype)], km,
-                                            bool(flags & TT_PATCH_EDGES))
-    launcher(min(items, grid), TILE_THREADS,
+                                            bool(flags & TT_PATCH_EDGES), split)
+    launcher(min(items, grid) * split, TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
              smem)
 
 
+def tile_split(items, kdim, device_id):
+    """Blocks an item of a tri_tile launch over ``items`` tiles with inner dimension ``kdim``:
+    1 (tri_tile) or one of TILE_SPLITS (tri_tile_split), by the TILE_SPLIT_* rule."""
+    if TILE_SPLIT:
+        return TILE_SPLIT
+    if not clusters(device_id):
+        return 1
+    from .blas import sm_count
+    split = 1
+    for s in TILE_SPLITS:
+        if items * s <= TILE_SPLIT_SMS[s] * sm_count() and kdim >= 32 * TILE_SPLIT_RUN * s:
+            split = s
+    return split
+
+
 @functools.lru_cache(maxsize=64)
-def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False):
-    """(launcher, grid, shared bytes) of tri_tile: a block an item (a block streams the k tiles of
-    its items, the next item's first copies during this one's product), at most ``cap`` blocks
-    where cap > 0. A persistent grid (the blocks resident at once) measured slower: H100,
-    float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the
-    blocks drift apart, the tiles of a matrix no longer run together: L2 hit rate 61%)."""
+def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split=1):
+    """(launcher, items of the grid, shared bytes) of tri_tile (``split`` 1) or tri_tile_split
+    (``split`` blocks an item, a cluster; the grid is items x split blocks): a block an item (a
+    block streams the k tiles of its items, the next item's first copies during this one's
+    product), at most ``cap`` items where cap > 0. A persistent grid (the blocks resident at
+    once) measured slower: H100, float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256
+    11.1 against 10.2 (the blocks drift apart, the tiles of a matrix no longer run together: L2
+    hit rate 61%)."""
     bk, stages, blocks = shape
-    launcher = kernel("trmm", f"tri_tile<{ctype(dtype)}, {cbool(sym)}, {km}, {cbool(patch)}>",
-                      "pqqqpqqqpqqqiiiqiT", dtype,
+    args = f"{ctype(dtype)}, {cbool(sym)}, {km}, {cbool(patch)}"
+    name = f"tri_tile<{args}>" if split == 1 else f"tri_tile_split<{args}, {split}>"
+    launcher = kernel("trmm", name, "pqqqpqqqpqqqiiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
                        f"-DTT_BLOCKS_OPT={blocks}"))
-    smem = tile_smem(dtype, shape)
-    grid = 2**31 - 1
+    smem = tile_smem(dtype, shape) + (TILE_PART_BYTES if split > 1 else 0)
+    grid = (2**31 - 1) // split
     return launcher, max(1, min(grid, cap or grid)), smem
 
 

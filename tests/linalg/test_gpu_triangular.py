@@ -228,16 +228,23 @@ TILE_EVERYWHERE = {(op, d): {v: (65, 512, 0.0) for v in variants}
                    for d in ("float32", "float64")}
 
 
-@pytest.mark.parametrize("cap", [2, 0], ids=lambda c: f"grid{c}")
+# (grid cap in items, blocks an item): a 2-block grid walks every tile of the batch (k tile
+# streams crossing item boundaries), 0 a block (or cluster) a tile; tri_tile_split with 2 / 4 / 8
+# blocks an item (runs of k tiles, empty ones where an item has fewer tiles than blocks), one
+# cluster of 4 walking every item.
+TILE_LAUNCHES = [(2, 1), (0, 1), (0, 2), (1, 4), (0, 8)]
+
+
+@pytest.mark.parametrize("cap,split", TILE_LAUNCHES, ids=lambda v: str(v))
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [65, 100, 128, 200, 257])
-def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
-    """kernels/trmm.cu tri_tile forced for every TRMM variant and LAUUM (TILE_RULES everywhere):
-    vector counts below, at and above a 64 tile, strided views of B (16-byte aligned or not),
-    poisoned unreferenced triangles; a 2-block grid walks every tile of the batch (k tile
-    streams crossing item boundaries), 0 a block a tile."""
+def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
+    """kernels/trmm.cu tri_tile / tri_tile_split forced for every TRMM variant and LAUUM
+    (TILE_RULES everywhere): vector counts below, at and above a 64 tile, strided views of B
+    (16-byte aligned or not), poisoned unreferenced triangles; the launches of TILE_LAUNCHES."""
     monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    monkeypatch.setattr(gpu, "TILE_SPLIT", split)
     batch = 3
     gen = rng(n + 13)
     for (side, lower, trans, unit), (nvec, pad) in itertools.product(VARIANTS, ((5, 3), (64, 0),
@@ -256,14 +263,17 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap):
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
-@pytest.mark.parametrize("cap", [2, 0], ids=lambda c: f"grid{c}")
+@pytest.mark.parametrize("cap,split", [(2, 1), (0, 1), (1, 4)], ids=lambda v: str(v))
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [65, 100, 128, 200, 257])
-def test_tile_lauum_of_a_zeroed_triangle_stages_whole_tiles(cp, gpu, monkeypatch, n, dtype, cap):
+def test_tile_lauum_of_a_zeroed_triangle_stages_whole_tiles(cp, gpu, monkeypatch, n, dtype, cap,
+                                                            split):
     """tile_lauum(..., zeroed=True) (TT_ZEROED: POTRI's LAUUM of a TRTRI result, whose other
     triangle is zero) stages the tiles the diagonal crosses whole: the same bits as the masked
-    staging, and L^T L / U U^T within the residual bound; lower and upper, 16-byte aligned or not."""
+    staging, and L^T L / U U^T within the residual bound; lower and upper, 16-byte aligned or not;
+    tri_tile and tri_tile_split (TILE_LAUNCHES)."""
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    monkeypatch.setattr(gpu, "TILE_SPLIT", split)
     gen = rng(n + 29)
     for lower, pad in itertools.product((True, False), (0, 1)):
         t = random_triangular(gen, 3, n, dtype, lower=lower, unit_diagonal=False)
@@ -339,17 +349,19 @@ def test_syrk(cp, n, k, dtype):
         assert res < THRESHOLD, (lower, trans, beta, res)
 
 
+@pytest.mark.parametrize("split", [0, 4], ids=lambda s: f"split{s}")
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n,k", [(1, 3), (33, 40), (64, 64), (65, 1), (100, 37), (129, 200),
                                  (257, 64)])
-def test_syrk_by_tri_tile(cp, monkeypatch, n, k, dtype):
+def test_syrk_by_tri_tile(cp, gpu, monkeypatch, n, k, dtype, split):
     """SYRK by kernels/trmm.cu tri_tile (TT_FULL) wherever C is not read (TILE_FROM widened to
     every n, gemm_small's rule off): both transposes, a C to write into or none, a padded row
     stride (no copy: the kernel takes strides), beta 0.5 still by the other paths; C symmetric bit
-    for bit."""
+    for bit; the rule's launch (split 0) and tri_tile_split with 4 blocks an item."""
     gpu_syrk = pytest.importorskip("linalg._cuda.syrk")
     monkeypatch.setattr(gpu_syrk, "TILE_FROM", {"float32": (1, 4096), "float64": (1, 4096)})
     monkeypatch.setattr(gpu_syrk, "GEMM_SMALL_UPTO", {})
+    monkeypatch.setattr(gpu, "TILE_SPLIT", split)
     gen = rng(n + 3 * k)
     batch = 4
     for trans, beta, pad in itertools.product("NT", (0.0, 0.5), (0, 3)):

@@ -1,0 +1,93 @@
+"""kernels/trmm.cu tri_tile_split's runs of k tiles (tt_take_run) and shared-memory size, compiled
+for the host with nvcc, against the launcher (linalg/_cuda/triangular.py tile_smem,
+TILE_PART_BYTES); the launcher's rule for blocks an item (tile_split). Skips the nvcc part
+without nvcc (the device tests run the kernels)."""
+import subprocess
+
+import pytest
+
+from linalg._cuda import blas, triangular as tri_mod
+
+from .helpers import build_host_program
+
+PROGRAM = r"""
+#include <cstdio>
+#include "trmm.cu"
+int main() {
+    printf("%d %d %d %d\n", tt_smem_bytes<double>(), tt_smem_bytes<float>(), TT_PART_BYTES,
+           TT_BK);
+    // item k0 = 96, 1..20 tiles, 2 / 4 / 8 blocks: each rank's (first k, tiles, empty)
+    for (int split : {2, 4, 8})
+        for (int tiles = 1; tiles <= 20; ++tiles)
+            for (int rank = 0; rank < split; ++rank) {
+                tt_work<double> w{};
+                w.k0 = 96, w.tiles = tiles, w.empty = false;
+                tt_take_run(w, rank, split);
+                printf("%d %d %d %d %d %d\n", split, tiles, rank, w.k0, w.tiles, (int)w.empty);
+            }
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def host_output(tmp_path_factory):
+    exe = build_host_program(tmp_path_factory, "tri_tile_host", PROGRAM)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
+def test_launcher_reserves_the_kernels_shared_memory(host_output):
+    smem64, smem32, part, bk = [int(v) for v in host_output.splitlines()[0].split()]
+    assert (smem64, smem32) == (tri_mod.tile_smem("float64"), tri_mod.tile_smem("float32"))
+    assert part == tri_mod.TILE_PART_BYTES
+    assert bk == tri_mod.TILE_SHAPE["float64"][0] == tri_mod.TILE_SHAPE["float32"][0]
+
+
+def test_runs_of_k_tiles_cover_each_item_once(host_output):
+    """The ranks' runs are disjoint, in rank order, and together the item's k tiles; a rank left
+    without a tile (fewer tiles than blocks) stages one of the item's tiles and computes none."""
+    rows = [tuple(int(v) for v in line.split()) for line in host_output.splitlines()[1:]]
+    runs = {}
+    for split, tiles, rank, k0, count, empty in rows:
+        runs.setdefault((split, tiles), []).append((rank, k0, count, empty))
+    assert len(runs) == 3 * 20
+    for (split, tiles), ranks in runs.items():
+        assert [r[0] for r in ranks] == list(range(split))
+        covered = []
+        for rank, k0, count, empty in ranks:
+            assert (k0 - 96) % 32 == 0 and count >= 1
+            first = (k0 - 96) // 32
+            assert 0 <= first and first + count <= tiles      # inside the item
+            if not empty:
+                covered += range(first, first + count)
+            else:
+                assert count == 1
+        assert covered == list(range(tiles)), (split, tiles)
+        assert sum(1 for r in ranks if r[3]) == max(0, split - tiles)
+
+
+def test_split_rule_fills_the_sms(monkeypatch):
+    """tile_split: the largest of TILE_SPLITS with items x s <= TILE_SPLIT_SMS[s] x SMs and runs
+    of at least TILE_SPLIT_RUN tiles on the longest item; 1 without clusters; TILE_SPLIT forces.
+    The measured choices (probe_trmm_tile.py split, H200): TRMM n = 512 batch 1 (64 tiles) 4
+    blocks a tile, batch 2 two, batch 8 one; LAUUM n = 256 batch 1 (10 tiles) 8; n = 128 at most
+    4 (4 k tiles)."""
+    monkeypatch.setattr(tri_mod, "clusters", lambda device_id: True)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+
+    def fits(items, kdim, c):
+        return (items * c <= tri_mod.TILE_SPLIT_SMS[c] * 132
+                and kdim >= 32 * tri_mod.TILE_SPLIT_RUN * c)
+    for kdim in (65, 128, 256, 512):
+        for items in (1, 4, 16, 36, 64, 128, 300, 10240):
+            s = tri_mod.tile_split(items, kdim, 0)
+            assert s == 1 or (s in tri_mod.TILE_SPLITS and fits(items, kdim, s))
+            assert not any(fits(items, kdim, c) for c in tri_mod.TILE_SPLITS if c > s)
+    assert [tri_mod.tile_split(64 * b, 512, 0) for b in (1, 2, 8)] == [4, 2, 1]
+    assert tri_mod.tile_split(10, 256, 0) == 8
+    assert tri_mod.tile_split(4, 128, 0) == 4
+    assert tri_mod.tile_split(10240, 512, 0) == 1
+    monkeypatch.setattr(tri_mod, "clusters", lambda device_id: False)
+    assert tri_mod.tile_split(1, 512, 0) == 1
+    monkeypatch.setattr(tri_mod, "TILE_SPLIT", 4)
+    assert tri_mod.tile_split(10240, 65, 0) == 4

@@ -57,8 +57,18 @@
 //             LAUUM (its own triangle in pairs, the mirror an element a store) float64 n = 128
 //             1.26 / 1.16, 256 4.66 / 4.17, float32 1.34 / 1.22, 4.65 / 4.16
 //             (ab_lauum_pair_store.md).
+// Split:      tri_tile_split<..., SPLIT> (sm_90): a thread-block cluster of SPLIT (2, 4, 8) blocks
+//             an item, for batches whose tiles leave most SMs idle (a k tile is ~1900 cycles of
+//             DMMA a warp: one SM's tensor cores bound an item). Block r of the cluster streams
+//             the r-th run of the item's k tiles (tt_take_run), writes its 32 accumulators a
+//             thread to shared memory after the stages (TT_PART_BYTES), and after a cluster
+//             barrier sums fragments f % SPLIT == r over the cluster's blocks in rank order
+//             through distributed shared memory (tt_reduce) and stores them. H200, float64, GPU
+//             us, tri_tile / split (`python3 scripts/probe_trmm_tile.py split`): TRMM n = 512
+//             batch 1 25.4 / 15.4 (4 blocks), LAUUM n = 256 batch 1 20.3 / 10.7 (8 blocks).
 // Layout:     row-major batches as everywhere (common.cuh); strides in elements, 64-bit.
-// Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE).
+// Launcher:   linalg/_cuda/triangular.py (tile_trmm, tile_lauum, TILE_RULES, TILE_SHAPE,
+//             tile_split).
 #include "common.cuh"
 
 constexpr int TT_B = 64;                    // output tile: 64 x 64

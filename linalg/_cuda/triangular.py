@@ -1040,10 +1040,11 @@ def tile_split(items, kdim, device_id):
         return TILE_SPLIT
     if not clusters(device_id):
         return 1
-    from .blas import sm_count
+    from .blas import device_attribute
+    sms = device_attribute(device_id, "MultiProcessorCount")
     split = 1
     for s in TILE_SPLITS:
-        if items * s <= TILE_SPLIT_SMS[s] * sm_count() and kdim >= 32 * TILE_SPLIT_RUN * s:
+        if items * s <= TILE_SPLIT_SMS[s] * sms and kdim >= 32 * TILE_SPLIT_RUN * s:
             split = s
     return split
 

@@ -73,7 +73,7 @@ def test_split_rule_fills_the_sms(monkeypatch):
     blocks a tile, batch 2 two, batch 8 one; LAUUM n = 256 batch 1 (10 tiles) 8; n = 128 at most
     4 (4 k tiles)."""
     monkeypatch.setattr(tri_mod, "clusters", lambda device_id: True)
-    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "device_attribute", lambda device_id, name: 132)
 
     def fits(items, kdim, c):
         return (items * c <= tri_mod.TILE_SPLIT_SMS[c] * 132

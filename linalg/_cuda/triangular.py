@@ -236,9 +236,13 @@ TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
 #   [12.0], batch 8 20.9 / [18.2] / 22.1 / 28.1; n = 384 batch 1 24.8 / 18.8 / 15.4 / [12.7] |
 #   9.6, batch 8 [30.6] / 27.9 / 32.6 / 50.8; n = 512 batch 1 29.5 / 21.2 / [17.0] / 18.9 | 12.0,
 #   batch 2 29.8 / [22.0] / 18.6 / 27.3, batch 8 [35.3] / 40.2 / 50.7 / 83.0 | 44.2.
-# The difference from tri_tile's result: 6e-16 - 2.5e-15 of the largest entry (float64).
+# The difference from tri_tile's result: 6e-16 - 2.5e-15 of the largest entry (float64). The same
+# probe on an H100 (call 4) chose alike; 2 and 4 blocks then took up to 2.2 blocks an SM (2.0
+# before), which gave 72 tiles (LAUUM / SYRK n = 512, TRMM n = 384, batch 2) 4 blocks: float64
+# LAUUM 22.7 -> 19.8 us, float32 LAUUM / SYRK 22.3 / 21.9 -> 18.4 / 18.0 (H100; the H200 of call
+# 1 alike: LAUUM 22.0 -> 18.6).
 TILE_SPLITS = (2, 4, 8)
-TILE_SPLIT_SMS = {2: 2.0, 4: 2.0, 8: 1.3}
+TILE_SPLIT_SMS = {2: 2.2, 4: 2.2, 8: 1.3}
 TILE_SPLIT_RUN = 1
 TILE_SPLIT = int(os.environ.get("LINALG_CUDA_TILE_SPLIT", "0"))
 TILE_PART_BYTES = 32 * TILE_THREADS * 8         # kernels/trmm.cu TT_PART_BYTES

@@ -70,8 +70,8 @@ def test_split_rule_fills_the_sms(monkeypatch):
     """tile_split: the largest of TILE_SPLITS with items x s <= TILE_SPLIT_SMS[s] x SMs and runs
     of at least TILE_SPLIT_RUN tiles on the longest item; 1 without clusters; TILE_SPLIT forces.
     The measured choices (probe_trmm_tile.py split, H200): TRMM n = 512 batch 1 (64 tiles) 4
-    blocks a tile, batch 2 two, batch 8 one; LAUUM n = 256 batch 1 (10 tiles) 8; n = 128 at most
-    4 (4 k tiles)."""
+    blocks a tile, batch 2 two, batch 8 one; LAUUM n = 512 batch 2 (72 tiles) 4; LAUUM n = 256
+    batch 1 (10 tiles) 8; n = 128 at most 4 (4 k tiles)."""
     monkeypatch.setattr(tri_mod, "clusters", lambda device_id: True)
     monkeypatch.setattr(blas, "device_attribute", lambda device_id, name: 132)
 
@@ -84,6 +84,7 @@ def test_split_rule_fills_the_sms(monkeypatch):
             assert s == 1 or (s in tri_mod.TILE_SPLITS and fits(items, kdim, s))
             assert not any(fits(items, kdim, c) for c in tri_mod.TILE_SPLITS if c > s)
     assert [tri_mod.tile_split(64 * b, 512, 0) for b in (1, 2, 8)] == [4, 2, 1]
+    assert tri_mod.tile_split(72, 512, 0) == 4            # LAUUM n = 512, batch 2
     assert tri_mod.tile_split(10, 256, 0) == 8
     assert tri_mod.tile_split(4, 128, 0) == 4
     assert tri_mod.tile_split(10240, 512, 0) == 1

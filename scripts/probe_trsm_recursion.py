@@ -1,0 +1,71 @@
+"""TRSM's recursion at mid batches, float32 against float64 (device probe): the backend's default
+path, the recursion with tri_pair on its 64-row blocks (PAIR_RULES "nested", float64's rule),
+the lean cuBLAS call (vendor.trsm) and torch.linalg.solve_triangular; left lower N, n vectors,
+ms between CUDA events (bench_cholesky.timeit, B reset before each call), and each path's
+largest difference from the default path's result over its largest entry.
+
+    python3 scripts/probe_trsm_recursion.py [--sizes 128,256,512] [--batches 32,100,300,1000]
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import cupy
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_cholesky import spd_batch, timeit  # noqa: E402
+from linalg._cuda import cholesky as gchol, triangular as gtri, vendor  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="128,256,512")
+    parser.add_argument("--batches", default="32,100,300,1000")
+    args = parser.parse_args(argv)
+    rules = dict(gtri.PAIR_RULES)
+    print("| dtype | n | batch | default | pair nested | vendor.trsm | torch | diff pair / vendor |")
+    print("|---|---|---|---|---|---|---|---|")
+    for dtype in (numpy.float32, numpy.float64):
+        for n in (int(v) for v in args.sizes.split(",")):
+            for batch in (int(v) for v in args.batches.split(",")):
+                l, _ = gchol.potrf(spd_batch(batch, n, dtype), True)
+                b = cupy.random.default_rng(2).standard_normal((batch, n, n)).astype(dtype)
+                work = cupy.empty_like(b)
+                reset = lambda: cupy.copyto(work, b)  # noqa: E731
+                name = numpy.dtype(dtype).name
+                times, outs = [], []
+                for nested in (False, True):
+                    gtri.PAIR_RULES[("trsm", name)] = "nested" if nested else rules.get(("trsm", name))
+                    times.append(timeit(lambda: gtri.trsm(l, work, "left", True, "N", False, 1.0),
+                                        reset))
+                    reset()
+                    outs.append(gtri.trsm(l, work, "left", True, "N", False, 1.0)[0].copy())
+                gtri.PAIR_RULES.clear()
+                gtri.PAIR_RULES.update(rules)
+                times.append(timeit(lambda: vendor.trsm(l, work, False, True, False, False, 1.0),
+                                    reset))
+                reset()
+                vendor.trsm(l, work, False, True, False, False, 1.0)
+                outs.append(work.copy())
+                if torch is not None:
+                    tl, tb = torch.as_tensor(l, device="cuda"), torch.as_tensor(b, device="cuda")
+                    times.append(timeit(lambda: torch.linalg.solve_triangular(tl, tb, upper=False)))
+                else:
+                    times.append(float("nan"))
+                scale = float(abs(outs[0]).max())
+                diffs = [float(abs(o - outs[0]).max()) / scale for o in outs[1:]]
+                print(f"| {name} | {n} | {batch} | " + " | ".join(f"{t:.3f}" for t in times)
+                      + f" | {diffs[0]:.1e} / {diffs[1]:.1e} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

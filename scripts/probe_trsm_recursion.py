@@ -5,6 +5,7 @@ ms between CUDA events (bench_cholesky.timeit, B reset before each call), and ea
 largest difference from the default path's result over its largest entry.
 
     python3 scripts/probe_trsm_recursion.py [--sizes 128,256,512] [--batches 32,100,300,1000]
+                                            [--dtypes float32,float64]
 """
 import argparse
 import sys
@@ -30,11 +31,12 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="128,256,512")
     parser.add_argument("--batches", default="32,100,300,1000")
+    parser.add_argument("--dtypes", default="float32,float64")
     args = parser.parse_args(argv)
     rules = dict(gtri.PAIR_RULES)
     print("| dtype | n | batch | default | pair nested | vendor.trsm | torch | diff pair / vendor |")
     print("|---|---|---|---|---|---|---|---|")
-    for dtype in (numpy.float32, numpy.float64):
+    for dtype in (numpy.dtype(d).type for d in args.dtypes.split(",")):
         for n in (int(v) for v in args.sizes.split(",")):
             for batch in (int(v) for v in args.batches.split(",")):
                 l, _ = gchol.potrf(spd_batch(batch, n, dtype), True)

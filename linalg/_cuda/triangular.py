@@ -64,6 +64,16 @@ PAIR_MAX = 64
 PAIR_UPTO = int(os.environ.get("LINALG_CUDA_PAIR_UPTO", str(PAIR_MAX)))
 PAIR_RULES = {("potrs", "float64"): "all", ("potrs", "float32"): "all",
               ("trsm", "float64"): "nested"}
+# RECURSION_PAIR_BLOCKS[(op, dtype)] = (n, batch): TRSM's own recursion (not POTRS's, not a kept
+# B's top-level tri_pair) runs tri_pair on its blocks of LEAF < n <= PAIR_MAX as PAIR_RULES'
+# "nested" would, except for a whole matrix of order <= n on at least that many matrices (trsm's
+# pair_blocks). float32 since 2026-11-27 (reports/gpu_20261127d calls 6-7,
+# scripts/probe_trsm_recursion.py, H100, left N, n vectors, ms with 32-leaves / tri_pair blocks):
+# n = 512 batch 100 / 300 / 1000 / 2048 2.27 / 3.24 / 6.10 / 10.97 -> 1.07 / 1.89 / 5.09 / 9.94
+# (torch 1.50 / 3.99 / 12.3 / 25.0), n = 256 batch 300 / 1000 / 10240 0.76 / 1.21 / 9.06 -> 0.42
+# / 0.94 / 8.56, n = 128 batch 1000 0.38 -> 0.22 but batch 3000 / 10240 0.554 / 1.72 -> 0.568 /
+# 1.81 (hence the bound); batches 32-100 below n = 512 within 4 %.
+RECURSION_PAIR_BLOCKS = {("trsm", "float32"): (128, 2048)}
 PAIR_THREADS = 128
 # TRSM with a kept B: the recursion reads B in place of a copy (trsm_inplace with src) for the
 # dtypes of RECURSION_SRC_DTYPES, and where PAIR_RULES says "nested", tri_pair runs out of place
@@ -713,6 +723,13 @@ def use_pair(op, dtype, n, nested=False):
     return rule == "all" or (rule == "nested" and nested)
 
 
+def recursion_pair_blocks(op, a):
+    """Whether the recursion of ``op`` on the (batch, n, n) batch ``a`` runs tri_pair on its
+    blocks by RECURSION_PAIR_BLOCKS (beside PAIR_RULES' "nested")."""
+    rule = RECURSION_PAIR_BLOCKS.get((op, dtype_name(a.dtype)))
+    return rule is not None and not (a.shape[1] <= rule[0] and a.shape[0] >= rule[1])
+
+
 def tri_pair(a, b, flags, mode, alpha=1.0, out=None):
     """Run kernels/tri_pair.cu on B (left: (batch, n, nvec); right: (batch, nvec, n)), in place
     or with ``out`` (``result_array``) from ``b`` into ``out``, ``b`` unchanged; LEAF < n <=
@@ -1131,10 +1148,12 @@ def solve_leaf(a, b, flags, alpha=1.0, out=None):
     return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha, out=out)
 
 
-def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None):
+def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,
+                 pair_blocks=False):
     """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes. ``nested``:
-    ``a`` is a diagonal block of a larger matrix's recursion (see PAIR_RULES). With ``src`` (a
-    view of b's shape and strides), B is read from ``src`` and X written to ``b`` (src
+    ``a`` is a diagonal block of a larger matrix's recursion (see PAIR_RULES); ``pair_blocks``:
+    such blocks run tri_pair whatever PAIR_RULES says (RECURSION_PAIR_BLOCKS). With
+    ``src`` (a view of b's shape and strides), B is read from ``src`` and X written to ``b`` (src
     unchanged): the first block's solve reads src (the leaves' and tri_pair's out-of-place
     launches), only the second block's part of src is copied (its GEMM update works in place)."""
     n = a.shape[1]
@@ -1142,7 +1161,8 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None)
     if n <= LEAF:
         solve_leaf(a, b if src is None else src, flags, alpha, out=b)
         return
-    if use_pair("trsm", a.dtype, n, nested):
+    if use_pair("trsm", a.dtype, n, nested) or (nested and pair_blocks
+                                                and LEAF < n <= min(PAIR_UPTO, PAIR_MAX)):
         tri_pair(a, b if src is None else src, flags, TRI_WARP_SOLVE, alpha, out=b)
         return
     n1 = split(n)
@@ -1155,13 +1175,13 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None)
     fa, sa_ = (a11, a22) if op_lower != right else (a22, a11)
     first, second = b[first_part], b[second_part]
     trsm_inplace(fa, first, right, lower, trans, unit, alpha, True,
-                 None if src is None else src[first_part])
+                 None if src is None else src[first_part], pair_blocks)
     if src is not None:
         copy_into(second, src[second_part])
     # left: T21 X1 (op lower) or T12 X2 (op upper); right: X2 T21 (op lower) or X1 T12 (op upper)
     update = (first, off) if right else (off, first)
     gemm(second, *update, alpha=-1.0, beta=alpha)
-    trsm_inplace(sa_, second, right, lower, trans, unit, 1.0, True)
+    trsm_inplace(sa_, second, right, lower, trans, unit, 1.0, True, pair_blocks=pair_blocks)
 
 
 def trtri_recursion(a, lower, unit, src=None):
@@ -1242,7 +1262,8 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         vendor.trsm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     else:
         b, src = recursion_target(b, "b", keep)
-        trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, src=src)
+        trsm_inplace(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, src=src,
+                     pair_blocks=recursion_pair_blocks("trsm", a))
     return b, info
 
 

@@ -997,6 +997,43 @@ def test_trsm_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, ri
     numpy.testing.assert_allclose(inplace, x, rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("dtype,batch,pair_blocks", [(numpy.float32, 2, True),
+                                                     (numpy.float32, 4096, False),
+                                                     (numpy.float64, 2, True)])
+def test_trsm_recursion_runs_tri_pair_on_its_blocks_by_the_rules(monkeypatch, dtype, batch,
+                                                                  pair_blocks):
+    """TRSM's recursion (n = 160: blocks of 96 and 64, the 96 as 64 and 32) with the leaves,
+    tri_pair and the GEMMs standing in with NumPy: tri_pair on the 64-row blocks for float64 (PAIR_RULES
+    "nested") and for float32 (RECURSION_PAIR_BLOCKS) but n <= 128 on 2048 matrices or more
+    (here the bound moved to n = 160 at batch 4096, batch 1 computed); the solution either way."""
+    monkeypatch.setattr(tri_mod, "solve_leaf", _numpy_solve)
+    pairs = []
+
+    def fake_pair(a, b, flags, mode, alpha=1.0, out=None):
+        pairs.append(a.shape[1])
+        _numpy_solve(a, b, flags, alpha, out)
+    monkeypatch.setattr(tri_mod, "tri_pair", fake_pair)
+    monkeypatch.setattr(tri_mod, "gemm", _numpy_gemm)
+    for name in ("use_cols", "small_batch", "pair_launch"):
+        monkeypatch.setattr(tri_mod, name, lambda *args, **kwargs: False)
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda a, unit, prior=None: None)
+    monkeypatch.setitem(tri_mod.RECURSION_PAIR_BLOCKS, ("trsm", "float32"), (160, 2048))
+    assert tri_mod.recursion_pair_blocks("trsm", numpy.empty((batch, 160, 160), dtype)) == \
+        (pair_blocks and dtype == numpy.float32)
+    assert not tri_mod.recursion_pair_blocks("trsm", numpy.empty((2, 161, 161), numpy.float64))
+    rng = numpy.random.default_rng(7)
+    a = (rng.standard_normal((1, 160, 160)) + 320 * numpy.eye(160)).astype(dtype)
+    b = rng.standard_normal((1, 160, 3)).astype(dtype)
+    # the rule reads the batch count: a view of one matrix standing for `batch` of them
+    monkeypatch.setattr(tri_mod, "recursion_pair_blocks",
+                        lambda op, x, rule=tri_mod.recursion_pair_blocks:
+                        rule(op, numpy.empty((batch,) + x.shape[1:], x.dtype)))
+    expected = numpy.linalg.solve(numpy.tril(a.astype(numpy.float64)), b)
+    x, _ = tri_mod.trsm(a, b.copy(), "left", True, "N", False, 1.0)
+    assert pairs == ([64, 64] if pair_blocks else [])
+    numpy.testing.assert_allclose(x, expected, rtol=1e-4 if dtype == numpy.float32 else 1e-12)
+
+
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", [40, 100])
 def test_potrs_recursion_out_of_place_reads_the_source_and_solves(monkeypatch, lower, n):

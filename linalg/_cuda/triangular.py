@@ -1031,8 +1031,9 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
               sym):
     """One launch of tri_tile<T, sym, km, patch> over the batch's 64 x 64 output tiles (with
-    ``sym`` those on and below the diagonal; grid-stride loop); km: the operands with k stride 1
-    are staged k-major (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
+    ``sym`` those on and below the diagonal; grid-stride loop), or of tri_tile_split<..., s>
+    with s blocks a tile where tile_split says; km: the operands with k stride 1 are staged
+    k-major (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
     rb, cb = -(-n // 64), -(-nvec // 64)
     items = batch * (rb * (rb + 1) // 2 if sym else rb * cb)
     km = 0
@@ -1056,8 +1057,12 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
 
 def tile_split(items, kdim, device_id):
     """Blocks an item of a tri_tile launch over ``items`` tiles with inner dimension ``kdim``:
-    1 (tri_tile) or one of TILE_SPLITS (tri_tile_split), by the TILE_SPLIT_* rule."""
+    1 (tri_tile) or one of TILE_SPLITS (tri_tile_split), by the TILE_SPLIT_* rule; a forced
+    split (TILE_SPLIT) of more than one block needs clusters (RuntimeError otherwise)."""
     if TILE_SPLIT:
+        if TILE_SPLIT > 1 and not clusters(device_id):
+            raise RuntimeError("tri_tile_split needs thread-block clusters (compute capability "
+                               "9.0)")
         return TILE_SPLIT
     if not clusters(device_id):
         return 1

@@ -1058,8 +1058,12 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
 def tile_split(items, kdim, device_id):
     """Blocks an item of a tri_tile launch over ``items`` tiles with inner dimension ``kdim``:
     1 (tri_tile) or one of TILE_SPLITS (tri_tile_split), by the TILE_SPLIT_* rule; a forced
-    split (TILE_SPLIT) of more than one block needs clusters (RuntimeError otherwise)."""
+    split (TILE_SPLIT) must be 1 or one of TILE_SPLITS (ValueError) and, above 1, needs
+    clusters (RuntimeError otherwise)."""
     if TILE_SPLIT:
+        if TILE_SPLIT not in (1,) + TILE_SPLITS:
+            raise ValueError(f"TILE_SPLIT (LINALG_CUDA_TILE_SPLIT): expected 0 (the rule), 1 or "
+                             f"one of {TILE_SPLITS}, got {TILE_SPLIT!r}")
         if TILE_SPLIT > 1 and not clusters(device_id):
             raise RuntimeError("tri_tile_split needs thread-block clusters (compute capability "
                                "9.0)")

@@ -69,7 +69,7 @@ def test_runs_of_k_tiles_cover_each_item_once(host_output):
 def test_split_rule_fills_the_sms(monkeypatch):
     """tile_split: the largest of TILE_SPLITS with items x s <= TILE_SPLIT_SMS[s] x SMs and runs
     of at least TILE_SPLIT_RUN tiles on the longest item; 1 without clusters; TILE_SPLIT forces
-    (more than one block only with clusters).
+    (1 or one of TILE_SPLITS; more than one block only with clusters).
     The measured choices (probe_trmm_tile.py split, H200): TRMM n = 512 batch 1 (64 tiles) 4
     blocks a tile, batch 2 two, batch 8 one; LAUUM n = 512 batch 2 (72 tiles) 4; LAUUM n = 256
     batch 1 (10 tiles) 8; n = 128 at most 4 (4 k tiles)."""
@@ -98,3 +98,6 @@ def test_split_rule_fills_the_sms(monkeypatch):
         tri_mod.tile_split(1, 512, 0)
     monkeypatch.setattr(tri_mod, "clusters", lambda device_id: True)
     assert tri_mod.tile_split(10240, 65, 0) == 4
+    monkeypatch.setattr(tri_mod, "TILE_SPLIT", 3)
+    with pytest.raises(ValueError, match="LINALG_CUDA_TILE_SPLIT"):
+        tri_mod.tile_split(1, 512, 0)

@@ -204,7 +204,9 @@ def rules(dtypes, sizes, batch=10240):
 def gpu_time(fn, reps=20):
     """Median GPU milliseconds of fn()'s launches: each timed call is queued behind a ~1 ms
     memset, so its start event is stamped after the host has queued the whole call (host time
-    out of the measurement, which events around a lone small call would hold)."""
+    out of the measurement, which events around a lone small call would hold). Not
+    bench_blas.timeit_gpu: its CUDA-graph capture cannot take the tile paths' output allocation
+    (it falls back to host-inclusive events there)."""
     busy = cupy.empty(1 << 28, dtype=numpy.uint8)
     s, e = cupy.cuda.Event(), cupy.cuda.Event()
     times = []
@@ -232,7 +234,7 @@ def split(sizes, batches):
         calls = {"trmm": lambda: gtri.tile_trmm(a, b, False, True, False, False),
                  "lauum": lambda: gtri.tile_lauum(a, True),
                  "syrk": lambda: gtri.tile_syrk(a, False)}
-        dense = {"trmm": lambda: cupy.matmul(a, b), "syrk": lambda: cupy.matmul(a, b.mT)}
+        dense = {"trmm": lambda: cupy.matmul(a, b), "syrk": lambda: cupy.matmul(a, a.mT)}
         if torch is not None:
             ta = torch.from_dlpack(a)
             dense["lauum"] = lambda: torch.matmul(ta.mT, ta)
@@ -251,8 +253,7 @@ def split(sizes, batches):
                     err = float(abs(out - ref).max() / abs(ref).max())
                 row.append(f"s{s_} {1e3 * gpu_time(fn):.1f}" + (f" (err {err:.1e})" if s_ > 1 else ""))
             gtri.TILE_SPLIT = keep
-            rb = -(-n // 64)
-            items = batch * (rb * rb if op == "trmm" else rb * (rb + 1) // 2)
+            items = gtri.tile_items(n, n, batch, op != "trmm")
             row.append(f"rule s{gtri.tile_split(items, n, 0)}")
             print("SPLIT", " | ".join(row), flush=True)
 

@@ -717,10 +717,15 @@ def use_pair(op, dtype, n, nested=False):
     """True where ``op`` ("trsm", "trmm", "potrs") on a real n x n triangle runs
     kernels/tri_pair.cu: LEAF < n <= PAIR_UPTO and a PAIR_RULES rule for (op, dtype) that admits
     it ("all", or "nested" for a block of a larger matrix's recursion)."""
-    if not LEAF < n <= min(PAIR_UPTO, PAIR_MAX):
+    if not pair_serves(n):
         return False
     rule = PAIR_RULES.get((op, dtype_name(dtype)))
     return rule == "all" or (rule == "nested" and nested)
+
+
+def pair_serves(n):
+    """Whether kernels/tri_pair.cu takes order n at all: LEAF < n <= PAIR_UPTO, PAIR_MAX."""
+    return LEAF < n <= min(PAIR_UPTO, PAIR_MAX)
 
 
 def recursion_pair_blocks(op, a):
@@ -1034,8 +1039,7 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     ``sym`` those on and below the diagonal; grid-stride loop), or of tri_tile_split<..., s>
     with s blocks a tile where tile_split says; km: the operands with k stride 1 are staged
     k-major (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
-    rb, cb = -(-n // 64), -(-nvec // 64)
-    items = batch * (rb * (rb + 1) // 2 if sym else rb * cb)
+    items = tile_items(n, nvec, batch, sym)
     km = 0
     if dtype_name(a.dtype) in TILE_KMAJOR:
         km = (TT_KM_M if mk == 1 and mi != 1 else 0) | (TT_KM_X if xk == 1 and xj != 1 else 0)
@@ -1053,6 +1057,13 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     launcher(min(items, grid) * split, TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
              smem)
+
+
+def tile_items(n, nvec, batch, sym):
+    """Work items (64 x 64 output tiles) of a tri_tile launch over n x nvec outputs: with
+    ``sym`` (LAUUM, SYRK) those on and below the diagonal (kernels/trmm.cu tt_item_of)."""
+    rb, cb = -(-n // 64), -(-nvec // 64)
+    return batch * (rb * (rb + 1) // 2 if sym else rb * cb)
 
 
 def tile_split(items, kdim, device_id):
@@ -1170,8 +1181,7 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,
     if n <= LEAF:
         solve_leaf(a, b if src is None else src, flags, alpha, out=b)
         return
-    if use_pair("trsm", a.dtype, n, nested) or (nested and pair_blocks
-                                                and LEAF < n <= min(PAIR_UPTO, PAIR_MAX)):
+    if use_pair("trsm", a.dtype, n, nested) or (nested and pair_blocks and pair_serves(n)):
         tri_pair(a, b if src is None else src, flags, TRI_WARP_SOLVE, alpha, out=b)
         return
     n1 = split(n)

@@ -16,6 +16,24 @@ PROGRAM = r"""
 int main() {
     printf("%d %d %d %d\n", tt_smem_bytes<double>(), tt_smem_bytes<float>(), TT_PART_BYTES,
            TT_BK);
+    // items of two matrices of n x 37 outputs (sym: of n x n, on and below the diagonal) as
+    // tt_item_of walks them: a matrix's count when every item is a distinct valid tile, else -1
+    for (int sym = 0; sym < 2; ++sym)
+        for (int n : {65, 128, 200, 512}) {
+            const int rb = (n + TT_B - 1) / TT_B, cb = sym ? rb : (37 + TT_B - 1) / TT_B;
+            const int per = sym ? rb * (rb + 1) / 2 : rb * cb;
+            static bool seen[2][8][8];
+            for (auto& m : seen) for (auto& r : m) for (bool& v : r) v = false;
+            int ok = per;
+            for (int t = 0; t < 2 * per; ++t) {
+                const tt_item it = tt_item_of(t, rb, cb, sym, false);
+                const bool valid = it.matrix < 2 && it.bi < rb && it.bj < cb && (!sym || it.bj <= it.bi);
+                if (!valid || seen[it.matrix][it.bi][it.bj]) ok = -1;
+                else seen[it.matrix][it.bi][it.bj] = true;
+            }
+            printf("%d ", ok);
+        }
+    printf("\n");
     // item k0 = 96, 1..20 tiles, 2 / 4 / 8 blocks: each rank's (first k, tiles, empty)
     for (int split : {2, 4, 8})
         for (int tiles = 1; tiles <= 20; ++tiles)
@@ -43,10 +61,21 @@ def test_launcher_reserves_the_kernels_shared_memory(host_output):
     assert bk == tri_mod.TILE_SHAPE["float64"][0] == tri_mod.TILE_SHAPE["float32"][0]
 
 
+def test_launcher_counts_the_kernels_items(host_output):
+    """tile_items: a matrix's 64 x 64 output tiles (n x 37 outputs; with sym the n x n
+    triangle's), each a distinct item of the kernel's walk (tt_item_of), times the batch."""
+    seen = [int(v) for v in host_output.splitlines()[1].split()]
+    sizes = (65, 128, 200, 512)
+    assert seen == [tri_mod.tile_items(n, 37, 1, False) for n in sizes] + \
+        [tri_mod.tile_items(n, n, 1, True) for n in sizes]
+    assert tri_mod.tile_items(512, 512, 3, True) == 3 * 36
+    assert tri_mod.tile_items(512, 512, 3, False) == 3 * 64
+
+
 def test_runs_of_k_tiles_cover_each_item_once(host_output):
     """The ranks' runs are disjoint, in rank order, and together the item's k tiles; a rank left
     without a tile (fewer tiles than blocks) stages one of the item's tiles and computes none."""
-    rows = [tuple(int(v) for v in line.split()) for line in host_output.splitlines()[1:]]
+    rows = [tuple(int(v) for v in line.split()) for line in host_output.splitlines()[2:]]
     runs = {}
     for split, tiles, rank, k0, count, empty in rows:
         runs.setdefault((split, tiles), []).append((rank, k0, count, empty))

@@ -33,6 +33,7 @@
 //   global memory (large matrices: correct, not fast).
 #include "common.cuh"
 #include "gemv.cuh"
+#include "householder.cuh"
 
 template <typename T>
 __device__ __forceinline__ T team_max(const Team& tm, T v, T* scratch) {
@@ -218,23 +219,7 @@ __global__ void gebrd_team(index_t batch, int m, int n, T* __restrict__ A, T* __
 // two where alpha - beta is subnormal (its reciprocal would overflow).
 // =============================================================================================
 
-// Magnitudes for which up to 1024 squares sum without overflow, and entries whose squares
-// underflow contribute below 2^-30 (float, even with flush-to-zero) / 2^-64 (double) of the
-// largest square; the largest scaling exponent used otherwise (2^+-max_exp and the scaled values
-// stay normal); the smallest normal number; 2^sub_exp times a subnormal number is normal.
-template <typename T> struct norm_limits;
-template <> struct norm_limits<float> {
-    __device__ static float lo() { return 0x1p-40f; }
-    __device__ static float hi() { return 0x1p+50f; }
-    __device__ static float tiny() { return 0x1p-126f; }
-    static constexpr int max_exp = 120, sub_exp = 24;
-};
-template <> struct norm_limits<double> {
-    __device__ static double lo() { return 0x1p-500; }
-    __device__ static double hi() { return 0x1p+500; }
-    __device__ static double tiny() { return 0x1p-1022; }
-    static constexpr int max_exp = 1000, sub_exp = 54;
-};
+// norm_limits (householder.cuh): the ranges of dlarfg's norm.
 
 // Shared memory of one matrix (elements), in this order: vq and vp (the current column and row
 // reflectors, contiguous with their leading 1, so that the updates read them with 16-byte

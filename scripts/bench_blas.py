@@ -281,7 +281,7 @@ def bench_gebrd(b, dtype, sizes, batch, gemv_rates, gemm_rates):
         ours = timeit(run, b.reps) - restore
         kernel = timeit(run_kernel, b.reps) - restore
         vend, name = None, ""
-        if torch is not None and n <= 64:
+        if torch is not None and n <= 256:
             ta = torch.as_tensor(a0, device="cuda")
             try:
                 vend = timeit(lambda: torch.linalg.svdvals(ta, driver="gesvda"), 3, 1)
@@ -406,6 +406,11 @@ def main(argv=None):
         if "gebrd" in ops:
             sections.append(lambda d=dtype, r=gemm_rates: bench_gebrd(
                 b, d, gsz, 10240, gemv_t_rates(b, d, gsz, 10240), r))
+            # matrices too large for shared memory (gebrd_blocked), at smaller batches: 10240
+            # float64 512 x 512 matrices are 21 GB and one call takes seconds
+            for n, nbatch in ((256, 1024),) + (() if args.quick else ((512, 256),)):
+                sections.append(lambda d=dtype, r=gemm_rates, n=n, nbatch=nbatch: bench_gebrd(
+                    b, d, (n,), nbatch, gemv_t_rates(b, d, (n,), nbatch), r))
         if "hydro" in ops:
             sections.append(lambda d=dtype: bench_hydro_gemm(b, d, 40960))
             if not args.quick:

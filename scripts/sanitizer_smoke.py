@@ -76,6 +76,15 @@ def main():
         a = cupy.ones((BATCH, rows, cols)); linalg.gemv(a, cupy.ones((BATCH, cols)))
         linalg.gemv(a, cupy.ones((BATCH, rows)), trans="T")
         linalg.gemm(a, cupy.ones((BATCH, 5, cols)), transb="T")
+    # gebrd_blocked (labrd.cu panels and GEMMs), the default above shared memory's size, forced
+    # on small matrices: tall, wide, panel widths that do not divide n, every block size
+    from linalg._cuda import bidiag
+    for dtype in (numpy.float32, numpy.float64):
+        for (m, n), nb, threads in (((70, 70), 8, 256), ((61, 97), 5, 512), ((97, 61), 32, 1024)):
+            rect = cupy.asarray(numpy.random.default_rng(3).standard_normal((3, m, n)), dtype=dtype)
+            bidiag.gebrd(rect, _params={"kernel": "blocked", "nb": nb, "tail": 0,
+                                        "threads": threads})
+            calls += 1
     cupy.cuda.runtime.deviceSynchronize()
     print(f"sanitizer smoke: {calls} calls completed")
 

@@ -6,8 +6,8 @@ and returns the tuple ``(a, d, e, tauq, taup)`` with d, tauq, taup of shape (bat
 e of shape (batch, min(m, n) - 1), LAPACK conventions (dgebd2's reflectors, so results agree with
 LAPACK to rounding). No failure mode, no info.
 
-Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols" (default) or
-"team"; ``_params`` forces one):
+Four paths (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols" (default),
+"blocked" or "team"; ``_params`` forces one):
 
 * ``gebrd_reg`` (max(m, n) <= 32, where the table asks for it: H100 float64 n <= 16, float32
   n = 16, 32): one group of N = 8, 16 or 32 lanes per matrix, lane j holding column j of the matrix
@@ -48,6 +48,18 @@ Three kernels (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "co
   every trip (sm_90 SASS, one float64 trip of 4 entries: row pass 34 instructions, 27 with
   ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with ``peel``; at 80 registers
   0-8 bytes spilled with ``peel``, 36-72 without).
+* ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > ~160, float32 n >
+  ~224 on the H100, or more than 1024 rows or columns; min(m, n) must exceed the panel width):
+  LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb columns by
+  ``labrd_panel`` (kernels/labrd.cu, one launch a panel, one block of ``threads`` a matrix in
+  global memory), each followed by one cuBLAS batched GEMM for the trailing matrix, A22 -= [V X]
+  [Y U^T]^T with k = 2 nb, until the rest fits one gebrd_cols launch (on a contiguous copy).
+  The panel kernel's "fused sweep" reads the trailing rows once per step instead of twice (the
+  row sums of step i with the column sums of step i + 1; ``fuse: False`` runs the two passes).
+  Parameters ``nb`` (1..32, default 32), ``threads`` (256 / 512 / 1024, default 512), ``fuse``,
+  and ``tail`` (``_params`` only: panels until at most ``tail`` columns are left). H100
+  2026-11-27 (scripts/probe_gebrd_blocked.py): float64 n = 256 batch 10240 36 us a matrix, n =
+  512 251 (gebrd_team: 152 / 1677), float32 n = 256 18, n = 512 152 (gebrd_team: 105 / 1287).
 * ``gebrd_team`` (the fallback): one team per matrix, GEMV device functions with reductions; the
   matrix in shared memory when it fits (the big-tile setting of seed 003), otherwise in global
   memory. Parameters ``team``, ``teams_per_block``, ``unroll`` (the tuned table's entries).
@@ -68,9 +80,11 @@ __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 _SMEM_LIMIT = 200 * 1024        # gebrd_team's budget (tuned with it)
 _COLS_MAX_ROWS = 1024           # max(m, n) gebrd_cols takes
 _COLS_MAX_GROUP = 512           # threads per matrix (the kernel's launch bound is 768)
-_KERNELS = ("reg", "cols", "team")
+_KERNELS = ("reg", "cols", "blocked", "team")
 _REG_MAX = 32                   # max(m, n) gebrd_reg takes (a lane holds a column in registers)
 _COLS_REGS = (80, 128)          # gebrd_cols's register budgets (its REGS template argument)
+_BLOCKED_NB = 32                # panel width of gebrd_blocked (labrd.cu: at most 32, lane = column)
+_LABRD_THREADS = (256, 512, 1024)   # labrd_panel's block sizes (its THREADS template argument)
 
 
 def default_team(m, n):
@@ -146,6 +160,38 @@ def reg_config(m, n, item, per_block=0, trs=False, stage=False):
     return lanes, per_block, per_block * elems * item
 
 
+def labrd_smem(m, n, item, threads):
+    """Shared bytes of a labrd_panel block of ``threads`` for an m x n (m >= n) matrix, as
+    kernels/labrd.cu labrd_smem_elems."""
+    r32 = (n + 31) // 32 * 32
+    return (2 * m + n + (threads // 32) * (r32 + 32) + 9 * 32 + 33 * (threads // 32)) * item
+
+
+def blocked_config(m, n, item, smem_limit, nb=0, threads=0):
+    """``(nb, threads, shared bytes)`` of gebrd_blocked for m x n matrices (either orientation: a
+    wide matrix is reduced as its transpose), or None where it does not apply: min(m, n) must
+    exceed the panel width nb (1..32, default 32) and a panel block's vectors must fit in shared
+    memory. ``threads``: labrd_panel's block (256, 512 or 1024; default 512: H100 2026-11-27,
+    ``scripts/probe_gebrd_blocked.py threads``, us a matrix with 256 / 512 / 1024 threads:
+    float64 n = 256 batch 10240 36.8 / 36.4 / 41.7, n = 512 batch 256 320 / 251 / 269; float32
+    n = 256 18.5 / 17.6 / 17.1, n = 512 225 / 153 / 164). Where the column sums of 512 threads
+    do not fit in shared memory, 256."""
+    rows, cols = max(m, n), min(m, n)
+    nb = int(nb) or _BLOCKED_NB
+    if not 1 <= nb <= 32:
+        raise ValueError(f"gebrd nb: expected 1 .. 32, got {nb!r}")
+    threads = int(threads) or 512
+    if threads not in _LABRD_THREADS:
+        raise ValueError(f"gebrd threads: expected one of {_LABRD_THREADS}, got {threads!r}")
+    smem = labrd_smem(rows, cols, item, threads)
+    if smem > smem_limit and threads > _LABRD_THREADS[0]:     # fewer warps, fewer column sums
+        threads = _LABRD_THREADS[0]
+        smem = labrd_smem(rows, cols, item, threads)
+    if cols <= nb or smem > smem_limit:
+        return None
+    return nb, threads, smem
+
+
 def _optin_smem(device_id):
     """Largest dynamic shared memory a block may opt in to on this device."""
     return int(device_attribute(device_id, "MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
@@ -155,8 +201,10 @@ def plan(m, n, dtype, _params=None):
     """The kernel and launch configuration ``gebrd`` uses for real m x n matrices of ``dtype``:
     ``{"kernel": "reg", "group", "per_block", "smem", "trs", "stage", "shrink"}`` (max(m, n)
     <= 32 only; larger shapes asking for it get gebrd_cols), ``{"kernel": "cols", "group",
-    "per_block", "smem", "fused", "regs", "shared_s", "peel"}`` or ``{"kernel": "team", "team",
-    "per_block", "smem", "in_smem", "unroll"}`` (needs the current device for its limits)."""
+    "per_block", "smem", "fused", "regs", "shared_s", "peel"}``, ``{"kernel": "blocked", "nb",
+    "threads", "smem", "fuse"}`` (where gebrd_cols does not fit, or asked for; shapes it does not
+    take fall to gebrd_cols) or ``{"kernel": "team", "team", "per_block", "smem", "in_smem",
+    "unroll"}`` (needs the current device for its limits)."""
     import numpy
     item = numpy.dtype(dtype).itemsize
     p = params("gebrd", dtype, m, n, override=_params)
@@ -172,6 +220,13 @@ def plan(m, n, dtype, _params=None):
             return {"kernel": "reg", "group": lanes, "per_block": per_block, "smem": smem,
                     "trs": trs, "stage": stage, "shrink": shrink}
         which = "cols"                  # larger matrices: gebrd_cols (or gebrd_team)
+    smem_limit = _optin_smem(_compile.current_device()) if which != "team" else 0
+    if which == "blocked":
+        cfg = blocked_config(m, n, item, smem_limit, p.get("nb") or 0, p.get("threads") or 0)
+        if cfg is not None:
+            return {"kernel": "blocked", "nb": cfg[0], "threads": cfg[1], "smem": cfg[2],
+                    "fuse": bool(p.get("fuse", True))}
+        which = "cols"
     if which == "cols":
         fused = bool(p.get("fused", True))
         regs = int(p.get("regs") or 80)
@@ -180,12 +235,16 @@ def plan(m, n, dtype, _params=None):
         regs = regs if fused else 80        # gebd2_tall: 80 (measured; no spills there)
         shared_s = fused and bool(p.get("shared_s", False))
         peel = fused and bool(p.get("peel", False))
-        cfg = cols_config(m, n, item, _optin_smem(_compile.current_device()),
-                          p.get("group") or 0, p.get("per_block") or 0, fused)
+        cfg = cols_config(m, n, item, smem_limit, p.get("group") or 0, p.get("per_block") or 0,
+                          fused)
         if cfg is not None:
             group, per_block, smem = cfg
             return {"kernel": "cols", "group": group, "per_block": per_block, "smem": smem,
                     "fused": fused, "regs": regs, "shared_s": shared_s, "peel": peel}
+        cfg = blocked_config(m, n, item, smem_limit, p.get("nb") or 0, p.get("threads") or 0)
+        if cfg is not None:             # too large for shared memory: panels and GEMMs
+            return {"kernel": "blocked", "nb": cfg[0], "threads": cfg[1], "smem": cfg[2],
+                    "fuse": bool(p.get("fuse", True))}
     team = int(p.get("team") or 0) or default_team(m, n)
     in_smem = _smem_per_team(m, n, team, True, item) <= _SMEM_LIMIT
     per_team = _smem_per_team(m, n, team, in_smem, item)
@@ -198,11 +257,17 @@ def plan(m, n, dtype, _params=None):
 
 
 @functools.lru_cache(maxsize=256)
+def _default_plan(device_id, m, n, dtype, gpu):
+    """plan(m, n, dtype), cached per device, shape, dtype and tuning GPU."""
+    return plan(m, n, dtype)
+
+
+@functools.lru_cache(maxsize=256)
 def _launch(device_id, m, n, dtype, batch, gpu):
     """(Launcher, grid, block, group, shared bytes) of the default plan, cached per device,
     shape, dtype, batch and tuning GPU: a call is then a lookup, one allocation and one launch
     (small batched calls are host bound, docs/design.md "Launch overhead")."""
-    return _launch_for(plan(m, n, dtype), dtype, batch)
+    return _launch_for(_default_plan(device_id, m, n, dtype, gpu), dtype, batch)
 
 
 def _launch_for(cfg, dtype, batch):
@@ -251,14 +316,63 @@ def gebrd(a, _params=None):
         return a, vec, vec[:, :max(mn - 1, 0)].copy(), vec.copy(), vec.copy()
     if not is_real(a.dtype):
         return _cpu_gebrd(a)
+    device, gpu = _compile.current_device(), _tuning.gpu_name()
+    cfg = _default_plan(device, m, n, a.dtype, gpu) if _params is None else plan(m, n, a.dtype,
+                                                                                 _params)
+    if cfg["kernel"] == "blocked":
+        return _gebrd_blocked(a, cfg, (_params or {}).get("tail"))
     if _params is None:
-        launcher, grid, block, group, smem = _launch(_compile.current_device(), m, n, a.dtype,
-                                                     batch, _tuning.gpu_name())
+        launcher, grid, block, group, smem = _launch(device, m, n, a.dtype, batch, gpu)
     else:
-        launcher, grid, block, group, smem = _launch_for(plan(m, n, a.dtype, _params), a.dtype,
-                                                         batch)
+        launcher, grid, block, group, smem = _launch_for(cfg, a.dtype, batch)
     d, e, tauq, taup = _outputs(batch, mn, a.dtype)
     launcher(grid, block, (batch, m, n, a, d, e, tauq, taup, group), smem)
+    return a, d, e, tauq, taup
+
+
+def _tail_fits(m, n, dtype):
+    """Whether the default plan of an m x n block keeps it in one launch (not gebrd_blocked)."""
+    return _default_plan(_compile.current_device(), m, n, dtype,
+                         _tuning.gpu_name())["kernel"] != "blocked"
+
+
+def _gebrd_blocked(a, cfg, tail=None):
+    """gebrd_blocked: LAPACK's blocked dgebrd on the GPU. Panels of nb columns by labrd_panel
+    (kernels/labrd.cu, one launch a panel) each followed by one batched GEMM for the trailing
+    matrix, A(p+nb:, p+nb:) -= [V X] [Y U^T]^T (cuBLAS, k = 2 nb), until the rest fits one
+    gebrd launch (``tail`` columns or fewer where given: the tests' way to force panels on
+    small matrices), which reduces a contiguous copy of it. A wide matrix is reduced as its
+    transpose (Q and P exchanged). Returns gebrd's tuple."""
+    from . import vendor
+    cupy = cupy_module()
+    batch, m, n = a.shape
+    if m < n:
+        at = cupy.ascontiguousarray(a.transpose(0, 2, 1))
+        _, d, e, tauq, taup = _gebrd_blocked(at, cfg, tail)
+        a[...] = at.transpose(0, 2, 1)
+        return a, d, e, taup, tauq
+    nb, threads, smem = cfg["nb"], cfg["threads"], cfg["smem"]
+    d, e, tauq, taup = _outputs(batch, n, a.dtype)
+    w = cupy.empty((batch, m, 2 * nb), dtype=a.dtype)
+    z = cupy.empty((batch, n, 2 * nb), dtype=a.dtype)
+    launch = kernel("labrd", name_expr("labrd_panel", _compile.ctype(a.dtype), threads),
+                    "qiiiipppppppi")
+    grid = grid_for(batch, 1)
+    p = 0
+    while n - p > nb and (n - p > tail if tail is not None else not _tail_fits(m - p, n - p,
+                                                                                a.dtype)):
+        launch(grid, threads, (batch, m, n, p, nb, a, w, z, d, e, tauq, taup, int(cfg["fuse"])),
+               smem)
+        vendor.gemm(a[:, p + nb:, p + nb:], w[:, nb:m - p, :],
+                    z[:, nb:n - p, :].transpose(0, 2, 1), alpha=-1.0, beta=1.0)
+        p += nb
+    if p < n:
+        rest = cupy.ascontiguousarray(a[:, p:, p:])
+        _, dt, et, tqt, tpt = gebrd(rest)
+        a[:, p:, p:] = rest
+        d[:, p:], tauq[:, p:], taup[:, p:] = dt, tqt, tpt
+        if n - p > 1:
+            e[:, p:] = et
     return a, d, e, tauq, taup
 
 
@@ -272,4 +386,6 @@ COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float"
                  + [name_expr("gebrd_reg", T, lanes, trs, stage, shrink)
                     for T in ("float", "double") for lanes in (8, 16, 32)
                     for trs in ("true", "false") for stage in ("true", "false")
-                    for shrink in ("true", "false")]}
+                    for shrink in ("true", "false")],
+                 "labrd.cu": [name_expr("labrd_panel", T, t) for T in ("float", "double")
+                              for t in _LABRD_THREADS]}

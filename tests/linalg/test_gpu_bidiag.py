@@ -1,9 +1,11 @@
 """GPU batched GEBRD (linalg/_cuda/bidiag.py, kernels/gebrd.cu).
 
-Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for the three
-kernels (gebrd_reg for max(m, n) <= 32, ``_params={"kernel": "reg"}``, gebrd_cols, and gebrd_team,
-the fallback, forced by ``_params={"kernel": "team"}``) and both steps of gebrd_cols (fused, the
-default, and gebd2_tall, ``"fused": False``):
+Checks, float32/float64, m >= n and m < n, awkward sizes, batches 1, 3, 1000, for the four
+kernels (gebrd_reg for max(m, n) <= 32, ``_params={"kernel": "reg"}``, gebrd_cols, gebrd_blocked --
+labrd.cu panels and GEMMs, the default for matrices too large for shared memory, forced on small
+ones with ``{"kernel": "blocked", "nb": ..., "tail": ...}`` -- and gebrd_team, forced by
+``_params={"kernel": "team"}``) and both steps of gebrd_cols (fused, the default, and gebd2_tall,
+``"fused": False``):
 * the singular values of the bidiagonal B (from d, e) match numpy.linalg.svd of A;
 * Q B P^T rebuilt from the returned reflectors (LAPACK storage) reproduces A (scaled residual);
 * d, e, tauq, taup and the reflectors agree with a float64 NumPy transcription of LAPACK dgebd2
@@ -195,13 +197,15 @@ def test_gebrd_forced_parameters(dtype, params):
 
 KERNELS = ({"kernel": "reg"}, {"kernel": "reg", "shrink": True}, {"kernel": "cols"},
            {"kernel": "cols", "shared_s": True}, {"kernel": "cols", "peel": True},
-           {"kernel": "team"})
+           {"kernel": "blocked", "nb": 4, "tail": 0},
+           {"kernel": "blocked", "nb": 4, "tail": 0, "fuse": False}, {"kernel": "team"})
 # gebrd_cols's two step implementations too, for the tests of special values
 STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
 
 
 def _kernel_id(p):
     return (p["kernel"] + ("" if p.get("fused", True) else "-tall")
+            + ("" if p.get("fuse", True) else "-unfused")
             + "".join(f"-{k}" for k in ("shrink", "shared_s", "peel") if p.get(k)))
 
 
@@ -209,6 +213,10 @@ def _expected_kernel(params, m, n, dtype):
     """The kernel plan() runs for forced ``params``: gebrd_reg up to 32 rows and columns, else
     gebrd_cols where it fits; None where that depends on the device's shared memory."""
     kernel = params["kernel"]
+    if kernel == "blocked":
+        if min(m, n) > (params.get("nb") or 32):
+            return kernel
+        kernel = "cols"
     if kernel == "reg" and max(m, n) > 32:
         kernel = "cols"
     if kernel == "cols" and not _cols_fits(m, n, dtype):
@@ -243,14 +251,16 @@ def test_gebrd_kernels_awkward_shapes(shape, params, dtype):
 
 def test_gebrd_plan():
     """gebrd_reg where the tuning table asks for it (max(m, n) <= 32), gebrd_cols wherever it fits
-    (the default), gebrd_team beyond: more than 1024 rows or columns, or a matrix larger than the
-    shared memory of a block."""
+    (the default), gebrd_blocked beyond (a matrix larger than the shared memory of a block, or
+    more than 1024 rows or columns) where min(m, n) exceeds its panel width, gebrd_team
+    otherwise."""
     from linalg._cuda.blas import params
     for m, n in ((1, 1), (8, 8), (16, 16), (32, 32), (33, 7), (7, 33), (128, 128), (1024, 3),
                  (3, 1024)):
         for dtype in REAL:
             tuned = params("gebrd", dtype, m, n).get("kernel") or "cols"
-            expected = _expected_kernel({"kernel": tuned}, m, n, dtype) or "team"
+            expected = (_expected_kernel({"kernel": tuned}, m, n, dtype)
+                        or ("blocked" if min(m, n) > 32 else "team"))
             assert bidiag.plan(m, n, dtype)["kernel"] == expected, (m, n, dtype)
     cfg = bidiag.plan(8, 8, numpy.float64)
     assert cfg["group"] == 8 and cfg["per_block"] == 16
@@ -258,8 +268,13 @@ def test_gebrd_plan():
     assert cfg["group"] == 128 and cfg["per_block"] == 1
     cfg = bidiag.plan(600, 3, numpy.float64)     # over 512 rows: threads own two rows
     assert cfg["kernel"] == "cols" and cfg["group"] == 512
-    for m, n in ((1025, 3), (3, 1025), (256, 256), (300, 200)):
+    for m, n in ((1025, 3), (3, 1025), (1030, 32)):
         assert bidiag.plan(m, n, numpy.float64)["kernel"] == "team", (m, n)
+    for m, n in ((256, 256), (300, 200), (200, 300), (1030, 33)):
+        cfg = bidiag.plan(m, n, numpy.float64)
+        assert cfg["kernel"] == "blocked" and cfg["nb"] == 32, (m, n)
+    assert bidiag.plan(64, 64, numpy.float64, {"kernel": "blocked", "nb": 8})["nb"] == 8
+    assert bidiag.plan(8, 8, numpy.float64, {"kernel": "blocked"})["kernel"] != "blocked"
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
     for option in ("shared_s", "peel"):         # off by default; options of gebd2_fused only
         assert not bidiag.plan(64, 64, numpy.float64, {"kernel": "cols"})[option]
@@ -270,6 +285,43 @@ def test_gebrd_plan():
         bidiag.plan(8, 8, numpy.float64, {"kernel": "rows"})
     with pytest.raises(ValueError, match="gebrd regs"):
         bidiag.plan(8, 8, numpy.float64, {"kernel": "cols", "regs": 96})
+    with pytest.raises(ValueError, match="gebrd nb"):
+        bidiag.plan(64, 64, numpy.float64, {"kernel": "blocked", "nb": 33})
+    with pytest.raises(ValueError, match="gebrd threads"):
+        bidiag.plan(64, 64, numpy.float64, {"kernel": "blocked", "threads": 128})
+
+
+BLOCKED = ({"nb": 1, "tail": 0}, {"nb": 5, "tail": 0, "threads": 512}, {"nb": 8, "tail": 20},
+           {"nb": 16, "tail": 0, "threads": 1024}, {"nb": 32, "tail": 0}, {"nb": 32},
+           {"nb": 32, "tail": 0, "threads": 512}, {"nb": 8, "tail": 0, "fuse": False},
+           {"nb": 32, "tail": 0, "threads": 1024, "fuse": False})
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("params", BLOCKED,
+                         ids=lambda p: (f"nb{p['nb']}-tail{p.get('tail')}-t{p.get('threads', 256)}"
+                                        + ("" if p.get("fuse", True) else "-unfused")))
+def test_gebrd_blocked_panels(dtype, params):
+    """gebrd_blocked (labrd.cu panels, a GEMM after each) forced on matrices that would fit
+    gebrd_cols: panel widths 1 .. 32 (the kernel's limit), widths that do not divide n, the tail
+    handed to one launch early (``tail``) or after the last whole panel, blocks of 256 / 512 /
+    1024 threads, the fused sweep (default) and the separate column pass (``fuse: False``); tall,
+    square and wide."""
+    for m, n in ((70, 70), (97, 61), (61, 97), (129, 40), (33, 33)):
+        p = {"kernel": "blocked", **params}
+        assert bidiag.plan(m, n, dtype, p)["kernel"] == ("blocked" if min(m, n) > p["nb"]
+                                                         else "cols")
+        _case(m, n, 3, dtype, p)
+    _case(48, 40, 1000, dtype, {"kernel": "blocked", **params})
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_gebrd_blocked_default_shapes(dtype):
+    """The default path of matrices too large for one launch: gebrd_blocked, panels of 32 until
+    the rest fits gebrd_cols; tall and wide."""
+    for m, n in ((300, 200), (200, 300), (384, 384)):
+        assert bidiag.plan(m, n, dtype)["kernel"] == "blocked"
+        _case(m, n, 2, dtype)
 
 
 @pytest.mark.parametrize("dtype", REAL)

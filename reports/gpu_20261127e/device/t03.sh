@@ -1,0 +1,15 @@
+#!/bin/bash
+# Call 3: labrd_panel with a THREADS template (256 / 512 / 1024, launch bound 64 registers): the
+# GEBRD GPU tests, memcheck, block size and panel width sweep (table batch and batch 10240).
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
+R=$OUT/r; mkdir -p $R
+pack() { tar czf $OUT/r.tgz -C $OUT r; }
+nvidia-smi --query-gpu=name --format=csv,noheader > $R/gpu.txt
+timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 python3 scripts/probe_gebrd_blocked.py sanitize > $R/memcheck.txt 2>&1; echo "rc $?" >> $R/memcheck.txt
+pack
+timeout 300 python3 -m pytest -m gpu -q -p no:cacheprovider -n 15 tests/linalg/test_gpu_bidiag.py > $R/tests_bidiag.txt 2>&1; echo "rc $?" >> $R/tests_bidiag.txt
+pack
+timeout 200 python3 scripts/probe_gebrd_blocked.py threads 192 256 512 > $R/threads.txt 2>&1
+pack
+tail -n 3 $R/memcheck.txt; tail -n 3 $R/tests_bidiag.txt; grep -E "^FAILED|Error" $R/tests_bidiag.txt | head -20; cat $R/threads.txt

@@ -5,6 +5,10 @@
   threads [n ...] gebrd_blocked's block size (256 / 512 / 1024), panel width (16 / 32) and
                   fused sweep (on / off), at the table's batch and at batch 10240
                   (LABRD_BIG_BATCH)
+  crossover       gebrd_cols against gebrd_blocked (panels down to 0 / 96 / 128 columns) where
+                  gebrd_cols still fits, n = 112 .. 224, batch 2048
+  nb              panel widths 8 / 16 / 24 / 32 (float64 / float32 n = 256 batch 2048, n = 512
+                  batch 256)
   sanitize        small forced gebrd_blocked runs (under compute-sanitizer)"""
 import os
 import sys
@@ -85,6 +89,42 @@ def threads(sizes):
                 cupy.get_default_memory_pool().free_all_blocks()
 
 
+def crossover():
+    print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+    batch = 2048
+    for dtype in (numpy.float64, numpy.float32):
+        for n in (112, 128, 144, 160, 176, 192, 208, 224):
+            if bidiag.plan(n, n, dtype, {"kernel": "cols"})["kernel"] != "cols":
+                continue
+            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
+            a = a0.copy()
+            for name, params in (("cols", {"kernel": "cols"}),
+                                 ("blocked tail=0", {"kernel": "blocked", "tail": 0}),
+                                 ("blocked tail=96", {"kernel": "blocked", "tail": 96}),
+                                 ("blocked tail=128", {"kernel": "blocked", "tail": 128})):
+                if name.endswith("128") and n <= 128:
+                    continue
+                ms = time_call(a, a0, params, False)
+                print(f"{numpy.dtype(dtype).name} n={n} batch={batch} {name:18s} {ms:9.3f} ms  "
+                      f"{ms / batch * 1e3:8.2f} us/matrix", flush=True)
+            del a, a0
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
+def panel_widths():
+    print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+    for dtype in (numpy.float64, numpy.float32):
+        for n, batch in ((256, 2048), (512, 256)):
+            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
+            a = a0.copy()
+            for nb in (8, 16, 24, 32):
+                ms = time_call(a, a0, {"kernel": "blocked", "nb": nb}, False)
+                print(f"{numpy.dtype(dtype).name} n={n} batch={batch} nb={nb:2d} {ms:9.3f} ms  "
+                      f"{ms / batch * 1e3:8.2f} us/matrix", flush=True)
+            del a, a0
+            cupy.get_default_memory_pool().free_all_blocks()
+
+
 def sanitize():
     for dtype in (numpy.float64, numpy.float32):
         for m, n, nb, t in ((70, 70, 8, 256), (61, 97, 5, 512), (97, 61, 32, 1024),
@@ -103,6 +143,10 @@ if __name__ == "__main__":
         times([int(x) for x in sys.argv[2:]] or [128, 192, 256, 384, 512])
     elif mode == "threads":
         threads([int(x) for x in sys.argv[2:]] or [192, 256, 512])
+    elif mode == "crossover":
+        crossover()
+    elif mode == "nb":
+        panel_widths()
     elif mode == "sanitize":
         sanitize()
     else:

@@ -48,8 +48,8 @@ Four paths (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols"
   every trip (sm_90 SASS, one float64 trip of 4 entries: row pass 34 instructions, 27 with
   ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with ``peel``; at 80 registers
   0-8 bytes spilled with ``peel``, 36-72 without).
-* ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > ~160, float32 n >
-  ~224 on the H100, or more than 1024 rows or columns; min(m, n) must exceed the panel width):
+* ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > 167, float32 n >
+  237 on the H100 (square), or more than 1024 rows or columns; min(m, n) must exceed the panel width):
   LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb columns by
   ``labrd_panel`` (kernels/labrd.cu, one launch a panel, one block of ``threads`` a matrix in
   global memory), each followed by one cuBLAS batched GEMM for the trailing matrix, A22 -= [V X]

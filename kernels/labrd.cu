@@ -2,11 +2,11 @@
 // matrices in global memory; the launcher (linalg/_cuda/bidiag.py, gebrd_blocked) follows each
 // panel with one batched GEMM for the trailing matrix and hands the last block that fits in shared
 // memory to gebrd.cu. This is the "classic setting" of seed 003/004 §6, for matrices too large for
-// gebrd_cols (float64 n > ~160, float32 n > ~224).
+// gebrd_cols (float64 n > 167, float32 n > 237 on the H100, square).
 //
 // Layout: A (batch, M, N) row-major, M >= N (a wide matrix is reduced as its transpose by the
-// launcher). The panel starts at (p, p); below, (r, c) are local to the block A(p:M, p:N) of Ms x Ns
-// entries, Ns > nb. Workspaces, row-major with leading dimension 2 nb:
+// launcher). The panel starts at (p, p); below, (r, c) are local to the block A(p:M, p:N) of
+// Ms x Ns entries, Ns > nb. Workspaces, row-major with leading dimension 2 nb:
 //   W (batch, M, 2 nb): W(r, 0:nb) = V (the column reflectors, written at the panel's end for
 //                       r >= nb), W(r, nb:2nb) = X (dlabrd's X);
 //   Z (batch, N, 2 nb): Z(c, 0:nb) = Y (dlabrd's Y), Z(c, nb:2nb) = U^T (the row reflectors,
@@ -131,8 +131,9 @@ template <> struct product_limits<double> {
     __device__ static double hi() { return 0x1p+1000; }
 };
 
+// 80 registers at 256 threads (3 blocks an SM), 64 at 512 and 1024.
 template <typename T, int THREADS>
-__global__ void __launch_bounds__(THREADS, THREADS == 256 ? 3 : 1024 / THREADS)  // 80 / 64 / 64 registers
+__global__ void __launch_bounds__(THREADS, THREADS == 256 ? 3 : 1024 / THREADS)
 labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __restrict__ W,
             T* __restrict__ Z, T* __restrict__ d, T* __restrict__ e, T* __restrict__ tauq,
             T* __restrict__ taup, int fuse) {
@@ -268,7 +269,8 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
             {
                 T acc = T(0);
                 if (lane <= i)
-                    for (int c = i + 1 + warp; c < Ns; c += LB_WARPS) acc += yt(c, lane) * us[c - i - 1];
+                    for (int c = i + 1 + warp; c < Ns; c += LB_WARPS)
+                        acc += yt(c, lane) * us[c - i - 1];
                 red2[warp * 32 + lane] = acc;
             }
             if (threadIdx.x < 32) {
@@ -308,7 +310,8 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
                     const T x = tp * (zs[r] - lb_warp_sum(ak * t3k + xk * t4));
                     if (lane == 0) xt(r, i) = x;
                     if (next) {
-                        const T col = at(r, i + 1) - lb_warp_sum(ak * ynk + (lane == i ? x : xk) * ank);
+                        const T xk1 = lane == i ? x : xk;
+                        const T col = at(r, i + 1) - lb_warp_sum(ak * ynk + xk1 * ank);
                         if (lane == 0) {
                             at(r, i + 1) = col;
                             vs[r - i - 1] = col;

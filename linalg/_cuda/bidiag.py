@@ -49,15 +49,18 @@ Four paths (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols"
   ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with ``peel``; at 80 registers
   0-8 bytes spilled with ``peel``, 36-72 without).
 * ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > 167, float32 n >
-  237 on the H100 (square), or more than 1024 rows or columns; min(m, n) must exceed the panel width):
-  LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb columns by
-  ``labrd_panel`` (kernels/labrd.cu, one launch a panel, one block of ``threads`` a matrix in
-  global memory), each followed by one cuBLAS batched GEMM for the trailing matrix, A22 -= [V X]
-  [Y U^T]^T with k = 2 nb, until the rest fits one gebrd_cols launch (on a contiguous copy).
+  237 on the H100 (square), or more than 1024 rows or columns; min(m, n) must exceed the panel
+  width): LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb
+  columns by ``labrd_panel`` (kernels/labrd.cu, one launch a panel, one block of ``threads`` a
+  matrix in global memory), each followed by one cuBLAS batched GEMM for the trailing matrix,
+  A22 -= [V X] [Y U^T]^T with k = 2 nb, until the rest fits one gebrd_cols launch (on a
+  contiguous copy).
   The panel kernel's "fused sweep" reads the trailing rows once per step instead of twice (the
   row sums of step i with the column sums of step i + 1; ``fuse: False`` runs the two passes).
-  Parameters ``nb`` (1..32, default 32), ``threads`` (256 / 512 / 1024, default 512), ``fuse``,
-  and ``tail`` (``_params`` only: panels until at most ``tail`` columns are left). H100
+  The batch runs in chunks whose workspaces stay near BLOCKED_WORKSPACE (256 MiB; at least 4
+  matrices an SM a chunk). Parameters ``nb`` (1..32, default 32), ``threads`` (256 / 512 / 1024,
+  default 512), ``fuse``, and ``tail`` / ``chunk`` (``_params`` only: panels until at most
+  ``tail`` columns are left; matrices a chunk). H100
   2026-11-27 (scripts/probe_gebrd_blocked.py): float64 n = 256 batch 10240 36 us a matrix, n =
   512 251 (gebrd_team: 152 / 1677), float32 n = 256 18, n = 512 152 (gebrd_team: 105 / 1287).
 * ``gebrd_team`` (the fallback): one team per matrix, GEMV device functions with reductions; the
@@ -73,7 +76,7 @@ from . import _compile
 from .. import _tuning
 from .._dispatch import cupy_module
 from ._compile import is_real, kernel
-from .blas import name_expr, grid_for, params, device_attribute, _pow2_ceil
+from .blas import name_expr, grid_for, params, device_attribute, sm_count, _pow2_ceil
 
 __all__ = ["gebrd", "plan", "COMPILE_CHECK"]
 
@@ -85,6 +88,7 @@ _REG_MAX = 32                   # max(m, n) gebrd_reg takes (a lane holds a colu
 _COLS_REGS = (80, 128)          # gebrd_cols's register budgets (its REGS template argument)
 _BLOCKED_NB = 32                # panel width of gebrd_blocked (labrd.cu: at most 32, lane = column)
 _LABRD_THREADS = (256, 512, 1024)   # labrd_panel's block sizes (its THREADS template argument)
+BLOCKED_WORKSPACE = 256 << 20   # gebrd_blocked's workspace bytes a chunk of the batch (about)
 
 
 def default_team(m, n):
@@ -320,7 +324,8 @@ def gebrd(a, _params=None):
     cfg = _default_plan(device, m, n, a.dtype, gpu) if _params is None else plan(m, n, a.dtype,
                                                                                  _params)
     if cfg["kernel"] == "blocked":
-        return _gebrd_blocked(a, cfg, (_params or {}).get("tail"))
+        options = _params or {}
+        return _gebrd_blocked(a, cfg, options.get("tail"), options.get("chunk"))
     if _params is None:
         launcher, grid, block, group, smem = _launch(device, m, n, a.dtype, batch, gpu)
     else:
@@ -336,25 +341,44 @@ def _tail_fits(m, n, dtype):
                          _tuning.gpu_name())["kernel"] != "blocked"
 
 
-def _gebrd_blocked(a, cfg, tail=None):
-    """gebrd_blocked: LAPACK's blocked dgebrd on the GPU. Panels of nb columns by labrd_panel
-    (kernels/labrd.cu, one launch a panel) each followed by one batched GEMM for the trailing
+def _gebrd_blocked(a, cfg, tail=None, chunk=None):
+    """gebrd_blocked: LAPACK's blocked dgebrd on the GPU (see the module doc). The batch runs in
+    chunks whose workspaces (X, Y and the reflectors' copies: (m + n) 2 nb numbers a matrix) stay
+    near BLOCKED_WORKSPACE bytes -- a batch that fills the GPU's memory adds no more than that --
+    but never fewer than 4 matrices an SM. A wide matrix is reduced as its transpose (Q and P
+    exchanged), chunk by chunk. ``tail`` and ``chunk`` are the tests' handles (panels until at
+    most ``tail`` columns are left; matrices a chunk). Returns gebrd's tuple."""
+    cupy = cupy_module()
+    batch, m, n = a.shape
+    rows, cols = max(m, n), min(m, n)
+    nb = cfg["nb"]
+    d, e, tauq, taup = _outputs(batch, cols, a.dtype)
+    per_matrix = (rows + cols) * 2 * nb * a.itemsize
+    chunk = min(batch, int(chunk or max(4 * sm_count(), BLOCKED_WORKSPACE // per_matrix)))
+    w = cupy.empty((chunk, rows, 2 * nb), dtype=a.dtype)
+    z = cupy.empty((chunk, cols, 2 * nb), dtype=a.dtype)
+    for k0 in range(0, batch, chunk):
+        k = slice(k0, min(batch, k0 + chunk))
+        size = k.stop - k.start
+        if m >= n:
+            _blocked_tall(a[k], cfg, tail, d[k], e[k], tauq[k], taup[k], w[:size], z[:size])
+        else:
+            at = cupy.ascontiguousarray(a[k].transpose(0, 2, 1))
+            _blocked_tall(at, cfg, tail, d[k], e[k], taup[k], tauq[k], w[:size], z[:size])
+            a[k] = at.transpose(0, 2, 1)
+    return a, d, e, tauq, taup
+
+
+def _blocked_tall(a, cfg, tail, d, e, tauq, taup, w, z):
+    """gebrd_blocked on a C-contiguous (batch, m, n) a with m >= n, writing d, e, tauq, taup
+    (contiguous views) with workspaces w (batch, m, 2 nb) and z (batch, n, 2 nb): labrd_panel
+    (kernels/labrd.cu) a panel of nb columns, each followed by one batched GEMM for the trailing
     matrix, A(p+nb:, p+nb:) -= [V X] [Y U^T]^T (cuBLAS, k = 2 nb), until the rest fits one
-    gebrd launch (``tail`` columns or fewer where given: the tests' way to force panels on
-    small matrices), which reduces a contiguous copy of it. A wide matrix is reduced as its
-    transpose (Q and P exchanged). Returns gebrd's tuple."""
+    gebrd launch, which reduces a contiguous copy of it."""
     from . import vendor
     cupy = cupy_module()
     batch, m, n = a.shape
-    if m < n:
-        at = cupy.ascontiguousarray(a.transpose(0, 2, 1))
-        _, d, e, tauq, taup = _gebrd_blocked(at, cfg, tail)
-        a[...] = at.transpose(0, 2, 1)
-        return a, d, e, taup, tauq
     nb, threads, smem = cfg["nb"], cfg["threads"], cfg["smem"]
-    d, e, tauq, taup = _outputs(batch, n, a.dtype)
-    w = cupy.empty((batch, m, 2 * nb), dtype=a.dtype)
-    z = cupy.empty((batch, n, 2 * nb), dtype=a.dtype)
     launch = kernel("labrd", name_expr("labrd_panel", _compile.ctype(a.dtype), threads),
                     "qiiiipppppppi")
     grid = grid_for(batch, 1)
@@ -373,7 +397,6 @@ def _gebrd_blocked(a, cfg, tail=None):
         d[:, p:], tauq[:, p:], taup[:, p:] = dt, tqt, tpt
         if n - p > 1:
             e[:, p:] = et
-    return a, d, e, tauq, taup
 
 
 COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float", "double")

@@ -318,6 +318,25 @@ def test_gebrd_blocked_panels(dtype, params):
 
 
 @pytest.mark.parametrize("dtype", REAL)
+def test_gebrd_blocked_chunks(dtype):
+    """gebrd_blocked in chunks of the batch (its workspace bound): chunks that do not divide the
+    batch, tall and wide (each chunk transposed on its own); every matrix matches its
+    reduction in one chunk (to rounding: cuBLAS may pick another GEMM for another batch count)."""
+    for m, n in ((70, 45), (45, 70)):
+        g = rng(m + 3 * n)
+        a = random_matrix(g, (7, m, n), dtype)
+        params = {"kernel": "blocked", "nb": 8, "tail": 0}
+        whole = _run(a, params)
+        for chunk in (1, 3, 7, 9):
+            got = _run(a, {**params, "chunk": chunk})
+            for x, y in zip(got, whole):
+                err = numpy.abs(x.astype(numpy.float64) - y).max(initial=0.0)
+                assert err <= 100 * max(m, n) * eps(dtype) * max(1.0, numpy.abs(y).max()), \
+                    (m, n, chunk, err)
+        _case(m, n, 7, dtype, {**params, "chunk": 3})
+
+
+@pytest.mark.parametrize("dtype", REAL)
 def test_gebrd_blocked_default_shapes(dtype):
     """The default path of matrices too large for one launch: gebrd_blocked, panels of 32 until
     the rest fits gebrd_cols; tall and wide."""

@@ -196,6 +196,15 @@ def blocked_config(m, n, item, smem_limit, nb=0, threads=0):
     return nb, threads, smem
 
 
+def _blocked_plan(m, n, item, smem_limit, p):
+    """plan()'s gebrd_blocked entry for the parameters ``p``, or None where it does not apply."""
+    cfg = blocked_config(m, n, item, smem_limit, p.get("nb") or 0, p.get("threads") or 0)
+    if cfg is None:
+        return None
+    return {"kernel": "blocked", "nb": cfg[0], "threads": cfg[1], "smem": cfg[2],
+            "fuse": bool(p.get("fuse", True))}
+
+
 def _optin_smem(device_id):
     """Largest dynamic shared memory a block may opt in to on this device."""
     return int(device_attribute(device_id, "MaxSharedMemoryPerBlockOptin", _SMEM_LIMIT))
@@ -226,10 +235,9 @@ def plan(m, n, dtype, _params=None):
         which = "cols"                  # larger matrices: gebrd_cols (or gebrd_team)
     smem_limit = _optin_smem(_compile.current_device()) if which != "team" else 0
     if which == "blocked":
-        cfg = blocked_config(m, n, item, smem_limit, p.get("nb") or 0, p.get("threads") or 0)
+        cfg = _blocked_plan(m, n, item, smem_limit, p)
         if cfg is not None:
-            return {"kernel": "blocked", "nb": cfg[0], "threads": cfg[1], "smem": cfg[2],
-                    "fuse": bool(p.get("fuse", True))}
+            return cfg
         which = "cols"
     if which == "cols":
         fused = bool(p.get("fused", True))
@@ -245,10 +253,9 @@ def plan(m, n, dtype, _params=None):
             group, per_block, smem = cfg
             return {"kernel": "cols", "group": group, "per_block": per_block, "smem": smem,
                     "fused": fused, "regs": regs, "shared_s": shared_s, "peel": peel}
-        cfg = blocked_config(m, n, item, smem_limit, p.get("nb") or 0, p.get("threads") or 0)
+        cfg = _blocked_plan(m, n, item, smem_limit, p)
         if cfg is not None:             # too large for shared memory: panels and GEMMs
-            return {"kernel": "blocked", "nb": cfg[0], "threads": cfg[1], "smem": cfg[2],
-                    "fuse": bool(p.get("fuse", True))}
+            return cfg
     team = int(p.get("team") or 0) or default_team(m, n)
     in_smem = _smem_per_team(m, n, team, True, item) <= _SMEM_LIMIT
     per_team = _smem_per_team(m, n, team, in_smem, item)

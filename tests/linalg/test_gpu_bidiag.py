@@ -338,9 +338,10 @@ def test_gebrd_blocked_chunks(dtype):
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_gebrd_blocked_default_shapes(dtype):
-    """The default path of matrices too large for one launch: gebrd_blocked, panels of 32 until
-    the rest fits gebrd_cols; tall and wide."""
-    for m, n in ((300, 200), (200, 300), (384, 384)):
+    """The default path of matrices too large for one launch: gebrd_blocked, panels until the
+    rest fits gebrd_cols; tall and wide; over 1024 rows (or columns) panels until at most nb
+    columns are left, which gebrd_team takes."""
+    for m, n in ((300, 200), (200, 300), (384, 384), (1100, 45), (45, 1100)):
         assert bidiag.plan(m, n, dtype)["kernel"] == "blocked"
         _case(m, n, 2, dtype)
 

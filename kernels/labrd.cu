@@ -34,6 +34,9 @@
 
 constexpr int LB_ROW_GROUPS = 8;    // the column pass: warps w, w + 8, ... share a sweep's columns
 constexpr int LB_CHUNKS = 4;        // 32-column chunks a warp accumulates per sweep of the rows
+// Rows a warp walks at once in the fused sweep: 2 in float (H100, n = 256 / 512 at batch 1024 /
+// 256: 17.0 / 151.8 -> 16.2 / 139.0 us a matrix), 1 in float64 (n = 512 252 -> 302 with 2: spills).
+template <typename T> struct sweep_rows { static constexpr int value = sizeof(T) == 4 ? 2 : 1; };
 
 template <typename T>
 __device__ __forceinline__ T lb_warp_sum(T v) {
@@ -115,7 +118,7 @@ __device__ T lb_larfg(T* x, int L, T& beta, T* scratch) {
 __host__ __device__ __forceinline__ int lb_round32(int x) { return (x + 31) & ~31; }
 __host__ __device__ __forceinline__ index_t labrd_smem_elems(int M, int N, int threads) {
     return 2 * (index_t)M + N + (index_t)(threads / 32) * (lb_round32(N) + 32) + 9 * 32
-           + 33 * (threads / 32);
+           + 35 * (threads / 32);
 }
 
 // The fused sweep sums A(r, c) * col_r before col is normalized: it is used where every such
@@ -138,7 +141,7 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
             T* __restrict__ Z, T* __restrict__ d, T* __restrict__ e, T* __restrict__ tauq,
             T* __restrict__ taup, int fuse) {
     typedef norm_limits<T> lim;
-    constexpr int LB_THREADS = THREADS, LB_WARPS = THREADS / 32;
+    constexpr int LB_THREADS = THREADS, LB_WARPS = THREADS / 32, SR = sweep_rows<T>::value;
     static_assert(LB_WARPS % LB_ROW_GROUPS == 0, "THREADS: a multiple of 256");
     extern __shared__ __align__(16) unsigned char labrd_smem[];
     T* vs = reinterpret_cast<T*>(labrd_smem);     // column reflector, vs[r - i] for rows r >= i
@@ -148,18 +151,17 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
     const int Ms = M - p, Ns = N - p, ld = 2 * nb, mn = N;
     const int ncol = lb_round32(Ns);
     const int rw = ncol + 32;                      // the last 32 slots: X's columns
-    T* coef = red + (index_t)LB_WARPS * (lb_round32(N) + 32);    // 9 vectors of 32
+    T* coef = red + (index_t)LB_WARPS * (lb_round32(N) + 32);    // vectors of 32 (128: spare)
     T* t1 = coef;           // A(i:Ms, 0:i)^T v
     T* t2 = coef + 32;      // X(i:Ms, 0:i)^T v
     T* ar = coef + 64;      // A(i, 0:i+1)
     T* xr = coef + 96;      // X(i, 0:i)
-    T* t3 = coef + 128;     // Y(i+1:Ns, 0:i+1)^T u
     T* yn = coef + 160;     // Y(i+1, 0:i+1)
     T* an = coef + 192;     // A(0:i+1, i+1)
     T* ds = coef + 224;     // d of the panel's steps
     T* es = coef + 256;     // e
-    T* red2 = coef + 288;   // t3 partials, LB_WARPS x 32
-    T* scratch = red2 + LB_WARPS * 32;
+    T* red2 = coef + 288;   // partials of Y(i+1:Ns, 0:i+1)^T u, LB_WARPS x 32
+    T* scratch = red2 + LB_WARPS * 32;             // reductions: 3 LB_WARPS
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int row_group = warp % LB_ROW_GROUPS, col_group = warp / LB_ROW_GROUPS;
 
@@ -292,14 +294,12 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
                 if (lane == 0) zs[r] = acc;
             }
             __syncthreads();
-            if (threadIdx.x < 32) {
-                T s = T(0);
-                for (int q = 0; q < LB_WARPS; ++q) s += red2[q * 32 + threadIdx.x];
-                t3[threadIdx.x] = threadIdx.x <= i ? s : T(0);
-            }
-            __syncthreads();
+            // Y(i+1:Ns, 0:i+1)^T u, summed by every warp from the partials (no barrier).
+            T t3k = T(0);
+            if (lane <= i)
+                for (int q = 0; q < LB_WARPS; ++q) t3k += red2[q * 32 + lane];
             const T t4 = lane < i ? zs[lane] : T(0);
-            const T t3k = t3[lane], ynk = yn[lane], ank = an[lane];
+            const T ynk = yn[lane], ank = an[lane];
             if (!sweep) {
                 // X(i+1:Ms, i) = taup (zs - A(:, 0:i+1) t3 - X(:, 0:i) t4), t4 = zs[0:i], and
                 // the next column's update A(r, i+1) -= A(r, 0:i+1) Y(i+1, 0:i+1)^T
@@ -331,36 +331,88 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
             for (int c = lane; c < rw; c += 32) mine[c] = T(0);
             __syncwarp();
             T ss = T(0), amax_a = T(0), amax_c = T(0);
-            for (int r = i + 1 + warp; r < Ms; r += LB_WARPS) {
-                const T* row = &at(r, 0);
-                T zr = T(0);
-#pragma unroll 4
-                for (int c = i + 1 + lane; c < Ns; c += 32) zr += row[c] * us[c - i - 1];
-                zr = lb_warp_sum(zr);
-                const T ak = lane <= i ? row[lane] : T(0);
-                const T xk = lane < i ? xt(r, lane) : T(0);
-                const T x = tp * (zr - lb_warp_sum(ak * t3k + xk * t4));
-                const T xk1 = lane == i ? x : xk;
-                const T col = row[i + 1] - lb_warp_sum(ak * ynk + xk1 * ank);
-                if (lane == 0) {
-                    xt(r, i) = x;
-                    vs[r - i - 1] = col;
+            // SR rows a warp at a time (SR times the loads in flight per walk; float only: in
+            // float64 at 64 registers two rows spill and lost 20 % at n = 512).
+            for (int r = i + 1 + SR * warp; r < Ms; r += SR * LB_WARPS) {
+                const T* rows[SR];
+                bool in[SR];
+#pragma unroll
+                for (int q = 0; q < SR; ++q) {
+                    in[q] = r + q < Ms;
+                    rows[q] = &at(in[q] ? r + q : r, 0);
                 }
-                if (r > i + 1) {
+                T zq[SR];
+#pragma unroll
+                for (int q = 0; q < SR; ++q) zq[q] = T(0);
 #pragma unroll 4
-                    for (int c = lane; c < Ns; c += 32) {
-                        const T v = row[c];
-                        mine[c] += v * col;
+                for (int c = i + 1 + lane; c < Ns; c += 32) {
+                    const T uc = us[c - i - 1];
+#pragma unroll
+                    for (int q = 0; q < SR; ++q) zq[q] += rows[q][c] * uc;
+                }
+                T xn[SR], cq[SR];
+                bool use[SR], any = false;
+#pragma unroll
+                for (int q = 0; q < SR; ++q) {
+                    const T zr = lb_warp_sum(zq[q]);
+                    const T ak = lane <= i ? rows[q][lane] : T(0);
+                    const T xk = lane < i && in[q] ? xt(r + q, lane) : T(0);
+                    const T x = tp * (zr - lb_warp_sum(ak * t3k + xk * t4));
+                    xn[q] = lane == i ? x : xk;
+                    const T col = rows[q][i + 1] - lb_warp_sum(ak * ynk + xn[q] * ank);
+                    if (lane == 0 && in[q]) {
+                        xt(r + q, i) = x;
+                        vs[r + q - i - 1] = col;
+                    }
+                    // row i + 1 is v's leading 1 (w_c's base A(i+1, c)), not a product
+                    use[q] = in[q] && r + q > i + 1;
+                    any = any || use[q];
+                    cq[q] = use[q] ? col : T(0);
+                }
+                if (!any) continue;                 // row i + 1 alone
+                // amax_a takes every walked row's entries (row i + 1's too: a larger bound only
+                // makes the range check below more cautious)
+#pragma unroll 4
+                for (int c = lane; c < Ns; c += 32) {
+                    T acc = rows[0][c] * cq[0];
+                    amax_a = fmax(amax_a, fabs(rows[0][c]));
+#pragma unroll
+                    for (int q = 1; q < SR; ++q) {
+                        const T v = rows[q][c];
+                        acc += v * cq[q];
                         amax_a = fmax(amax_a, fabs(v));
                     }
-                    if (lane <= i) mine[ncol + lane] += xk1 * col;
-                    ss += col * col;
-                    amax_c = fmax(amax_c, fabs(col));
+                    mine[c] += acc;
+                }
+                if (lane <= i) {
+                    T acc = T(0);
+#pragma unroll
+                    for (int q = 0; q < SR; ++q) acc += xn[q] * cq[q];
+                    mine[ncol + lane] += acc;
+                }
+#pragma unroll
+                for (int q = 0; q < SR; ++q) {
+                    ss += cq[q] * cq[q];
+                    amax_c = fmax(amax_c, fabs(cq[q]));
                 }
             }
-            ss = lb_block_reduce<THREADS, false>(lane == 0 ? ss : T(0), scratch);
-            amax_a = lb_block_reduce<THREADS, true>(amax_a, scratch);
-            amax_c = lb_block_reduce<THREADS, true>(amax_c, scratch);
+            // One barrier for the three reductions (ss and amax_c are the same in a warp's lanes;
+            // scratch is next written after the step's last barrier).
+            amax_a = lb_warp_max(amax_a);
+            if (lane == 0) {
+                scratch[3 * warp] = ss;
+                scratch[3 * warp + 1] = amax_a;
+                scratch[3 * warp + 2] = amax_c;
+            }
+            __syncthreads();
+            ss = T(0);
+            amax_a = T(0);
+            amax_c = T(0);
+            for (int q = 0; q < LB_WARPS; ++q) {
+                ss += scratch[3 * q];
+                amax_a = fmax(amax_a, scratch[3 * q + 1]);
+                amax_c = fmax(amax_c, scratch[3 * q + 2]);
+            }
             // The next column's reflector from these sums where they are safe (lb_larfg's fast
             // branch); otherwise the next step runs lb_larfg and the column pass on vs.
             const T alpha = vs[0];

@@ -2,6 +2,7 @@
   times [n ...]   ms per call (restore subtracted, bench_blas.timeit) of the default plan,
                   gebrd_team, gebrd_blocked with nb = 16 / 32 (panels down to the fitting tail,
                   and all the way with tail = 0), gebrd_cols where it fits; float64 and float32
+  default [n ...] the same, the default plan only (A/B runs of two kernel folders)
   threads [n ...] gebrd_blocked's block size (256 / 512 / 1024), panel width (16 / 32) and
                   fused sweep (on / off), at the table's batch and at batch 10240
                   (LABRD_BIG_BATCH)
@@ -45,7 +46,7 @@ def time_call(a, a0, params, slow):
             - timeit(lambda: a.__setitem__(Ellipsis, a0), reps, 1, inner))
 
 
-def times(sizes):
+def times(sizes, only_default=False):
     print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
     for dtype in (numpy.float64, numpy.float32):
         for n in sizes:
@@ -53,7 +54,7 @@ def times(sizes):
             a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
             a = a0.copy()
             default = bidiag.plan(n, n, dtype)["kernel"]
-            for name, params in candidates(n, dtype):
+            for name, params in candidates(n, dtype)[:1 if only_default else None]:
                 slow = (params or {}).get("kernel", default) == "team"
                 ms = time_call(a, a0, params, slow)
                 flops = 8.0 / 3.0 * n ** 3 * batch
@@ -141,6 +142,8 @@ if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"
     if mode == "times":
         times([int(x) for x in sys.argv[2:]] or [128, 192, 256, 384, 512])
+    elif mode == "default":
+        times([int(x) for x in sys.argv[2:]] or [256, 512], only_default=True)
     elif mode == "threads":
         threads([int(x) for x in sys.argv[2:]] or [192, 256, 512])
     elif mode == "crossover":

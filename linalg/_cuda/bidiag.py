@@ -168,7 +168,7 @@ def labrd_smem(m, n, item, threads):
     """Shared bytes of a labrd_panel block of ``threads`` for an m x n (m >= n) matrix, as
     kernels/labrd.cu labrd_smem_elems."""
     r32 = (n + 31) // 32 * 32
-    return (2 * m + n + (threads // 32) * (r32 + 32) + 9 * 32 + 33 * (threads // 32)) * item
+    return (2 * m + n + (threads // 32) * (r32 + 32) + 9 * 32 + 35 * (threads // 32)) * item
 
 
 def blocked_config(m, n, item, smem_limit, nb=0, threads=0):

@@ -70,7 +70,11 @@ def gebrd(a, *, overwrite_a=False):
     Notes
     -----
     The reflectors are those of LAPACK's unblocked algorithm (?gebd2), which the blocked ?gebrd
-    reproduces up to rounding. B has the singular values of A.
+    reproduces up to rounding. B has the singular values of A. Where a reflector's leading entry
+    is within rounding of zero, the sign LAPACK gives beta (-sign(alpha)) is rounding's choice:
+    that step and the later ones may then differ from LAPACK's in sign, still a valid reduction.
+    On the GPU, matrices too large for a block's shared memory (float64 above ~167, float32
+    above ~237 on an H100) run the blocked algorithm (panels and matrix products).
 
     Examples
     --------

@@ -11,6 +11,8 @@
   nb              panel widths 8 / 16 / 24 / 32 (float64 / float32 n = 256 batch 2048, n = 512
                   batch 256)
   sanitize        small forced gebrd_blocked runs (under compute-sanitizer)"""
+import contextlib
+import itertools
 import os
 import sys
 
@@ -46,84 +48,86 @@ def time_call(a, a0, params, slow):
             - timeit(lambda: a.__setitem__(Ellipsis, a0), reps, 1, inner))
 
 
-def times(sizes, only_default=False):
+def print_gpu():
     print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+
+
+@contextlib.contextmanager
+def batch_of(batch, n, dtype):
+    """[a, a0]: a random batch of n x n matrices and a copy to restore it from (time_call's
+    arguments); the list is emptied and the memory handed back to the device after."""
+    a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
+    arrays = [a0.copy(), a0]
+    del a0
+    try:
+        yield arrays
+    finally:
+        arrays.clear()
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+def report(dtype, n, batch, label, ms):
+    """One line: the case, ms per call, us a matrix and GFLOP/s (8/3 n^3 a matrix)."""
+    flops = 8.0 / 3.0 * n ** 3 * batch
+    print(f"{numpy.dtype(dtype).name} n={n} batch={batch} {label} {ms:9.3f} ms  "
+          f"{ms / batch * 1e3:8.2f} us/matrix  {flops / ms / 1e6:7.0f} GFLOP/s", flush=True)
+
+
+def times(sizes, only_default=False):
+    print_gpu()
     for dtype in (numpy.float64, numpy.float32):
         for n in sizes:
             batch = BATCH.get(n, 256)
-            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
-            a = a0.copy()
             default = bidiag.plan(n, n, dtype)["kernel"]
-            for name, params in candidates(n, dtype)[:1 if only_default else None]:
-                slow = (params or {}).get("kernel", default) == "team"
-                ms = time_call(a, a0, params, slow)
-                flops = 8.0 / 3.0 * n ** 3 * batch
-                print(f"{numpy.dtype(dtype).name} n={n} batch={batch} {name:24s} "
-                      f"({'default ' + default if params is None else ''}) {ms:9.3f} ms  "
-                      f"{ms / batch * 1e3:8.2f} us/matrix  {flops / ms / 1e6:7.0f} GFLOP/s",
-                      flush=True)
-            del a, a0
-            cupy.get_default_memory_pool().free_all_blocks()
+            with batch_of(batch, n, dtype) as arrays:
+                for name, params in candidates(n, dtype)[:1 if only_default else None]:
+                    slow = (params or {}).get("kernel", default) == "team"
+                    ms = time_call(*arrays, params, slow)
+                    note = f"(default {default})" if params is None else "()"
+                    report(dtype, n, batch, f"{name:24s} {note}", ms)
 
 
 def threads(sizes):
-    print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+    print_gpu()
     big = int(os.environ.get("LABRD_BIG_BATCH", 10240))
     for dtype in (numpy.float64, numpy.float32):
         for n in sizes:
             for batch in (BATCH.get(n, 256), big):
                 if batch * n * n * numpy.dtype(dtype).itemsize > 6e9:
                     continue
-                a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
-                a = a0.copy()
-                for nb in (16, 32):
-                    for t in (256, 512, 1024):
-                        for fuse in (True, False):
-                            params = {"kernel": "blocked", "nb": nb, "threads": t, "fuse": fuse}
-                            ms = time_call(a, a0, params, batch * n ** 3 > 2e10)
-                            flops = 8.0 / 3.0 * n ** 3 * batch
-                            print(f"{numpy.dtype(dtype).name} n={n} batch={batch} nb={nb} "
-                                  f"threads={t:4d} fuse={int(fuse)} {ms:9.3f} ms  "
-                                  f"{ms / batch * 1e3:8.2f} us/matrix  "
-                                  f"{flops / ms / 1e6:7.0f} GFLOP/s", flush=True)
-                del a, a0
-                cupy.get_default_memory_pool().free_all_blocks()
+                with batch_of(batch, n, dtype) as arrays:
+                    for nb, t, fuse in itertools.product((16, 32), (256, 512, 1024),
+                                                         (True, False)):
+                        params = {"kernel": "blocked", "nb": nb, "threads": t, "fuse": fuse}
+                        ms = time_call(*arrays, params, batch * n ** 3 > 2e10)
+                        report(dtype, n, batch, f"nb={nb} threads={t:4d} fuse={int(fuse)}", ms)
 
 
 def crossover():
-    print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+    print_gpu()
     batch = 2048
     for dtype in (numpy.float64, numpy.float32):
         for n in (112, 128, 144, 160, 176, 192, 208, 224):
             if bidiag.plan(n, n, dtype, {"kernel": "cols"})["kernel"] != "cols":
                 continue
-            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
-            a = a0.copy()
-            for name, params in (("cols", {"kernel": "cols"}),
-                                 ("blocked tail=0", {"kernel": "blocked", "tail": 0}),
-                                 ("blocked tail=96", {"kernel": "blocked", "tail": 96}),
-                                 ("blocked tail=128", {"kernel": "blocked", "tail": 128})):
-                if name.endswith("128") and n <= 128:
-                    continue
-                ms = time_call(a, a0, params, False)
-                print(f"{numpy.dtype(dtype).name} n={n} batch={batch} {name:18s} {ms:9.3f} ms  "
-                      f"{ms / batch * 1e3:8.2f} us/matrix", flush=True)
-            del a, a0
-            cupy.get_default_memory_pool().free_all_blocks()
+            with batch_of(batch, n, dtype) as arrays:
+                for name, params in (("cols", {"kernel": "cols"}),
+                                     ("blocked tail=0", {"kernel": "blocked", "tail": 0}),
+                                     ("blocked tail=96", {"kernel": "blocked", "tail": 96}),
+                                     ("blocked tail=128", {"kernel": "blocked", "tail": 128})):
+                    if name.endswith("128") and n <= 128:
+                        continue
+                    report(dtype, n, batch, f"{name:18s}", time_call(*arrays, params, False))
 
 
 def panel_widths():
-    print(f"GPU {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}", flush=True)
+    print_gpu()
     for dtype in (numpy.float64, numpy.float32):
         for n, batch in ((256, 2048), (512, 256)):
-            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
-            a = a0.copy()
-            for nb in (8, 16, 24, 32):
-                ms = time_call(a, a0, {"kernel": "blocked", "nb": nb}, False)
-                print(f"{numpy.dtype(dtype).name} n={n} batch={batch} nb={nb:2d} {ms:9.3f} ms  "
-                      f"{ms / batch * 1e3:8.2f} us/matrix", flush=True)
-            del a, a0
-            cupy.get_default_memory_pool().free_all_blocks()
+            with batch_of(batch, n, dtype) as arrays:
+                for nb in (8, 16, 24, 32):
+                    ms = time_call(*arrays, {"kernel": "blocked", "nb": nb}, False)
+                    report(dtype, n, batch, f"nb={nb:2d}", ms)
 
 
 def sanitize():

@@ -1,0 +1,41 @@
+"""kernels/labrd.cu labrd_panel's shared-memory size (labrd_smem_elems), compiled for the host
+with nvcc, against the launcher's (linalg/_cuda/bidiag.py labrd_smem), which reserves it. Skips
+without nvcc (the device tests run the kernel)."""
+import subprocess
+
+import pytest
+
+from linalg._cuda import bidiag
+
+from .helpers import build_host_program
+
+SHAPES = ((33, 33), (70, 45), (256, 256), (300, 200), (513, 512), (1100, 45), (4000, 1000))
+THREADS = (256, 512, 1024)
+
+PROGRAM = r"""
+#include <cstdio>
+#include "labrd.cu"
+int main() {
+    const int shapes[][2] = {%s};
+    for (const auto& s : shapes)
+        for (int threads : {256, 512, 1024})
+            printf("%%lld\n", (long long)labrd_smem_elems(s[0], s[1], threads));
+    return 0;
+}
+""" % ", ".join(f"{{{m}, {n}}}" for m, n in SHAPES)
+
+
+@pytest.fixture(scope="module")
+def kernel_elems(tmp_path_factory):
+    exe = build_host_program(tmp_path_factory, "labrd_host", PROGRAM)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    return [int(v) for v in out.split()]
+
+
+def test_launcher_reserves_the_kernels_shared_memory(kernel_elems):
+    """Every (rows, columns, block size) the launcher may ask for, in elements of either dtype."""
+    expected = [bidiag.labrd_smem(m, n, 1, t) for m, n in SHAPES for t in THREADS]
+    assert kernel_elems == expected
+    for item in (4, 8):
+        assert [bidiag.labrd_smem(m, n, item, t) for m, n in SHAPES for t in THREADS] == \
+            [item * e for e in expected]

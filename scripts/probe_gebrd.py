@@ -4,7 +4,9 @@
             torch svdvals(gesvda)
   exp       16-byte against scalar broadcast loads, gebd2_tall group sweeps
   final     before/after table with torch svdvals and the seed-003 bound
-  sanitize  small batches of every swept configuration (run under compute-sanitizer)"""
+  sanitize  small batches of every swept configuration (run under compute-sanitizer)
+  unroll    the peeled row-pass loop unrolled by two, the matrix staged by cp.async, against
+            the kernel, the table's rows with peel"""
 import os
 import sys
 
@@ -34,13 +36,20 @@ SCALAR = ("""    if constexpr (sizeof(T) == 4) {
     }""", """    for (int z = 0; z < 16 / (int)sizeof(T); ++z) r[z] = p[z];""")
 
 
-def variant_module(subs):
+def _cols_expr(t, group, regs, shared_s=False, peel=False):
+    b = lambda x: "true" if x else "false"           # noqa: E731
+    return f"gebrd_cols<{t}, {b(group > 32)}, true, {regs}, {b(shared_s)}, {b(peel)}>"
+
+
+def variant_module(subs, exprs=None):
+    """gebrd.cu with the text substitutions subs ((old, new) pairs), compiled for exprs (default:
+    gebrd_cols without shared_s and peel, both widths and register budgets)."""
     src = open(os.path.join(KDIR, "gebrd.cu")).read()
     for old, new in subs:
         assert old in src, old
         src = src.replace(old, new)
-    exprs = [f"gebrd_cols<{t}, {w}, true, {r}, false, false>" for t in ("float", "double")
-             for w in ("true", "false") for r in (80, 128)]         # no shared_s, no peel
+    exprs = exprs or [_cols_expr(t, g, r) for t in ("float", "double") for g in (32, 64)
+                      for r in (80, 128)]
     return cupy.RawModule(code=src, options=("--std=c++17", f"-I{KDIR}"), name_expressions=exprs)
 
 
@@ -52,9 +61,7 @@ def launcher(a, params, module=None):
     launch, grid, block, group, smem = bidiag._launch_for(cfg, a.dtype, batch)
     if module is not None:
         t = "double" if a.dtype == numpy.float64 else "float"
-        flags = ", ".join("true" if x else "false" for x in (cfg["shared_s"], cfg["peel"]))
-        fn = module.get_function(f"gebrd_cols<{t}, {'true' if group > 32 else 'false'}, true, "
-                                 f"{cfg['regs']}, {flags}>")
+        fn = module.get_function(_cols_expr(t, group, cfg["regs"], cfg["shared_s"], cfg["peel"]))
         launch = _compile.Launcher(fn, "qiipppppi", cupy.ndarray, driver.launchKernel,
                                    cupy.cuda.get_current_stream)
 
@@ -243,6 +250,71 @@ def sanitize():
     print("sanitize run done", flush=True)
 
 
+# The peeled loops of full trips unrolled by two (row pass, column pass, both): more loads in
+# flight a thread (gebd2_fused is latency bound at float64 n = 64: 12 warps an SM).
+ROW2 = ("""#pragma unroll 1
+        for (; q + U <= L; q += U) row_dots_trip""", """#pragma unroll 2
+        for (; q + U <= L; q += U) row_dots_trip""")
+COL2 = ("""#pragma unroll 1
+        for (; q + U <= L; q += U, cp += U * cs)""", """#pragma unroll 2
+        for (; q + U <= L; q += U, cp += U * cs)""")
+# The matrix staged by cp.async (every element of a thread in flight at once, no registers)
+# instead of BATCH = 8 loads in flight a thread; or 16 of them.
+ASYNC = ("""    constexpr int BATCH = 8;
+    const int count = rows * cols;
+    RowMajorWalk at(tid, nt, cols);
+    for (int e0 = tid; e0 < count; e0 += nt * BATCH) {
+        T r[BATCH];
+#pragma unroll
+        for (int b = 0; b < BATCH; ++b) r[b] = e0 + b * nt < count ? src[e0 + b * nt] : T(0);
+#pragma unroll
+        for (int b = 0; b < BATCH; ++b) {
+            if (e0 + b * nt < count) M[at.at(ld, trans)] = r[b];
+            at.advance();
+        }
+    }""", """    const int count = rows * cols;
+    RowMajorWalk at(tid, nt, cols);
+    for (int e = tid; e < count; e += nt, at.advance())
+        cp_async_element(M + at.at(ld, trans), src + e);
+    cp_async_wait_all();""")
+BATCH16 = ("""    constexpr int BATCH = 8;""", """    constexpr int BATCH = 16;""")
+UNROLL_CASES = (("float64", 64), ("float64", 48), ("float64", 128), ("float32", 128),
+                ("float32", 64))
+
+
+def unroll():
+    """The table's gebrd_cols row (peel on) with ROW2, ASYNC, both, ROW2 and BATCH16 against the
+    kernel as it is, interleaved, best of two; results compared with the kernel's (relative max
+    difference of d). Call 2 of reports/gpu_20261127f had COL2 and ROW2 + COL2 (slower)."""
+    cfgs = {}
+    for dname, n in UNROLL_CASES:
+        dtype = numpy.dtype(dname)
+        cfgs[dname, n] = bidiag.plan(n, n, dtype, {**table(dtype, n, n), "peel": True})
+    exprs = sorted({_cols_expr("double" if d == "float64" else "float", c["group"], c["regs"],
+                               c["shared_s"], c["peel"]) for (d, _), c in cfgs.items()})
+    mods = {"row2": variant_module([ROW2], exprs), "async": variant_module([ASYNC], exprs),
+            "row2async": variant_module([ROW2, ASYNC], exprs),
+            "row2batch16": variant_module([ROW2, BATCH16], exprs)}
+    for dname, n in UNROLL_CASES:
+        dtype = numpy.dtype(dname)
+        a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
+        a = a0.copy()
+        params = {**table(dtype, n, n), "peel": True}
+        best, diff = {}, {}
+        for _ in range(2):
+            ms, ref = bench_style(launcher(a, params)[0], a, a0)
+            best["base"] = min(best.get("base", float("inf")), ms)
+            for name, mod in mods.items():
+                ms, out = bench_style(launcher(a, params, mod)[0], a, a0)
+                best[name] = min(best.get(name, float("inf")), ms)
+                diff[name] = rel(out[1], ref[1])
+        print(f"unroll {dname} n={n} ({cfgs[dname, n]['group']}x{cfgs[dname, n]['per_block']}, "
+              f"regs {cfgs[dname, n]['regs']}): " + " ".join(f"{k}={v:.4f}" for k, v in
+                                                          best.items())
+              + " d diff " + " ".join(f"{k}={v:.1e}" for k, v in diff.items()), flush=True)
+        del a, a0
+
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"
     if mode == "check":
@@ -253,5 +325,7 @@ if __name__ == "__main__":
         final()
     elif mode == "sanitize":
         sanitize()
+    elif mode == "unroll":
+        unroll()
     else:
         times([int(x) for x in sys.argv[2:]] or [8, 16, 32, 64, 128])

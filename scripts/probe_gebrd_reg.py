@@ -7,7 +7,10 @@
   sanitize_shrink  the same for the shrink instantiations only
   sanitize_cols_options  small batches of gebrd_cols with shared_s, peel and both (groups,
             matrices per block, both register budgets, wide and tall)
-  pick      the candidates of PICK per (dtype, n) timed twice, interleaved; the fastest (if 2%
+  peel      default calls with peel on / off everywhere (the tables' rows patched) at every size
+            gebrd_cols serves, gebrd_blocked's too (its rest runs gebrd_cols)
+  pick [KEY ...]  the candidates of PICK per (dtype, n) (only the keys given, e.g.
+            float64:64:pb) timed twice, interleaved; the fastest (if 2%
             below the first, the table's row before) written into the "gebrd" rows of the tuning
             table of the GPU it runs on (linalg/tuning/<gpu>.json), with the numbers as its reason;
             the rows also to $OUT/gebrd_pick.json.
@@ -256,7 +259,8 @@ BOTH = {"shared_s": True, "peel": True}
 
 def sanitize_cols_options():
     runs = [(0, 0, 128, {"shared_s": True}), (0, 0, 128, {"peel": True}), (0, 0, 128, BOTH),
-            (0, 0, 80, BOTH), (32, 2, 128, BOTH), (16, 3, 80, BOTH)]
+            (0, 0, 80, BOTH), (32, 2, 128, BOTH), (16, 3, 80, BOTH), (0, 0, 128, {"peel": False}),
+            (64, 2, 80, {"peel": False})]
     for dtype in (numpy.float64, numpy.float32):
         for m, n in ((64, 64), (48, 48), (33, 33), (40, 64), (64, 40), (17, 9), (100, 31),
                      (64, 1)):
@@ -289,6 +293,11 @@ PICK = {
                       _cols(64, 2, regs=80, **BOTH)],
     ("float64", 48): [_cols(64, 2), _cols(64, 2, shared_s=True), _cols(64, 2, peel=True),
                       _cols(64, 2, **BOTH), _cols(32, 2, **BOTH)],
+    # 2026-11-27: gebrd_cols with the last warp alone once the trailing matrix lies in it (a
+    # kernel option since removed): slower at float64 n = 48 / 64 / 128 and float32 128
+    # (reports/gpu_20261127f/call1), where `peel` won by 15-18 %; pick float64:64:pb
+    ("float64", 64, "pb"): [_cols(64, 2, peel=True), _cols(64, 1, peel=True),
+                            _cols(64, 2, regs=80, peel=True)],
     ("float32", 64): [{"kernel": "cols", "group": 64, "per_block": 4, "fused": False},
                       _cols(64, 4), _cols(64, 4, shared_s=True), _cols(64, 4, peel=True),
                       _cols(64, 4, **BOTH), _cols(64, 2, **BOTH), _cols(32, 4, **BOTH)],
@@ -301,12 +310,17 @@ def _label(p):
     return ",".join(f"{k}={v}" for k, v in p.items())
 
 
-def pick():
+def pick(only=()):
+    """The PICK entries whose key, joined by ':' (e.g. float64:64:pb), is in `only`
+    (all of them if empty)."""
     import json
     from linalg import _tuning
     gpu = _tuning.gpu_name()
     rows = {}
-    for (dname, n), cands in PICK.items():
+    for key, cands in PICK.items():
+        if only and ":".join(map(str, key)) not in only:
+            continue
+        dname, n = key[:2]
         dtype = numpy.dtype(dname)
         a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)
         a = a0.copy()
@@ -338,6 +352,60 @@ def pick():
             json.dump(rows, f, indent=1, sort_keys=True)
 
 
+
+PEEL_SIZES = (8, 12, 24, 40, 48, 64, 80, 96, 128, 160, 200, 256, 384, 512)
+
+
+def _with_peel(on):
+    """The tuning tables' gebrd rows as they are (on=None) or with peel forced on / off, through
+    _tuning.lookup, the launch caches emptied (gebrd_blocked's rest runs the default plan)."""
+    from linalg import _tuning
+    original = getattr(_tuning, "_lookup_unpatched", _tuning.lookup)
+    _tuning._lookup_unpatched = original
+
+    def lookup(op, dtype, cls, gpu=None):
+        row = original(op, dtype, cls, gpu)
+        return row if op != "gebrd" or on is None else {**row, "peel": on}
+    _tuning.lookup = lookup
+    bidiag._default_plan.cache_clear()
+    bidiag._launch.cache_clear()
+
+
+def peel_default():
+    """Default gebrd calls with the tables' rows, with `peel` on everywhere and off everywhere
+    (interleaved, best of two, bench-style ms), at every size class gebrd_cols serves and at
+    gebrd_blocked's sizes (whose rest runs gebrd_cols); then singular values of the peel-on
+    results against LAPACK's."""
+    for dtype in (numpy.float64, numpy.float32):
+        for n in PEEL_SIZES:
+            batch = BATCH if n <= 128 else (2048 if n <= 256 else 256)
+            a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
+            a = a0.copy()
+            best = {}
+            for _ in range(2):
+                for name, on in (("table", None), ("peel", True), ("nopeel", False)):
+                    _with_peel(on)
+                    ms = bench_style(lambda: bidiag.gebrd(a), a, a0, reps=5)
+                    best[name] = min(best.get(name, float("inf")), ms)
+            _with_peel(None)
+            cfg = bidiag.plan(n, n, dtype)
+            _with_peel(True)
+            a[...] = a0
+            out = bidiag.gebrd(a)
+            k = min(batch, 256 if n <= 128 else 32)
+            sv = bidiagonal_singular_values(cupy.asnumpy(out[1][:k]).astype(numpy.float64),
+                                            cupy.asnumpy(out[2][:k]).astype(numpy.float64))
+            s_ref = numpy.linalg.svd(cupy.asnumpy(a0[:k]).astype(numpy.float64),
+                                     compute_uv=False)
+            err = numpy.abs(sv - s_ref).max(axis=1) / s_ref.max(axis=1)
+            bad = int((err > 30 * n * numpy.finfo(dtype).eps).sum())
+            _with_peel(None)
+            print(f"peel {numpy.dtype(dtype).name} n={n} batch {batch} ({cfg['kernel']}, table "
+                  f"peel={cfg.get('peel')}): " + " ".join(f"{k}={v:.4f}" for k, v in best.items())
+                  + f" ratio nopeel/peel={best['nopeel'] / best['peel']:.3f} sv-bad={bad}/{k}",
+                  flush=True)
+            del a, a0
+
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"
     if mode == "check":
@@ -348,7 +416,9 @@ if __name__ == "__main__":
     elif mode == "sanitize_cols_options":
         sanitize_cols_options()
     elif mode == "pick":
-        pick()
+        pick(sys.argv[2:])
+    elif mode == "peel":
+        peel_default()
     elif mode == "variants":
         variants(sys.argv[2:])
     elif mode == "bounds":

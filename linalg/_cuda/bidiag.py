@@ -39,15 +39,18 @@ Four paths (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols"
   Parameters: ``group`` (threads per matrix, a power of two; fewer than max(m, n) is allowed: a
   thread then owns several rows/columns), ``per_block`` (matrices per block), ``fused``, ``regs``
   (80 or 128 registers a thread, fused only: see the kernel's launch bounds), and two options of
-  the fused step (default False; measured 2026-11-23, docs/design.md: ``peel`` is in the H100
-  float64 n = 64 row, 3.14 -> 2.85 ms, both in the float32 n = 64 row): ``shared_s``, the
-  row pass's s = t^T u (the same scalar for every row) summed once per step by the column owners
-  (a butterfly across the barrier before the row pass) instead of in every row thread's dot loop
-  (one multiply-add per trailing entry and a broadcast load per 16 bytes fewer there); ``peel``,
-  the masked last trip of the row and column loops run after them instead of tested for in
-  every trip (sm_90 SASS, one float64 trip of 4 entries: row pass 34 instructions, 27 with
-  ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with ``peel``; at 80 registers
-  0-8 bytes spilled with ``peel``, 36-72 without).
+  the fused step: ``shared_s`` (default False; in the H100 float32 n = 64 row), the row pass's
+  s = t^T u (the same scalar for every row) summed once per step by the column owners (a
+  butterfly across the barrier before the row pass) instead of in every row thread's dot loop
+  (one multiply-add per trailing entry and a broadcast load per 16 bytes fewer there); ``peel``
+  (default True since 2026-11-27), the masked last trip of the row and column loops run after
+  them instead of tested for in every trip (sm_90 SASS, one float64 trip of 4 entries: row pass
+  34 instructions, 27 with ``shared_s``, 23 with ``peel``, 16 with both; column pass 52, 40 with
+  ``peel``; at 80 registers 0-8 bytes spilled with ``peel``, 36-72 without). H100 batch 10240,
+  ``peel`` against ``peel: False`` (reports/gpu_20261127f call 2): 9-25 % less time at every
+  size from 40 to 200 in both dtypes (float64 n = 64 / 128 2.86 / 35.9 against 3.15 / 42.8
+  ms), and 3 / 14 % at float64 / float32 n = 256 (gebrd_blocked's rest); within 4 % either way
+  at n <= 12.
 * ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > 167, float32 n >
   237 on the H100 (square), or more than 1024 rows or columns; min(m, n) must exceed the panel
   width): LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb
@@ -246,7 +249,7 @@ def plan(m, n, dtype, _params=None):
             raise ValueError(f"gebrd regs: expected one of {_COLS_REGS}, got {regs!r}")
         regs = regs if fused else 80        # gebd2_tall: 80 (measured; no spills there)
         shared_s = fused and bool(p.get("shared_s", False))
-        peel = fused and bool(p.get("peel", False))
+        peel = fused and bool(p.get("peel", True))
         cfg = cols_config(m, n, item, smem_limit, p.get("group") or 0, p.get("per_block") or 0,
                           fused)
         if cfg is not None:

@@ -187,8 +187,8 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "cols", "shared_s": True},
     {"kernel": "cols", "group": 16, "per_block": 3, "shared_s": True},
     {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True},
-    {"kernel": "cols", "peel": True},
-    {"kernel": "cols", "group": 16, "per_block": 3, "peel": True},
+    {"kernel": "cols", "peel": False},
+    {"kernel": "cols", "group": 16, "per_block": 3, "peel": False},
     {"kernel": "cols", "group": 32, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
     {"kernel": "cols", "group": 64, "per_block": 2, "regs": 128, "shared_s": True, "peel": True},
     {"kernel": "reg"},
@@ -199,8 +199,8 @@ def test_gebrd_rectangular(dtype, shape):
     {"kernel": "reg", "shrink": True},
     {"kernel": "reg", "per_block": 2, "trs": True, "stage": True, "shrink": True}],
     ids=["t32", "t256", "t512", "c8", "c32", "c64x2", "c256", "c4", "c16x16", "r128", "c32x2r128",
-         "tall", "tall8", "tall64x2", "shared_s", "c16x3shared_s", "c64x2r128shared_s", "peel",
-         "c16x3peel", "c32x2r128both", "c64x2r128both", "reg", "reg3", "reg1trs", "regstage",
+         "tall", "tall8", "tall64x2", "shared_s", "c16x3shared_s", "c64x2r128shared_s", "nopeel",
+         "c16x3nopeel", "c32x2r128both", "c64x2r128both", "reg", "reg3", "reg1trs", "regstage",
          "reg2trsstage", "regshrink", "reg2trsstageshrink"])
 def test_gebrd_forced_parameters(dtype, params):
     """Both kernels with non-default launch parameters; gebrd_cols with groups smaller than
@@ -214,7 +214,7 @@ def test_gebrd_forced_parameters(dtype, params):
 
 
 KERNELS = ({"kernel": "reg"}, {"kernel": "reg", "shrink": True}, {"kernel": "cols"},
-           {"kernel": "cols", "shared_s": True}, {"kernel": "cols", "peel": True},
+           {"kernel": "cols", "shared_s": True}, {"kernel": "cols", "peel": False},
            {"kernel": "blocked", "nb": 4, "tail": 0},
            {"kernel": "blocked", "nb": 4, "tail": 0, "fuse": False}, {"kernel": "team"})
 # gebrd_cols's two step implementations too, for the tests of special values
@@ -224,7 +224,8 @@ STEPS = KERNELS + ({"kernel": "cols", "fused": False},)
 def _kernel_id(p):
     return (p["kernel"] + ("" if p.get("fused", True) else "-tall")
             + ("" if p.get("fuse", True) else "-unfused")
-            + "".join(f"-{k}" for k in ("shrink", "shared_s", "peel") if p.get(k)))
+            + "".join(f"-{k}" for k in ("shrink", "shared_s") if p.get(k))
+            + ("-nopeel" if p.get("peel") is False else ""))
 
 
 def _expected_kernel(params, m, n, dtype):
@@ -296,9 +297,10 @@ def test_gebrd_plan():
     assert bidiag.plan(64, 64, numpy.float64, {"kernel": "blocked", "nb": 8})["nb"] == 8
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "blocked"})["kernel"] != "blocked"
     assert bidiag.plan(8, 8, numpy.float64, {"kernel": "team"})["kernel"] == "team"
-    for option in ("shared_s", "peel"):         # off by default; options of gebd2_fused only
-        assert not bidiag.plan(64, 64, numpy.float64, {"kernel": "cols"})[option]
+    for option, default in (("shared_s", False), ("peel", True)):   # options of gebd2_fused
+        assert bidiag.plan(64, 64, numpy.float64, {"kernel": "cols"})[option] == default
         assert bidiag.plan(64, 64, numpy.float64, {"kernel": "cols", option: True})[option]
+        assert not bidiag.plan(64, 64, numpy.float64, {"kernel": "cols", option: False})[option]
         assert not bidiag.plan(64, 64, numpy.float64,
                                {"kernel": "cols", "fused": False, option: True})[option]
     with pytest.raises(ValueError, match="gebrd kernel"):

@@ -308,7 +308,6 @@ __device__ __forceinline__ void group_allreduce(const Group<WIDE>& tm, T& x, T& 
 template <bool WIDE, typename T>
 __device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* vb, T* red,
                          T& beta) {
-    typedef norm_limits<T> lim;
     const int first = tm.first_owned(a + 1), owner = a & (tm.size - 1);
     const int warps = WIDE ? tm.size / 32 : 1;
     T ss = T(0), alpha = T(0);
@@ -320,15 +319,14 @@ __device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* 
     group_allreduce<false>(tm, ss, alpha, owner, red);
     beta = alpha;
     T norm;
-    if (ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi() && fabs(alpha) <= lim::hi()) {
+    if (norm_safe(ss, alpha)) {
         norm = sqrt(alpha * alpha + ss);
     } else {
         T amax = T(0), none = T(0);
         for (int p = first; p < end; p += tm.size) amax = fmax(amax, fabs(y[p * s]));
         group_allreduce<true>(tm, amax, none, -1, red + warps + 1);
         if (amax == T(0)) return T(0);
-        int k = -ilogb(fmax(fabs(alpha), amax));
-        k = k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
+        const int k = scale_exp(fmax(fabs(alpha), amax));
         const T up = ldexp(T(1), k);
         T s2 = T(0);
         for (int p = first; p < end; p += tm.size) {
@@ -339,16 +337,8 @@ __device__ T group_larfg(const Group<WIDE>& tm, T* y, int s, int a, int end, T* 
         const T q = alpha * up;
         norm = sqrt(q * q + s2) * ldexp(T(1), -k);
     }
-    beta = -copysign(norm, alpha);
-    const T tau = (beta - alpha) / beta;
-    // v = x / (alpha - beta), |alpha - beta| >= norm > 0. Where alpha - beta is subnormal its
-    // reciprocal would overflow: scale x and it by 2^sub_exp first (|x| <= |alpha - beta|).
-    T denom = alpha - beta, pre = T(1);
-    if (fabs(denom) < lim::tiny()) {
-        pre = ldexp(T(1), lim::sub_exp);
-        denom *= pre;
-    }
-    const T scal = T(1) / denom;
+    T tau, pre, scal;
+    larfg_finish(alpha, norm, beta, tau, pre, scal);
     for (int p = first; p < end; p += tm.size) {
         const T v = (y[p * s] * pre) * scal;
         y[p * s] = v;
@@ -876,37 +866,6 @@ gebrd_cols(index_t batch, int m, int n, T* __restrict__ A, T* __restrict__ d, T*
 // where tau = 0 (x = 0) nothing is written or applied, as LAPACK. Rounding: the dot products
 // sum in four interleaved partial sums (ILP), an order different from LAPACK's serial one.
 // =============================================================================================
-
-// beta, tau and v's multipliers (v = (x * pre) * scal) from alpha and ||(alpha, x)|| > 0: the
-// arithmetic of group_larfg after its norm.
-template <typename T>
-__device__ __forceinline__ void larfg_finish(T alpha, T norm, T& beta, T& tau, T& pre, T& scal) {
-    typedef norm_limits<T> lim;
-    beta = -copysign(norm, alpha);
-    tau = (beta - alpha) / beta;
-    T denom = alpha - beta;
-    pre = T(1);
-    if (fabs(denom) < lim::tiny()) {
-        pre = ldexp(T(1), lim::sub_exp);
-        denom *= pre;
-    }
-    scal = T(1) / denom;
-}
-
-// Whether sqrt(alpha^2 + ss) is safe as it is (see group_larfg).
-template <typename T>
-__device__ __forceinline__ bool norm_safe(T ss, T alpha) {
-    typedef norm_limits<T> lim;
-    return ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi() && fabs(alpha) <= lim::hi();
-}
-
-// 2^k bringing `big` (> 0) near 1, k clamped so that 2^k and 2^-k stay normal.
-template <typename T>
-__device__ __forceinline__ int scale_exp(T big) {
-    typedef norm_limits<T> lim;
-    int k = -ilogb(big);
-    return k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
-}
 
 // The right update's product y = C u over the N lanes of the group: lane j holds column j in
 // c (local rows 0 .. NR - 1 live, rows NR .. N - 1 zero and not read) and u_j; returns

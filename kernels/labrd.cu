@@ -70,14 +70,13 @@ __device__ T lb_block_reduce(T v, T* scratch) {
 template <int THREADS, typename T>
 __device__ T lb_larfg(T* x, int L, T& beta, T* scratch) {
     constexpr int LB_THREADS = THREADS;
-    typedef norm_limits<T> lim;
     const T alpha = x[0];
     T ss = T(0);
     for (int t = 1 + threadIdx.x; t < L; t += LB_THREADS) ss += x[t] * x[t];
     ss = lb_block_reduce<THREADS, false>(ss, scratch);
     beta = alpha;
     T norm;
-    if (ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi() && fabs(alpha) <= lim::hi()) {
+    if (norm_safe(ss, alpha)) {
         norm = sqrt(alpha * alpha + ss);
     } else {
         T amax = T(0);
@@ -88,8 +87,7 @@ __device__ T lb_larfg(T* x, int L, T& beta, T* scratch) {
             __syncthreads();
             return T(0);
         }
-        int k = -ilogb(fmax(fabs(alpha), amax));
-        k = k > lim::max_exp ? lim::max_exp : (k < -lim::max_exp ? -lim::max_exp : k);
+        const int k = scale_exp(fmax(fabs(alpha), amax));
         const T up = ldexp(T(1), k);
         T s2 = T(0);
         for (int t = 1 + threadIdx.x; t < L; t += LB_THREADS) {
@@ -100,14 +98,8 @@ __device__ T lb_larfg(T* x, int L, T& beta, T* scratch) {
         const T q = alpha * up;
         norm = sqrt(q * q + s2) * ldexp(T(1), -k);
     }
-    beta = -copysign(norm, alpha);
-    const T tau = (beta - alpha) / beta;
-    T denom = alpha - beta, pre = T(1);
-    if (fabs(denom) < lim::tiny()) {        // its reciprocal would overflow
-        pre = ldexp(T(1), lim::sub_exp);
-        denom *= pre;
-    }
-    const T scal = T(1) / denom;
+    T tau, pre, scal;
+    larfg_finish(alpha, norm, beta, tau, pre, scal);
     for (int t = 1 + threadIdx.x; t < L; t += LB_THREADS) x[t] = (x[t] * pre) * scal;
     if (threadIdx.x == 0) x[0] = T(1);
     __syncthreads();
@@ -140,7 +132,6 @@ __global__ void __launch_bounds__(THREADS, THREADS == 256 ? 3 : 1024 / THREADS)
 labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __restrict__ W,
             T* __restrict__ Z, T* __restrict__ d, T* __restrict__ e, T* __restrict__ tauq,
             T* __restrict__ taup, int fuse) {
-    typedef norm_limits<T> lim;
     constexpr int LB_THREADS = THREADS, LB_WARPS = THREADS / 32, SR = sweep_rows<T>::value;
     static_assert(LB_WARPS % LB_ROW_GROUPS == 0, "THREADS: a multiple of 256");
     extern __shared__ __align__(16) unsigned char labrd_smem[];
@@ -417,18 +408,11 @@ labrd_panel(index_t batch, int M, int N, int p, int nb, T* __restrict__ A, T* __
             // branch); otherwise the next step runs lb_larfg and the column pass on vs.
             const T alpha = vs[0];
             const T prod = amax_a * amax_c;
-            fused = ss >= lim::lo() * lim::lo() && ss <= lim::hi() * lim::hi()
-                    && fabs(alpha) <= lim::hi() && prod >= product_limits<T>::lo()
+            fused = norm_safe(ss, alpha) && prod >= product_limits<T>::lo()
                     && prod <= product_limits<T>::hi();
             if (fused) {
-                const T beta = -copysign(sqrt(alpha * alpha + ss), alpha);
-                tq = (beta - alpha) / beta;
-                T denom = alpha - beta, pre = T(1);
-                if (fabs(denom) < lim::tiny()) {
-                    pre = ldexp(T(1), lim::sub_exp);
-                    denom *= pre;
-                }
-                const T scal = T(1) / denom;
+                T beta, pre, scal;
+                larfg_finish(alpha, sqrt(alpha * alpha + ss), beta, tq, pre, scal);
                 factor = pre * scal;
                 for (int r = i + 1 + threadIdx.x; r < Ms; r += LB_THREADS) {
                     const T v = r == i + 1 ? T(1) : (vs[r - i - 1] * pre) * scal;

@@ -5,8 +5,8 @@
   exp       16-byte against scalar broadcast loads, gebd2_tall group sweeps
   final     before/after table with torch svdvals and the seed-003 bound
   sanitize  small batches of every swept configuration (run under compute-sanitizer)
-  unroll    the peeled row-pass loop unrolled by two, the matrix staged by cp.async, against
-            the kernel, the table's rows with peel"""
+  unroll    variants of the trip loops (row pass unrolled by four, 64-byte trips) against the
+            kernel, the table's rows with peel"""
 import os
 import sys
 
@@ -250,51 +250,46 @@ def sanitize():
     print("sanitize run done", flush=True)
 
 
-# The peeled loops of full trips unrolled by two (row pass, column pass, both): more loads in
-# flight a thread (gebd2_fused is latency bound at float64 n = 64: 12 warps an SM).
-ROW2 = ("""#pragma unroll 1
-        for (; q + U <= L; q += U) row_dots_trip""", """#pragma unroll 2
+# Variants of the trip loops (the kernel has since call 3 of reports/gpu_20261127f the row
+# pass's full trips unrolled by two and cp.async staging; the column pass unrolled by two was
+# slower there): the row pass unrolled by four; trips of 64 bytes instead of 32 in the column
+# pass (all loads of a trip before its stores), in the row pass, in both.
+ROW4 = ("""#pragma unroll 2
+        for (; q + U <= L; q += U) row_dots_trip""", """#pragma unroll 4
         for (; q + U <= L; q += U) row_dots_trip""")
-COL2 = ("""#pragma unroll 1
-        for (; q + U <= L; q += U, cp += U * cs)""", """#pragma unroll 2
-        for (; q + U <= L; q += U, cp += U * cs)""")
-# The matrix staged by cp.async (every element of a thread in flight at once, no registers)
-# instead of BATCH = 8 loads in flight a thread; or 16 of them.
-ASYNC = ("""    constexpr int BATCH = 8;
-    const int count = rows * cols;
-    RowMajorWalk at(tid, nt, cols);
-    for (int e0 = tid; e0 < count; e0 += nt * BATCH) {
-        T r[BATCH];
-#pragma unroll
-        for (int b = 0; b < BATCH; ++b) r[b] = e0 + b * nt < count ? src[e0 + b * nt] : T(0);
-#pragma unroll
-        for (int b = 0; b < BATCH; ++b) {
-            if (e0 + b * nt < count) M[at.at(ld, trans)] = r[b];
-            at.advance();
-        }
-    }""", """    const int count = rows * cols;
-    RowMajorWalk at(tid, nt, cols);
-    for (int e = tid; e < count; e += nt, at.advance())
-        cp_async_element(M + at.at(ld, trans), src + e);
-    cp_async_wait_all();""")
-BATCH16 = ("""    constexpr int BATCH = 8;""", """    constexpr int BATCH = 16;""")
+COL64 = [("""    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T vv[U], aa[U], xx[U], cc[U];""", """    constexpr int U = 64 / sizeof(T), V = 16 / sizeof(T);
+    T vv[U], aa[U], xx[U], cc[U];"""), ("""    constexpr int U = 32 / sizeof(T);
+    T w[U];""", """    constexpr int U = 64 / sizeof(T);
+    T w[U];""")]
+ROW64 = [("""    constexpr int U = 32 / sizeof(T), V = 16 / sizeof(T);
+    T uu[U], tt[U], cc[U];""", """    constexpr int U = 64 / sizeof(T), V = 16 / sizeof(T);
+    T uu[U], tt[U], cc[U];"""), ("""    constexpr int U = 32 / sizeof(T);
+    T yw[U], sw[U];""", """    constexpr int U = 64 / sizeof(T);
+    T yw[U], sw[U];""")]
+# Up to 168 registers a thread where the group is wider than a warp (blocks of at most 384
+# threads; the UNROLL_CASES launch 128): shared memory, not registers, bounds their occupancy.
+REGS168 = ("""__launch_bounds__(REGS == 128 ? (WIDE ? 512 : 256)""",
+           """__launch_bounds__(REGS == 128 ? (WIDE ? 384 : 256)""")
 UNROLL_CASES = (("float64", 64), ("float64", 48), ("float64", 128), ("float32", 128),
                 ("float32", 64))
 
 
 def unroll():
-    """The table's gebrd_cols row (peel on) with ROW2, ASYNC, both, ROW2 and BATCH16 against the
-    kernel as it is, interleaved, best of two; results compared with the kernel's (relative max
-    difference of d). Call 2 of reports/gpu_20261127f had COL2 and ROW2 + COL2 (slower)."""
+    """The table's gebrd_cols row (peel on) with ROW4, COL64, ROW64, both 64-byte trips, REGS168
+    and REGS168 with both against the kernel as it is, interleaved, best of two; results compared with the kernel's
+    (relative max difference of d). Calls 2 and 3 of reports/gpu_20261127f timed the variants
+    the kernel took (and the column pass unrolled by two) the same way."""
     cfgs = {}
     for dname, n in UNROLL_CASES:
         dtype = numpy.dtype(dname)
         cfgs[dname, n] = bidiag.plan(n, n, dtype, {**table(dtype, n, n), "peel": True})
     exprs = sorted({_cols_expr("double" if d == "float64" else "float", c["group"], c["regs"],
                                c["shared_s"], c["peel"]) for (d, _), c in cfgs.items()})
-    mods = {"row2": variant_module([ROW2], exprs), "async": variant_module([ASYNC], exprs),
-            "row2async": variant_module([ROW2, ASYNC], exprs),
-            "row2batch16": variant_module([ROW2, BATCH16], exprs)}
+    mods = {"row4": variant_module([ROW4], exprs), "col64": variant_module(COL64, exprs),
+            "row64": variant_module(ROW64, exprs), "both64": variant_module(COL64 + ROW64, exprs),
+            "regs168": variant_module([REGS168], exprs),
+            "both64regs168": variant_module(COL64 + ROW64 + [REGS168], exprs)}
     for dname, n in UNROLL_CASES:
         dtype = numpy.dtype(dname)
         a0 = cupy.random.standard_normal((BATCH, n, n)).astype(dtype)

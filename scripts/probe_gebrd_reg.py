@@ -298,6 +298,13 @@ PICK = {
     # (reports/gpu_20261127f/call1), where `peel` won by 15-18 %; pick float64:64:pb
     ("float64", 64, "pb"): [_cols(64, 2, peel=True), _cols(64, 1, peel=True),
                             _cols(64, 2, regs=80, peel=True)],
+    # 2026-11-27, gebrd_cols with peel (now its default), its row pass unrolled and cp.async
+    # staging against gebrd_reg at n = 32: pick float64:32:cols float32:32:cols
+    ("float64", 32, "cols"): [{"kernel": "reg", "shrink": True, "per_block": 2}, _cols(32, 2),
+                              _cols(32, 4), _cols(32, 1), _cols(32, 2, regs=80),
+                              _cols(32, 2, shared_s=True)],
+    ("float32", 32, "cols"): [{"kernel": "reg", "shrink": True, "stage": True}, _cols(32, 2),
+                              _cols(32, 4), _cols(32, 8), _cols(32, 4, shared_s=True)],
     ("float32", 64): [{"kernel": "cols", "group": 64, "per_block": 4, "fused": False},
                       _cols(64, 4), _cols(64, 4, shared_s=True), _cols(64, 4, peel=True),
                       _cols(64, 4, **BOTH), _cols(64, 2, **BOTH), _cols(32, 4, **BOTH)],

@@ -61,6 +61,14 @@ def test_headline_cell_forms():
     assert gemm.split(" | ")[4] == "vendor"
 
 
+def test_headline_cells_never_read_more_than_measured():
+    """Ratios are cut to two significant digits, not rounded up to a target they miss."""
+    bench = load_script("bench_table")
+    cells = [bench.cell({"speedup": s}) for s in ("9.98", "10.6", "2.46", "4.02", "1.0", "0.87",
+                                                     "2.3", "0.29")]
+    assert cells == ["9.9x", "10x", "2.4x", "4x", "1x", "0.8x", "2.3x", "0.2x"]
+
+
 def test_a_later_partial_run_replaces_only_the_cells_it_measured():
     bench = load_script("bench_table")
     old = [_chol("trmm", 128, 0.96, 90), _chol("potrf", 128, 2.4, 57),

@@ -544,7 +544,8 @@ __device__ __forceinline__ void row_dots(const T* __restrict__ c, const T* __res
     if (PEEL) {
         int q = 0;
         // Two trips an iteration: the second trip's loads issue before the first's products
-        // (float64 n = 64 / 128 1.1 / 4.7 % faster; the column pass unrolled so was slower)
+        // (float64 n = 64 / 128 1.1 / 4.7 % faster; the column pass unrolled the same way was
+        // slower: its stores come before the next trip's loads)
 #pragma unroll 2
         for (; q + U <= L; q += U) row_dots_trip<PAIR, Trip::full>(c, u, t, q, L, yw, sw);
         if (q < L) row_dots_trip<PAIR, Trip::masked>(c, u, t, q, L, yw, sw);
@@ -753,8 +754,8 @@ struct RowMajorWalk {
 // A (rows x cols, contiguous row-major, global) into M (shared, leading dimension ld), transposed
 // (M(c, r) = A(r, c)) when `trans`. Coalesced: thread tid copies elements tid, tid + nt, ...,
 // each by cp.async, so all of a thread's copies are in flight at once and hold no registers (a
-// group waits for its whole matrix here; with 8 loads in flight a thread, float64 n = 64 took
-// 1.3 % longer, n = 128 2.5 %: reports/gpu_20261127f call 3). Both store patterns are
+// group waits for its whole matrix here; with 8 loads in flight a thread, float64 n = 64 / 128
+// took 1.9 / 2.5 % longer: reports/gpu_20261127f call 3). Both store patterns are
 // conflict-free (ld odd). The caller's barrier follows.
 template <typename T>
 __device__ __forceinline__ void load_matrix(const T* __restrict__ src, int rows, int cols, T* M,

@@ -62,9 +62,9 @@ def cell(row):
         ratio = float(row["speedup"])
     except (KeyError, ValueError):
         return "-"
-    # two significant digits, cut rather than rounded: a cell never reads more than was measured
-    # (9.98x is 9.9x, not the 10x a target asks for)
-    # (the CSV's decimals are exact: 1e-9 keeps 2.3 * 10 = 22.999... from cutting to 2.2)
+    # Two significant digits, cut rather than rounded: a cell never reads more than was measured
+    # (9.98x is 9.9x, not the 10x a target asks for). The 1e-9 keeps 2.3 * 10 = 22.999... from
+    # cutting to 2.2 (the CSV's decimals are what was measured).
     digits = 0 if ratio >= 10 else 1
     cut = math.floor(ratio * 10 ** digits + 1e-9) / 10 ** digits
     return f"{cut:.{digits}f}x".replace(".0x", "x")

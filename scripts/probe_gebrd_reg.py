@@ -7,7 +7,7 @@
   sanitize_shrink  the same for the shrink instantiations only
   sanitize_cols_options  small batches of gebrd_cols with shared_s, peel and both (groups,
             matrices per block, both register budgets, wide and tall)
-  peel      default calls with peel on / off everywhere (the tables' rows patched) at every size
+  peel [n ...]  default calls with peel on / off everywhere (the tables' rows patched) at every size
             gebrd_cols serves, gebrd_blocked's too (its rest runs gebrd_cols)
   pick [KEY ...]  the candidates of PICK per (dtype, n) (only the keys given, e.g.
             float64:64:pb) timed twice, interleaved; the fastest (if 2%
@@ -378,13 +378,13 @@ def _with_peel(on):
     bidiag._launch.cache_clear()
 
 
-def peel_default():
+def peel_default(sizes=PEEL_SIZES):
     """Default gebrd calls with the tables' rows, with `peel` on everywhere and off everywhere
     (interleaved, best of two, bench-style ms), at every size class gebrd_cols serves and at
     gebrd_blocked's sizes (whose rest runs gebrd_cols); then singular values of the peel-on
     results against LAPACK's."""
     for dtype in (numpy.float64, numpy.float32):
-        for n in PEEL_SIZES:
+        for n in sizes:
             batch = BATCH if n <= 128 else (2048 if n <= 256 else 256)
             a0 = cupy.random.standard_normal((batch, n, n)).astype(dtype)
             a = a0.copy()
@@ -425,7 +425,7 @@ if __name__ == "__main__":
     elif mode == "pick":
         pick(sys.argv[2:])
     elif mode == "peel":
-        peel_default()
+        peel_default([int(x) for x in sys.argv[2:]] or PEEL_SIZES)
     elif mode == "variants":
         variants(sys.argv[2:])
     elif mode == "bounds":

@@ -50,7 +50,7 @@ Four paths (``plan`` picks one by the tuning table's ``"kernel"``: "reg", "cols"
   ``peel`` against ``peel: False`` (reports/gpu_20261127f call 2): 9-25 % less time at every
   size from 40 to 200 in both dtypes (float64 n = 64 / 128 2.86 / 35.9 against 3.15 / 42.8
   ms), and 3 / 14 % at float64 / float32 n = 256 (gebrd_blocked's rest); within 4 % either way
-  at n <= 12.
+  at n <= 12; an H200 alike (9-25 % at n = 48-160, call 10).
 * ``gebrd_blocked`` (the default where gebrd_cols does not fit: float64 n > 167, float32 n >
   237 on the H100 (square), or more than 1024 rows or columns; min(m, n) must exceed the panel
   width): LAPACK's blocked dgebrd, the "classic setting" of seed 003/004 §6. Panels of nb

@@ -277,9 +277,10 @@ UNROLL_CASES = (("float64", 64), ("float64", 48), ("float64", 128), ("float32", 
 
 def unroll():
     """The table's gebrd_cols row (peel on) with ROW4, COL64, ROW64, both 64-byte trips, REGS168
-    and REGS168 with both against the kernel as it is, interleaved, best of two; results compared with the kernel's
-    (relative max difference of d). Calls 2 and 3 of reports/gpu_20261127f timed the variants
-    the kernel took (and the column pass unrolled by two) the same way."""
+    and REGS168 with both against the kernel as it is, interleaved, best of two; results
+    compared with the kernel's (relative max difference of d). Calls 2 and 3 of
+    reports/gpu_20261127f timed the variants the kernel took (and the column pass unrolled by
+    two) the same way."""
     cfgs = {}
     for dname, n in UNROLL_CASES:
         dtype = numpy.dtype(dname)

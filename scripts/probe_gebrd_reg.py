@@ -7,8 +7,8 @@
   sanitize_shrink  the same for the shrink instantiations only
   sanitize_cols_options  small batches of gebrd_cols with shared_s, peel and both (groups,
             matrices per block, both register budgets, wide and tall)
-  peel [n ...]  default calls with peel on / off everywhere (the tables' rows patched) at every size
-            gebrd_cols serves, gebrd_blocked's too (its rest runs gebrd_cols)
+  peel [n ...]  default calls with peel on / off everywhere (the tables' rows patched) at
+            every size gebrd_cols serves, gebrd_blocked's too (its rest runs gebrd_cols)
   pick [KEY ...]  the candidates of PICK per (dtype, n) (only the keys given, e.g.
             float64:64:pb) timed twice, interleaved; the fastest (if 2%
             below the first, the table's row before) written into the "gebrd" rows of the tuning
@@ -293,9 +293,8 @@ PICK = {
                       _cols(64, 2, regs=80, **BOTH)],
     ("float64", 48): [_cols(64, 2), _cols(64, 2, shared_s=True), _cols(64, 2, peel=True),
                       _cols(64, 2, **BOTH), _cols(32, 2, **BOTH)],
-    # 2026-11-27: gebrd_cols with the last warp alone once the trailing matrix lies in it (a
-    # kernel option since removed): slower at float64 n = 48 / 64 / 128 and float32 128
-    # (reports/gpu_20261127f/call1), where `peel` won by 15-18 %; pick float64:64:pb
+    # 2026-11-27 (reports/gpu_20261127f call 2): matrices per block and 80 registers at float64
+    # n = 64 with peel: pick float64:64:pb
     ("float64", 64, "pb"): [_cols(64, 2, peel=True), _cols(64, 1, peel=True),
                             _cols(64, 2, regs=80, peel=True)],
     # 2026-11-27, gebrd_cols with peel (now its default), its row pass unrolled and cp.async
@@ -359,7 +358,6 @@ def pick(only=()):
             json.dump(rows, f, indent=1, sort_keys=True)
 
 
-
 PEEL_SIZES = (8, 12, 24, 40, 48, 64, 80, 96, 128, 160, 200, 256, 384, 512)
 
 
@@ -399,19 +397,22 @@ def peel_default(sizes=PEEL_SIZES):
             _with_peel(True)
             a[...] = a0
             out = bidiag.gebrd(a)
-            k = min(batch, 256 if n <= 128 else 32)
-            sv = bidiagonal_singular_values(cupy.asnumpy(out[1][:k]).astype(numpy.float64),
-                                            cupy.asnumpy(out[2][:k]).astype(numpy.float64))
-            s_ref = numpy.linalg.svd(cupy.asnumpy(a0[:k]).astype(numpy.float64),
+            checked = min(batch, 256 if n <= 128 else 32)
+            sv = bidiagonal_singular_values(
+                cupy.asnumpy(out[1][:checked]).astype(numpy.float64),
+                cupy.asnumpy(out[2][:checked]).astype(numpy.float64))
+            s_ref = numpy.linalg.svd(cupy.asnumpy(a0[:checked]).astype(numpy.float64),
                                      compute_uv=False)
             err = numpy.abs(sv - s_ref).max(axis=1) / s_ref.max(axis=1)
             bad = int((err > 30 * n * numpy.finfo(dtype).eps).sum())
             _with_peel(None)
             print(f"peel {numpy.dtype(dtype).name} n={n} batch {batch} ({cfg['kernel']}, table "
                   f"peel={cfg.get('peel')}): " + " ".join(f"{k}={v:.4f}" for k, v in best.items())
-                  + f" ratio nopeel/peel={best['nopeel'] / best['peel']:.3f} sv-bad={bad}/{k}",
+                  + f" ratio nopeel/peel={best['nopeel'] / best['peel']:.3f}"
+                  + f" sv-bad={bad}/{checked}",
                   flush=True)
             del a, a0
+
 
 if __name__ == "__main__":
     mode = sys.argv[1] if len(sys.argv) > 1 else "times"

@@ -335,7 +335,8 @@ def gebrd(a, _params=None):
                                                                                  _params)
     if cfg["kernel"] == "blocked":
         options = _params or {}
-        return _gebrd_blocked(a, cfg, options.get("tail"), options.get("chunk"))
+        end = _panels_end(m, n, a.dtype, cfg["nb"], options.get("tail"), device, gpu)
+        return _gebrd_blocked(a, cfg, end, options.get("chunk"))
     if _params is None:
         launcher, grid, block, group, smem = _launch(device, m, n, a.dtype, batch, gpu)
     else:
@@ -345,19 +346,26 @@ def gebrd(a, _params=None):
     return a, d, e, tauq, taup
 
 
-def _tail_fits(m, n, dtype):
-    """Whether the default plan of an m x n block keeps it in one launch (not gebrd_blocked)."""
-    return _default_plan(_compile.current_device(), m, n, dtype,
-                         _tuning.gpu_name())["kernel"] != "blocked"
+def _panels_end(m, n, dtype, nb, tail, device, gpu):
+    """The column where gebrd_blocked's panels stop for m x n matrices (either orientation): a
+    multiple of nb, where at most nb columns are left, or the rest fits one launch of its default
+    plan (``tail`` given, the tests' handle: where at most ``tail`` columns are left)."""
+    rows, cols = max(m, n), min(m, n)
+    p = 0
+    while cols - p > nb and (cols - p > tail if tail is not None else
+                             _default_plan(device, rows - p, cols - p, dtype,
+                                           gpu)["kernel"] == "blocked"):
+        p += nb
+    return p
 
 
-def _gebrd_blocked(a, cfg, tail=None, chunk=None):
-    """gebrd_blocked: LAPACK's blocked dgebrd on the GPU (see the module doc). The batch runs in
-    chunks whose workspaces (X, Y and the reflectors' copies: (m + n) 2 nb numbers a matrix) stay
-    near BLOCKED_WORKSPACE bytes -- a batch that fills the GPU's memory adds no more than that --
-    but never fewer than 4 matrices an SM. A wide matrix is reduced as its transpose (Q and P
-    exchanged), chunk by chunk. ``tail`` and ``chunk`` are the tests' handles (panels until at
-    most ``tail`` columns are left; matrices a chunk). Returns gebrd's tuple."""
+def _gebrd_blocked(a, cfg, end, chunk=None):
+    """gebrd_blocked: LAPACK's blocked dgebrd on the GPU (see the module doc), panels up to
+    column ``end`` (:func:`_panels_end`). The batch runs in chunks whose workspaces (X, Y and the
+    reflectors' copies: (m + n) 2 nb numbers a matrix) stay near BLOCKED_WORKSPACE bytes -- a
+    batch that fills the GPU's memory adds no more than that -- but never fewer than 4 matrices
+    an SM. A wide matrix is reduced as its transpose (Q and P exchanged), chunk by chunk.
+    ``chunk`` is the tests' handle (matrices a chunk). Returns gebrd's tuple."""
     cupy = cupy_module()
     batch, m, n = a.shape
     rows, cols = max(m, n), min(m, n)
@@ -371,20 +379,20 @@ def _gebrd_blocked(a, cfg, tail=None, chunk=None):
         k = slice(k0, min(batch, k0 + chunk))
         size = k.stop - k.start
         if m >= n:
-            _blocked_tall(a[k], cfg, tail, d[k], e[k], tauq[k], taup[k], w[:size], z[:size])
+            _blocked_tall(a[k], cfg, end, d[k], e[k], tauq[k], taup[k], w[:size], z[:size])
         else:
             at = cupy.ascontiguousarray(a[k].transpose(0, 2, 1))
-            _blocked_tall(at, cfg, tail, d[k], e[k], taup[k], tauq[k], w[:size], z[:size])
+            _blocked_tall(at, cfg, end, d[k], e[k], taup[k], tauq[k], w[:size], z[:size])
             a[k] = at.transpose(0, 2, 1)
     return a, d, e, tauq, taup
 
 
-def _blocked_tall(a, cfg, tail, d, e, tauq, taup, w, z):
+def _blocked_tall(a, cfg, end, d, e, tauq, taup, w, z):
     """gebrd_blocked on a C-contiguous (batch, m, n) a with m >= n, writing d, e, tauq, taup
     (contiguous views) with workspaces w (batch, m, 2 nb) and z (batch, n, 2 nb): labrd_panel
     (kernels/labrd.cu) a panel of nb columns, each followed by one batched GEMM for the trailing
-    matrix, A(p+nb:, p+nb:) -= [V X] [Y U^T]^T (cuBLAS, k = 2 nb), until the rest fits one
-    gebrd launch, which reduces a contiguous copy of it."""
+    matrix, A(p+nb:, p+nb:) -= [V X] [Y U^T]^T (cuBLAS, k = 2 nb), for p < ``end``; then one
+    gebrd launch reduces a contiguous copy of the rest."""
     from . import vendor
     cupy = cupy_module()
     batch, m, n = a.shape
@@ -392,21 +400,17 @@ def _blocked_tall(a, cfg, tail, d, e, tauq, taup, w, z):
     launch = kernel("labrd", name_expr("labrd_panel", _compile.ctype(a.dtype), threads),
                     "qiiiipppppppi")
     grid = grid_for(batch, 1)
-    p = 0
-    while n - p > nb and (n - p > tail if tail is not None else not _tail_fits(m - p, n - p,
-                                                                                a.dtype)):
+    for p in range(0, end, nb):
         launch(grid, threads, (batch, m, n, p, nb, a, w, z, d, e, tauq, taup, int(cfg["fuse"])),
                smem)
         vendor.gemm(a[:, p + nb:, p + nb:], w[:, nb:m - p, :],
                     z[:, nb:n - p, :].transpose(0, 2, 1), alpha=-1.0, beta=1.0)
-        p += nb
-    if p < n:
-        rest = cupy.ascontiguousarray(a[:, p:, p:])
-        _, dt, et, tqt, tpt = gebrd(rest)
-        a[:, p:, p:] = rest
-        d[:, p:], tauq[:, p:], taup[:, p:] = dt, tqt, tpt
-        if n - p > 1:
-            e[:, p:] = et
+    rest = cupy.ascontiguousarray(a[:, end:, end:])      # end < n: at least one column left
+    _, dt, et, tqt, tpt = gebrd(rest)
+    a[:, end:, end:] = rest
+    d[:, end:], tauq[:, end:], taup[:, end:] = dt, tqt, tpt
+    if n - end > 1:
+        e[:, end:] = et
 
 
 COMPILE_CHECK = {"gebrd.cu": [name_expr("gebrd_team", T, u, s) for T in ("float", "double")

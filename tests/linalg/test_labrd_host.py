@@ -1,6 +1,7 @@
 """kernels/labrd.cu labrd_panel's shared-memory size (labrd_smem_elems), compiled for the host
-with nvcc, against the launcher's (linalg/_cuda/bidiag.py labrd_smem), which reserves it. Skips
-without nvcc (the device tests run the kernel)."""
+with nvcc, against the launcher's (linalg/_cuda/bidiag.py labrd_smem), which reserves it (skips
+without nvcc; the device tests run the kernel); and where the launcher's panels stop
+(bidiag._panels_end, with a stand-in for the default plan)."""
 import subprocess
 
 import pytest
@@ -39,3 +40,24 @@ def test_launcher_reserves_the_kernels_shared_memory(kernel_elems):
     for item in (4, 8):
         assert [bidiag.labrd_smem(m, n, item, t) for m, n in SHAPES for t in THREADS] == \
             [item * e for e in expected]
+
+
+def test_panels_stop_where_the_rest_fits_one_launch(monkeypatch):
+    """Panels of nb columns until the rest (rows - p) x (cols - p) fits one launch of its default
+    plan (here: at most 167 columns), or at most ``tail`` (the tests' handle) or nb columns are
+    left; wide shapes count as their transpose."""
+    def plan(device, m, n, dtype, gpu):
+        assert m >= n                    # the tall orientation
+        return {"kernel": "blocked" if n > 167 else "cols"}
+    monkeypatch.setattr(bidiag, "_default_plan", plan)
+
+    def end(m, n, nb, tail=None):
+        return bidiag._panels_end(m, n, "float64", nb, tail, 0, "gpu")
+    assert end(256, 256, 16) == 96           # 256 - 96 = 160 columns fit
+    assert end(256, 256, 24) == 96           # 160 again: 4 panels of 24
+    assert end(200, 300, 32) == 64           # as 300 x 200: 136 columns left
+    assert end(160, 160, 16) == 0            # fits from the start
+    assert end(256, 256, 16, tail=0) == 240  # panels until at most nb columns are left
+    assert end(256, 256, 32, tail=100) == 160
+    assert end(40, 40, 32, tail=0) == 32
+

@@ -1062,6 +1062,47 @@ __device__ __forceinline__ void ct_update_strip(double* s, int i, int j, int k, 
     }
 }
 
+// The lower form's blocks factored in place (chol_tensor's steps, the kernel's comment): warp 0
+// factors diagonal block k and takes its reciprocals into recip (KEEP: recip + 32 k, all NT
+// kept for a solve after; else the same 32 each step); a thread a row solves the rows below;
+// the warps update the trailing blocks by DMMA strips. *fail: 32 k + the block's potrf info of
+// the first failing k (left as it is while no block fails). Ends after a barrier.
+#ifdef CT_PROFILE
+#define CT_CLOCK_PARAM , long long& ct_clock
+#define CT_CLOCK_ARG , ct_clock
+#else
+#define CT_CLOCK_PARAM
+#define CT_CLOCK_ARG
+#endif
+template <int NT, bool KEEP>
+__device__ __forceinline__ void ct_factor(double* s, double* recip, int n,
+                                          int* fail CT_CLOCK_PARAM) {
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    for (int k = 0; k < NT; ++k) {
+        double* rk = KEEP ? recip + 32 * k : recip;
+        if (warp == 0) {
+            double* d = ct_block(s, k, k);
+            const int f = chol_potrf_phase<double, 32, CT_LD>(d, min(32, n - 32 * k), lane);
+            rk[lane] = 1.0 / d[lane * CT_LD + lane];
+            if (lane == 0 && f != 0 && *fail == 0) *fail = 32 * k + f;
+        }
+        __syncthreads();
+        CT_MARK(1);
+        if (k + 1 == NT) break;
+        if (t < 32 * (NT - 1 - k)) ct_solve_rows<NT>(s, rk, k, t);
+        __syncthreads();
+        CT_MARK(2);
+        const int below = NT - 1 - k, strips = below * (below + 1);    // 2 a block
+        for (int u = warp; u < strips; u += warps) {
+            int ii, jj;
+            ct_block_place(u >> 1, ii, jj);
+            ct_update_strip(s, k + 1 + ii, k + 1 + jj, k, u & 1, lane);
+        }
+        __syncthreads();
+        CT_MARK(3);
+    }
+}
+
 template <typename T, int NT, bool OUT>
 __global__ void __launch_bounds__(256, 2)
 chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int lower,
@@ -1070,7 +1111,7 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
     double* s = ct_smem;
     double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
     __shared__ int fail;
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    const int t = threadIdx.x;
 #ifdef CT_PROFILE
     long long ct_clock = clock64();
 #endif
@@ -1080,32 +1121,241 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
         if (t == 0) fail = 0;
         __syncthreads();
         CT_MARK(0);
-        for (int k = 0; k < NT; ++k) {
-            if (warp == 0) {
-                double* d = ct_block(s, k, k);
-                const int f = chol_potrf_phase<double, 32, CT_LD>(d, min(32, n - 32 * k), lane);
-                recip[lane] = 1.0 / d[lane * CT_LD + lane];
-                if (lane == 0 && f != 0 && fail == 0) fail = 32 * k + f;
-            }
-            __syncthreads();
-            CT_MARK(1);
-            if (k + 1 == NT) break;
-            if (t < 32 * (NT - 1 - k)) ct_solve_rows<NT>(s, recip, k, t);
-            __syncthreads();
-            CT_MARK(2);
-            const int below = NT - 1 - k, strips = below * (below + 1);    // 2 a block
-            for (int u = warp; u < strips; u += warps) {
-                int ii, jj;
-                ct_block_place(u >> 1, ii, jj);
-                ct_update_strip(s, k + 1 + ii, k + 1 + jj, k, u & 1, lane);
-            }
-            __syncthreads();
-            CT_MARK(3);
-        }
+        ct_factor<NT, false>(s, recip, n, &fail CT_CLOCK_ARG);
         ct_store<T, NT>(a, lda, n, lower, s);
         if (t == 0 && info != nullptr) info[m] = fail;
         __syncthreads();                          // the blocks are reused by the next matrix
         CT_MARK(4);
+    }
+}
+
+// chol_tensor_solve<T, NT, RC, FACTOR, OUT>: POSV (FACTOR: A = L L^T first) or POTRS (A holds
+// the factor) of 32 < n <= 32 NT with any number of right-hand sides, in one launch, one matrix
+// a block at a time (grid stride), so that A's referenced triangle and B are read once and X
+// written once (the two-launch path writes the factor and reads it back, and its solves keep
+// only part of the factor near). Launcher: linalg/_cuda/cholesky.py tensor_solve.
+// Storage:    the lower form as chol_tensor's blocks (the identity past n), FACTOR: factored
+//             there by chol_tensor's steps (ct_factor), the NT diagonal blocks' reciprocals
+//             kept; the factor is not written out (POSV returns X only). Then the right-hand
+//             sides 32 RC at a time: NT x RC blocks of 32 x 32 (rows: the equations, columns:
+//             right-hand sides; rows CT_LD apart), zeros past n and past nrhs.
+// Steps:      forward L Y = B by 32-row block steps I: a thread a column solves against L_II
+//             (substitution, the column in registers, L's entries broadcast), then the warps
+//             update the blocks below, B_K -= L_KI Y_I (K > I), by DMMA 16 x 8 x 8 strips of 16
+//             x 32; backward L^T X = Y the same way upwards, B_K -= L_IK^T X_I (K < I), the last
+//             block's two solves in one pass over its columns.
+// Output:     X into B (in place), or with OUT read from B_in (same ldb and stride, no overlap)
+//             and written to B. A is only read: an upper input is read transposed (U = L^T).
+// info:       FACTOR: the first column (1-based) whose pivot is not positive (NaN too), as
+//             chol_tensor, that matrix's X not meaningful; else the first zero or non-finite
+//             diagonal entry of the factor (triangular._diag_info's rule).
+constexpr int CTS_NO_FAIL = 0x7fffffff;     // POTRS: no bad diagonal entry yet (atomicMin)
+
+template <int NT, int RC>
+__host__ __device__ constexpr int chol_tensor_solve_smem() {
+    return ((chol_tensor_blocks<NT>() + NT * RC) * CT_BLOCK + 32 * NT) * 8;
+}
+
+// The right-hand sides' block (I, rho) of the chunk in shared memory.
+template <int RC>
+__device__ __forceinline__ double* cts_rhs(double* z, int I, int rho) {
+    return z + (I * RC + rho) * CT_BLOCK;
+}
+template <int RC>
+__device__ __forceinline__ const double* cts_rhs(const double* z, int I, int rho) {
+    return z + (I * RC + rho) * CT_BLOCK;
+}
+
+// Columns c0 .. c0 + 32 RC - 1 of B (n x nrhs, rows ldb apart) into the chunk's blocks, zeros
+// past n and nrhs: a warp a (row, 32 columns) segment, coalesced; float64 by cp.async (the
+// caller waits), float widened on the way (AHEAD loads a thread in flight).
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void cts_load_rhs(double* z, const T* b, index_t ldb, int n, int nrhs,
+                                             int c0) {
+    constexpr int SEGS = 32 * NT * RC, AHEAD = 8;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    if constexpr (sizeof(T) == 8) {
+#pragma unroll 4
+        for (int u = warp; u < SEGS; u += warps) {
+            const int i = u / RC, rho = u % RC, col = c0 + 32 * rho + lane;
+            double* dst = cts_rhs<RC>(z, i >> 5, rho) + (i & 31) * CT_LD + lane;
+            if (i < n && col < nrhs)
+                cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)i * ldb + col);
+            else
+                *dst = 0.0;
+        }
+    } else {
+        for (int u0 = warp; u0 < SEGS; u0 += AHEAD * warps) {
+            double v[AHEAD];
+#pragma unroll
+            for (int h = 0; h < AHEAD; ++h) {
+                const int u = u0 + h * warps, i = u / RC, col = c0 + 32 * (u % RC) + lane;
+                v[h] = (u < SEGS && i < n && col < nrhs) ? double(b[(index_t)i * ldb + col]) : 0.0;
+            }
+#pragma unroll
+            for (int h = 0; h < AHEAD; ++h) {
+                const int u = u0 + h * warps, i = u / RC;
+                if (u < SEGS) cts_rhs<RC>(z, i >> 5, u % RC)[(i & 31) * CT_LD + lane] = v[h];
+            }
+        }
+    }
+}
+
+// The chunk's solution into X's columns c0 .. (rows < n, columns < nrhs), coalesced.
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void cts_store_rhs(T* x, index_t ldb, int n, int nrhs, int c0,
+                                              const double* z) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < n * RC; u += warps) {
+        const int i = u / RC, rho = u % RC, col = c0 + 32 * rho + lane;
+        if (col < nrhs)
+            x[(index_t)i * ldb + col] = T(cts_rhs<RC>(z, i >> 5, rho)[(i & 31) * CT_LD + lane]);
+    }
+}
+
+// Column p (entries CT_LD apart) of a right-hand-side block against the diagonal block l
+// (lower, rows CT_LD apart, reciprocals 1 / l_cc in recip): FORWARD x := L^-1 x, BACKWARD
+// x := L^-T x. (Both in one call spilled 4.3 KB a thread at the 128-register bound; two
+// calls in a row do not.)
+template <bool FORWARD, bool BACKWARD>
+__device__ __forceinline__ void cts_solve_column(double* p, const double* l, const double* recip) {
+    double x[32];
+#pragma unroll
+    for (int c = 0; c < 32; ++c) x[c] = p[c * CT_LD];
+    if (FORWARD) {
+#pragma unroll
+        for (int c = 0; c < 32; ++c) {
+            x[c] *= recip[c];
+#pragma unroll
+            for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * CT_LD + c];
+        }
+    }
+    if (BACKWARD) {
+#pragma unroll
+        for (int c = 31; c >= 0; --c) {
+            x[c] *= recip[c];
+#pragma unroll
+            for (int q = 0; q < c; ++q) x[q] -= x[c] * l[c * CT_LD + q];
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < 32; ++c) p[c * CT_LD] = x[c];
+}
+
+// One 16 x 32 strip (rows 16 h ..) of C -= op(A) Y for 32 x 32 blocks by DMMA fragments:
+// op(A) = A (TRANS false: A(m, k) at a[m CT_LD + k]) or A^T (a[k CT_LD + m]).
+template <bool TRANS>
+__device__ __forceinline__ void cts_update_strip(double* cblk, const double* ablk,
+                                                 const double* yblk, int h, int lane) {
+    const int g = lane >> 2, q = lane & 3, m = 16 * h + g;
+    double* c = cblk + m * CT_LD + 2 * q;
+    double acc[4][4];
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        acc[f][0] = c[8 * f], acc[f][1] = c[8 * f + 1];
+        acc[f][2] = c[8 * CT_LD + 8 * f], acc[f][3] = c[8 * CT_LD + 8 * f + 1];
+    }
+#pragma unroll
+    for (int kk = 0; kk < 32; kk += 8) {
+        const int k = kk + q;
+        const double a[4] = {
+            -(TRANS ? ablk[k * CT_LD + m] : ablk[m * CT_LD + k]),
+            -(TRANS ? ablk[k * CT_LD + m + 8] : ablk[(m + 8) * CT_LD + k]),
+            -(TRANS ? ablk[(k + 4) * CT_LD + m] : ablk[m * CT_LD + k + 4]),
+            -(TRANS ? ablk[(k + 4) * CT_LD + m + 8] : ablk[(m + 8) * CT_LD + k + 4])};
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            const double b[2] = {yblk[k * CT_LD + 8 * f + g], yblk[(k + 4) * CT_LD + 8 * f + g]};
+            dmma_16x8x8(acc[f], a, b);
+        }
+    }
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        c[8 * f] = acc[f][0], c[8 * f + 1] = acc[f][1];
+        c[8 * CT_LD + 8 * f] = acc[f][2], c[8 * CT_LD + 8 * f + 1] = acc[f][3];
+    }
+}
+
+// The chunk's forward and backward solves (the blocks z, the factor's blocks s and its NT x 32
+// reciprocals). Starts and ends after a barrier.
+template <int NT, int RC>
+__device__ __forceinline__ void cts_solve_chunk(double* z, const double* s, const double* recip) {
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    const bool owner = t < 32 * RC;               // thread t owns column t % 32 of block t / 32
+    for (int I = 0; I < NT; ++I) {                // forward: L Y = B
+        if (owner) {
+            double* p = cts_rhs<RC>(z, I, t >> 5) + lane;
+            cts_solve_column<true, false>(p, ct_block(s, I, I), recip + 32 * I);
+            if (I + 1 == NT)            // the same thread's column: no barrier between
+                cts_solve_column<false, true>(p, ct_block(s, I, I), recip + 32 * I);
+        }
+        __syncthreads();
+        if (I + 1 == NT) break;
+        const int strips = (NT - 1 - I) * RC * 2;
+        for (int u = warp; u < strips; u += warps) {
+            const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
+            cts_update_strip<false>(cts_rhs<RC>(z, K, rho), ct_block(s, K, I),
+                                    cts_rhs<RC>(z, I, rho), u & 1, lane);
+        }
+        __syncthreads();
+    }
+    for (int I = NT - 1; I > 0; --I) {            // backward: L^T X = Y (block NT - 1 solved)
+        const int strips = I * RC * 2;
+        for (int u = warp; u < strips; u += warps) {
+            const int K = u / (2 * RC), rho = (u >> 1) % RC;
+            cts_update_strip<true>(cts_rhs<RC>(z, K, rho), ct_block(s, I, K),
+                                   cts_rhs<RC>(z, I, rho), u & 1, lane);
+        }
+        __syncthreads();
+        if (owner)
+            cts_solve_column<false, true>(cts_rhs<RC>(z, I - 1, t >> 5) + lane,
+                                          ct_block(s, I - 1, I - 1), recip + 32 * (I - 1));
+        __syncthreads();
+    }
+}
+
+template <typename T, int NT, int RC, bool FACTOR, bool OUT>
+__global__ void __launch_bounds__(256, 2)
+chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
+                  index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower,
+                  int* __restrict__ info, const T* __restrict__ B_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    double* z = recip + 32 * NT;
+    __shared__ int fail;
+    const int t = threadIdx.x;
+#ifdef CT_PROFILE
+    long long ct_clock = clock64();
+#endif
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        const T* bin = (OUT ? B_in : B) + m * sb;
+        T* x = B + m * sb;
+        cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);   // in flight with A's copies
+        ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
+        if (t == 0) fail = FACTOR ? 0 : CTS_NO_FAIL;
+        __syncthreads();
+        if constexpr (FACTOR) {
+            ct_factor<NT, true>(s, recip, n, &fail CT_CLOCK_ARG);
+        } else {
+            for (int i = t; i < 32 * NT; i += blockDim.x) {
+                const double d = ct_block(s, i >> 5, i >> 5)[(i & 31) * (CT_LD + 1)];
+                recip[i] = 1.0 / d;
+                if (i < n && !(d != 0.0 && isfinite(d))) atomicMin(&fail, i + 1);
+            }
+            __syncthreads();
+        }
+        for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
+            if (c0 > 0) {
+                cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                __syncthreads();
+            }
+            cts_solve_chunk<NT, RC>(z, s, recip);
+            cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
+            __syncthreads();                      // the blocks are reused by the next chunk
+        }
+        if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
     }
 }
 

@@ -13,6 +13,9 @@ python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--b
 --kernel cluster2 / cluster4 / cluster8: chol_cluster with 2, 4 or 8 blocks a matrix (sm_90).
 python3 scripts/probe_chol_tensor.py clusters [--dtype float64] [--sizes 256,512] [--batches 1,8]
     # chol_global and chol_cluster (2, 4, 8 blocks) against the public call and the vendors
+python3 scripts/probe_chol_tensor.py solve [--dtype float64] [--sizes 64,128] [--batches 10240]
+    # chol_tensor_solve (POSV, POTRS with n right-hand sides) against the paths before it,
+    # each NT's passes of right-hand sides (TENSOR_SOLVE_CHUNKS) and threads a block
 
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
@@ -283,9 +286,87 @@ def run_clusters(dt, sizes, batches, output):
         Path(output).write_text("\n".join(lines) + "\n")
 
 
+SOLVE_VARIANTS = {2: ((2, 128), (1, 128), (2, 256), (1, 64)), 3: ((1, 128), (2, 128), (1, 256)),
+                  4: ((1, 256), (1, 128), (2, 256))}
+
+
+def run_solve(dt, sizes, batches, output):
+    """ms of POSV and POTRS with n right-hand sides, in place (the benchmark's form: copies of
+    the inputs before each call, untimed), by the backend without chol_tensor_solve
+    (TENSOR_SOLVE_RANGE emptied) and with it in each (passes, threads) of SOLVE_VARIANTS; the
+    best variant's ratio and share of the copy bandwidth (scripts/bench_cholesky.py's bytes:
+    POSV 2 n^2 + 2 n nrhs, POTRS n^2 + 2 n nrhs) and its largest difference from the path
+    before, relative to the solution's largest entry."""
+    import cupy
+    from bench_cholesky import copy_bandwidth, timeit
+    from linalg._cuda import cholesky
+    gen = numpy.random.default_rng(9)
+    copy_rate = copy_bandwidth()
+    lines = [f"# chol_tensor_solve against the paths before it ({numpy.dtype(dt).name})", "",
+             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
+             "ms a call in place (inputs copied back before each call, untimed); variants: "
+             "(passes of 32 right-hand sides, threads a block), listed by NT in "
+             "scripts/probe_chol_tensor.py SOLVE_VARIANTS.", "",
+             "| op | n | batch | before | variants (passes, threads): ms | best | before / best "
+             "| best % copy bw | rel. diff |", "|---|---|---|---|---|---|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    chunks, threads = dict(cholesky.TENSOR_SOLVE_CHUNKS), dict(cholesky.TENSOR_SOLVE_THREADS)
+    for n in sizes:
+        nt = cholesky.tensor_blocks_a_side(n)
+        for batch in batches:
+            a = cupy.asarray(numpy.resize(spd(gen, min(batch, 256), n).astype(dt),
+                                          (batch, n, n)))
+            l, _ = cholesky.potrf(a.copy(), True)
+            b = cupy.asarray(gen.standard_normal((batch, n, n)).astype(dt))
+            wa, wb = cupy.empty_like(a), cupy.empty_like(b)
+
+            def reset():
+                cupy.copyto(wa, a)
+                cupy.copyto(wb, b)
+            for op in ("posv", "potrs"):
+                rules = cholesky.TENSOR_SOLVE_RANGE
+                cholesky.TENSOR_SOLVE_RANGE = {}
+                try:
+                    if op == "posv":
+                        before = timeit(lambda: cholesky.posv(wa, wb, True), reset)
+                    else:
+                        before = timeit(lambda: cholesky.potrs(l, wb, True), reset)
+                    ref = wb.copy()
+                finally:
+                    cholesky.TENSOR_SOLVE_RANGE = rules
+                src = wa if op == "posv" else l
+                times = {}
+                for c, t in SOLVE_VARIANTS[nt]:
+                    cholesky.TENSOR_SOLVE_CHUNKS[nt], cholesky.TENSOR_SOLVE_THREADS[nt] = c, t
+                    cholesky._tensor_solve_config.cache_clear()
+                    times[(c, t)] = timeit(lambda: cholesky.tensor_solve(
+                        src, wb, True, factored=op == "potrs"), reset)
+                    err = float(cupy.abs(wb - ref).max() / cupy.abs(ref).max())
+                    if err > (1e-3 if dt == numpy.float32 else 1e-8):
+                        print(f"{op} n={n} batch={batch} variant {(c, t)} differs from the "
+                              f"path before: {err:.1e}", flush=True)
+                cholesky.TENSOR_SOLVE_CHUNKS.update(chunks)
+                cholesky.TENSOR_SOLVE_THREADS.update(threads)
+                cholesky._tensor_solve_config.cache_clear()
+                best = min(times, key=times.get)
+                nbytes = (2 * n * n + 2 * n * n if op == "posv" else 3 * n * n) * batch * a.itemsize
+                rate = nbytes / times[best] / 1e6
+                row = (f"| {op} | {n} | {batch} | {before:.4f} | "
+                       + ", ".join(f"{k}: {v:.4f}" for k, v in times.items())
+                       + f" | {best} | {before / times[best]:.2f} | "
+                       f"{100 * rate / copy_rate:.0f} | {err:.1e} |")
+                lines.append(row)
+                print(row, flush=True)
+            del a, l, b, wa, wb, ref
+            cupy.get_default_memory_pool().free_all_blocks()
+    if output:
+        Path(output).write_text("\n".join(lines) + "\n")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("check", "small", "time", "profile", "clusters"))
+    parser.add_argument("mode", choices=("check", "small", "time", "profile", "clusters",
+                                         "solve"))
     parser.add_argument("--dtype", default="float64")
     parser.add_argument("--sizes", default="40,64,96,128")
     parser.add_argument("--batches", default="1000,10240,100000")
@@ -308,6 +389,10 @@ def main(argv=None):
         run_profile(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
                     int(args.batches.split(",")[0]), args.nt, args.carveout,
                     args.threads, [d for d in args.defines.split(",") if d], args.kernel)
+        return 0
+    if args.mode == "solve":
+        run_solve(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
+                  [int(v) for v in args.batches.split(",")], args.output)
         return 0
     if args.mode == "clusters":
         run_clusters(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],

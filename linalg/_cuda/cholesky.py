@@ -252,6 +252,69 @@ def _tensor_config(device_id, dtype, n, fresh):
     return launcher, TENSOR_THREADS[nt], tensor_smem_bytes(n)
 
 
+# kernels/potrf.cu chol_tensor_solve: POSV and POTRS with several right-hand sides for LEAF <
+# n <= TENSOR_MAX in one launch, one matrix a block: the lower form as chol_tensor's blocks
+# (POSV factors it there and never writes the factor), then the right-hand sides 32
+# TENSOR_SOLVE_CHUNKS[NT] columns at a time in shared memory, both solves by 32-row block steps
+# with DMMA updates; TENSOR_SOLVE_THREADS[NT] threads a block. A is only read, B read once.
+# TENSOR_SOLVE_RANGE: the (op, dtype) -> (first, last) n it serves from TENSOR_SOLVE_NRHS_FROM
+# right-hand sides on. H100, in place, n right-hand sides, ms against the paths before it
+# (`python3 scripts/probe_chol_tensor.py solve`, reports/gpu_20261127g call 1): float64 batch
+# 10240 POSV n = 33 / 48 / 64 / 80 / 96 1.73 / 1.12 / 1.44 / 1.28 / 1.47x, POTRS 1.12 / 1.05 /
+# 1.41 / 1.40 / 1.61x (n = 64: 0.83 and 0.58 ms, 58 and 62 % of the copy bandwidth in the
+# benchmark's bytes), batch 1000 1.26-4.07x; n = 128 POSV 0.83x, POTRS 1.04x (not taken);
+# float32 0.44-0.73x (its loads are not cp.async copies, as chol_tensor's). Passes of 32
+# right-hand sides and threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes:
+# 1.3-1.5x slower, 65 KB of shared memory a block holds an SM to three blocks), 256 at NT = 3.
+TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
+TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 256}
+TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 96), ("potrs", "float64"): (33, 96)}
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {f}, {o}>"
+                              for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
+                              for f in ("false", "true") for o in ("false", "true")]
+TENSOR_SOLVE_NRHS_FROM = 2
+
+
+def use_tensor_solve(op, a, nrhs):
+    """True where ``op`` ("posv" or "potrs") of the (batch, n, n) batch ``a`` with ``nrhs``
+    right-hand sides runs on chol_tensor_solve (TENSOR_SOLVE_RANGE, TENSOR_SOLVE_NRHS_FROM)."""
+    first, last = TENSOR_SOLVE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
+    return first <= a.shape[1] <= last and nrhs >= TENSOR_SOLVE_NRHS_FROM
+
+
+def tensor_solve(a, b, lower, factored, out=None):
+    """kernels/potrf.cu chol_tensor_solve on ``b`` (batch, n, nrhs), LEAF < n <= TENSOR_MAX,
+    ``a`` only read: POSV of ``a`` (factored False; returns potrf's info) or POTRS with the
+    factor ``a`` (factored True; returns its first zero or non-finite diagonal entry). In place,
+    or with ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged."""
+    batch, n, nrhs = b.shape
+    dst, fresh = tri.write_target(out, b)
+    launcher, threads, smem = _tensor_solve_config(current_device(), a.dtype, n, factored,
+                                                   fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(a)
+    _, ldb, sb = tri.view_args(dst)
+    launcher(grid_1d(batch, 1), threads,
+             (a, lda, sa, dst, ldb, sb, n, nrhs, batch, int(lower), info, b), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_solve_config(device_id, dtype, n, factored, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_solve at order n: NT = ceil(n / 32),
+    TENSOR_SOLVE_CHUNKS[NT] blocks of 32 right-hand sides a pass, TENSOR_SOLVE_THREADS[NT]
+    threads."""
+    nt = tensor_blocks_a_side(n)
+    chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
+    if threads < 32 * chunks:
+        raise ValueError(f"chol_tensor_solve: {threads} threads cannot own {32 * chunks} "
+                         "right-hand sides a pass (one a thread)")
+    name = (f"chol_tensor_solve<{ctype(dtype)}, {nt}, {chunks}, {cbool(not factored)}, "
+            f"{cbool(fresh)}>")
+    smem = ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
+    return kernel("potrf", name, "pqqpqqiiqipp"), threads, smem
+
+
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
 # a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 and the
 # next diagonal block in shared memory, rows GLOBAL_LD apart); chol_cluster: the same steps with
@@ -428,6 +491,9 @@ def potrs(l, b, lower=True, keep=()):
     if not tri.is_real(l.dtype):
         return _vendor_potrs(l, b, lower), tri._diag_info(l, False)           # b only read
     n, nrhs = l.shape[1], b.shape[2]
+    if use_tensor_solve("potrs", l, nrhs):
+        x = tri.result_array(b, "b", keep)
+        return x, tensor_solve(l, b, lower, factored=True, out=x)
     if nrhs > 1 and tri.use_cols("potrs", l, nrhs):
         x = tri.result_array(b, "b", keep)
         return x, tri.tri_cols(l, b, False, lower, not lower, False, mode=tri.COLS_POTRS, out=x)
@@ -488,6 +554,9 @@ def posv(a, b, lower=True, keep=()):
     if tri.is_real(a.dtype) and a.shape[1] <= tri.LEAF and b.shape[2] >= POSV_FUSED_FROM:
         x = tri.result_array(b, "b", keep)                       # a only read
         return x, chol_solve(a, b, lower, factored=False, out=x)
+    if tri.is_real(a.dtype) and use_tensor_solve("posv", a, b.shape[2]):
+        x = tri.result_array(b, "b", keep)                       # a only read
+        return x, tensor_solve(a, b, lower, factored=False, out=x)
     factor, info = potrf(a, lower, keep=keep)      # each looks for its own operand's name
     x, _ = potrs(factor, b, lower, keep=keep)
     return x, info

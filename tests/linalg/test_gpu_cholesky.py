@@ -32,7 +32,7 @@ def gpu():
 
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
-                        "tensor", "global", "cluster"])
+                        "tensor", "tensor_solve", "global", "cluster"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -43,7 +43,9 @@ def potrf_path(request, gpu, monkeypatch):
     65..128, POTRS with n right-hand sides by tri_pair up to 64); "cols": POTRS with several
     right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
     "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
-    dtype; the other parameters run with chol_tensor off (the panels); "global": POTRF by
+    dtype; the other parameters run with chol_tensor off (the panels); "tensor_solve": POSV
+    and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..128,
+    every dtype, off for the other parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
@@ -52,6 +54,10 @@ def potrf_path(request, gpu, monkeypatch):
     tensor = request.param == "tensor"
     forced = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
+    every_op = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("posv", "potrs")
+                for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
+                        every_op if request.param == "tensor_solve" else {})
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)
@@ -179,6 +185,36 @@ def test_potrs_many_matrices_each_right(cp, gpu, potrf_path, n, lower, dtype):
     x, info = gpu.potrs(f, cp.asarray(b), lower=lower)
     assert not info.get().any()
     assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n, nrhs", [(33, 2), (40, 70), (64, 129), (65, 5), (96, 100),
+                                     (128, 33)])
+def test_tensor_solve(cp, gpu, n, nrhs, lower, dtype):
+    """chol_tensor_solve itself: right-hand sides in several passes and a partial last one, in
+    place and out of place (b unchanged); POSV reports a matrix that is not positive definite
+    and POTRS a zero and a NaN diagonal entry of the factor by index, their neighbours right."""
+    a = spd(n, 5, dtype)
+    b = rng(13).standard_normal((5, n, nrhs)).astype(dtype)
+    bad = a.copy()
+    bad[2, n - 3, n - 3] = -5.0
+    d_a = cp.asarray(poison_triangle(bad, lower))
+    d_b = cp.asarray(b)
+    out = cp.empty_like(d_b)
+    info = gpu.tensor_solve(d_a, d_b, lower, factored=False, out=out)
+    assert info.get().tolist() == [0, 0, n - 2, 0, 0]
+    assert numpy.array_equal(d_b.get(), b), "b changed by an out-of-place call"
+    good = [0, 1, 3, 4]
+    assert _solve_residual(a[good], out.get()[good], b[good], dtype) < THRESHOLD
+    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+    f = poison_triangle(f.get(), lower)
+    f[1, n // 2, n // 2] = 0
+    f[3, n - 1, n - 1] = numpy.nan
+    info = gpu.tensor_solve(cp.asarray(f), d_b, lower, factored=True)      # in place
+    assert info.get().tolist() == [0, n // 2 + 1, 0, n, 0]
+    good = [0, 2, 4]
+    assert _solve_residual(a[good], d_b.get()[good], b[good], dtype) < THRESHOLD
 
 
 def poison(cp, f, lower):

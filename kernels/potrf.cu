@@ -1084,7 +1084,9 @@ __device__ __forceinline__ void ct_factor(double* s, double* recip, int n,
             double* d = ct_block(s, k, k);
             const int f = chol_potrf_phase<double, 32, CT_LD>(d, min(32, n - 32 * k), lane);
             rk[lane] = 1.0 / d[lane * CT_LD + lane];
-            if (lane == 0 && f != 0 && *fail == 0) *fail = 32 * k + f;
+            // the first failing block wins (k ascends); an atomic: the plain test-and-set read
+            // `fail` in every lane, a hazard for racecheck while lane 0 wrote it
+            if (lane == 0 && f != 0) atomicCAS(fail, 0, 32 * k + f);
         }
         __syncthreads();
         CT_MARK(1);
@@ -1129,21 +1131,26 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
     }
 }
 
-// chol_tensor_solve<T, NT, RC, FACTOR, OUT>: POSV (FACTOR: A = L L^T first) or POTRS (A holds
-// the factor) of 32 < n <= 32 NT with any number of right-hand sides, in one launch, one matrix
-// a block at a time (grid stride), so that A's referenced triangle and B are read once and X
-// written once (the two-launch path writes the factor and reads it back, and its solves keep
-// only part of the factor near). Launcher: linalg/_cuda/cholesky.py tensor_solve.
+// chol_tensor_solve<T, NT, RC, FACTOR, OPERATORS, OUT>: POSV (FACTOR: A = L L^T first) or
+// POTRS (A holds the factor) of 32 < n <= 32 NT with any number of right-hand sides, in one
+// launch, one matrix a block at a time (grid stride), so that A's referenced triangle and B are
+// read once and X written once (the two-launch path writes the factor and reads it back, and
+// its solves keep only part of the factor near). Launcher: linalg/_cuda/cholesky.py
+// tensor_solve.
 // Storage:    the lower form as chol_tensor's blocks (the identity past n), FACTOR: factored
 //             there by chol_tensor's steps (ct_factor), the NT diagonal blocks' reciprocals
 //             kept; the factor is not written out (POSV returns X only). Then the right-hand
 //             sides 32 RC at a time: NT x RC blocks of 32 x 32 (rows: the equations, columns:
 //             right-hand sides; rows CT_LD apart), zeros past n and past nrhs.
-// Steps:      forward L Y = B by 32-row block steps I: a thread a column solves against L_II
-//             (substitution, the column in registers, L's entries broadcast), then the warps
-//             update the blocks below, B_K -= L_KI Y_I (K > I), by DMMA 16 x 8 x 8 strips of 16
-//             x 32; backward L^T X = Y the same way upwards, B_K -= L_IK^T X_I (K < I), the last
-//             block's two solves in one pass over its columns.
+// Solve:      OPERATORS (cts_operators, cts_solve_chunk): the diagonal blocks inverted once a
+//             matrix, then W_KI = L_KI L_II^-1 and M_II = (L_II L_II^T)^-1 formed, so that
+//             every step of every pass is a DMMA product of all warps: forward B_I := M_II B_I
+//             and B_K -= W_KI B_I (K > I), backward B_I -= W_KI^T X_K (I < K). Else
+//             (cts_substitute_chunk): a thread a column substitutes against L_II (one warp
+//             busy), the warps update the blocks below / above by DMMA strips. The explicit
+//             inverses of 32 x 32 diagonal blocks (as in MAGMA's TRSM) bound the residual by
+//             those blocks' condition numbers, not by substitution's backward stability; the
+//             tests hold both schemes to the scaled residual of test_gpu_cholesky.py.
 // Output:     X into B (in place), or with OUT read from B_in (same ldb and stride, no overlap)
 //             and written to B. A is only read: an upper input is read transposed (U = L^T).
 // info:       FACTOR: the first column (1-based) whose pivot is not positive (NaN too), as
@@ -1213,62 +1220,61 @@ __device__ __forceinline__ void cts_store_rhs(T* x, index_t ldb, int n, int nrhs
     }
 }
 
-// Column p (entries CT_LD apart) of a right-hand-side block against the diagonal block l
-// (lower, rows CT_LD apart, reciprocals 1 / l_cc in recip): FORWARD x := L^-1 x, BACKWARD
-// x := L^-T x. (Both in one call spilled 4.3 KB a thread at the 128-register bound; two
-// calls in a row do not.)
-template <bool FORWARD, bool BACKWARD>
+// x := L^-1 x (forward substitution) and x := L^-T x (backward) for a diagonal block l (lower,
+// rows CT_LD apart, reciprocals 1 / l_cc in recip); both read only l's strictly lower entries.
+__device__ __forceinline__ void cts_forward(double (&x)[32], const double* l,
+                                            const double* recip) {
+#pragma unroll
+    for (int c = 0; c < 32; ++c) {
+        x[c] *= recip[c];
+#pragma unroll
+        for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * CT_LD + c];
+    }
+}
+__device__ __forceinline__ void cts_backward(double (&x)[32], const double* l,
+                                             const double* recip) {
+#pragma unroll
+    for (int c = 31; c >= 0; --c) {
+        x[c] *= recip[c];
+#pragma unroll
+        for (int q = 0; q < c; ++q) x[q] -= x[c] * l[c * CT_LD + q];
+    }
+}
+
+// Column p (entries CT_LD apart) of a right-hand-side block solved against the diagonal block
+// l in place: FORWARD x := L^-1 x or BACKWARD x := L^-T x. (Both in one call spilled 4.3 KB a
+// thread at the 128-register bound; two calls in a row do not.)
+template <bool FORWARD>
 __device__ __forceinline__ void cts_solve_column(double* p, const double* l, const double* recip) {
     double x[32];
 #pragma unroll
     for (int c = 0; c < 32; ++c) x[c] = p[c * CT_LD];
-    if (FORWARD) {
-#pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            x[c] *= recip[c];
-#pragma unroll
-            for (int q = c + 1; q < 32; ++q) x[q] -= x[c] * l[q * CT_LD + c];
-        }
-    }
-    if (BACKWARD) {
-#pragma unroll
-        for (int c = 31; c >= 0; --c) {
-            x[c] *= recip[c];
-#pragma unroll
-            for (int q = 0; q < c; ++q) x[q] -= x[c] * l[c * CT_LD + q];
-        }
-    }
+    if (FORWARD)
+        cts_forward(x, l, recip);
+    else
+        cts_backward(x, l, recip);
 #pragma unroll
     for (int c = 0; c < 32; ++c) p[c * CT_LD] = x[c];
 }
 
-// One 16 x 32 strip (rows 16 h ..) of C -= op(A) Y for 32 x 32 blocks by DMMA fragments:
-// op(A) = A (TRANS false: A(m, k) at a[m CT_LD + k]) or A^T (a[k CT_LD + m]).
-template <bool TRANS>
-__device__ __forceinline__ void cts_update_strip(double* cblk, const double* ablk,
-                                                 const double* yblk, int h, int lane) {
-    const int g = lane >> 2, q = lane & 3, m = 16 * h + g;
-    double* c = cblk + m * CT_LD + 2 * q;
-    double acc[4][4];
+// A 16 x 32 strip of C in DMMA accumulators: acc[f] holds C(16 h + g, 8 f + 2 q, + 1) and
+// C(16 h + g + 8, ...) (g = lane / 4, q = lane % 4; dmma_16x8x8's layout).
+__device__ __forceinline__ void cts_strip_zero(double (&acc)[4][4]) {
+#pragma unroll
+    for (int f = 0; f < 4; ++f) acc[f][0] = acc[f][1] = acc[f][2] = acc[f][3] = 0.0;
+}
+__device__ __forceinline__ void cts_strip_load(double (&acc)[4][4], const double* blk, int h,
+                                               int lane) {
+    const double* c = blk + (16 * h + (lane >> 2)) * CT_LD + 2 * (lane & 3);
 #pragma unroll
     for (int f = 0; f < 4; ++f) {
         acc[f][0] = c[8 * f], acc[f][1] = c[8 * f + 1];
         acc[f][2] = c[8 * CT_LD + 8 * f], acc[f][3] = c[8 * CT_LD + 8 * f + 1];
     }
-#pragma unroll
-    for (int kk = 0; kk < 32; kk += 8) {
-        const int k = kk + q;
-        const double a[4] = {
-            -(TRANS ? ablk[k * CT_LD + m] : ablk[m * CT_LD + k]),
-            -(TRANS ? ablk[k * CT_LD + m + 8] : ablk[(m + 8) * CT_LD + k]),
-            -(TRANS ? ablk[(k + 4) * CT_LD + m] : ablk[m * CT_LD + k + 4]),
-            -(TRANS ? ablk[(k + 4) * CT_LD + m + 8] : ablk[(m + 8) * CT_LD + k + 4])};
-#pragma unroll
-        for (int f = 0; f < 4; ++f) {
-            const double b[2] = {yblk[k * CT_LD + 8 * f + g], yblk[(k + 4) * CT_LD + 8 * f + g]};
-            dmma_16x8x8(acc[f], a, b);
-        }
-    }
+}
+__device__ __forceinline__ void cts_strip_store(double* blk, const double (&acc)[4][4], int h,
+                                                int lane) {
+    double* c = blk + (16 * h + (lane >> 2)) * CT_LD + 2 * (lane & 3);
 #pragma unroll
     for (int f = 0; f < 4; ++f) {
         c[8 * f] = acc[f][0], c[8 * f + 1] = acc[f][1];
@@ -1276,45 +1282,172 @@ __device__ __forceinline__ void cts_update_strip(double* cblk, const double* abl
     }
 }
 
-// The chunk's forward and backward solves (the blocks z, the factor's blocks s and its NT x 32
-// reciprocals). Starts and ends after a barrier.
-template <int NT, int RC>
-__device__ __forceinline__ void cts_solve_chunk(double* z, const double* s, const double* recip) {
+// acc += op(A) Y on the strip's rows (SUB: acc -= op(A) Y) for 32 x 32 operands by DMMA
+// fragments; a(m, k) and y(k, n) give the operands' entries (the strip reads rows 16 h .. of
+// op(A) only).
+template <bool SUB, class OpA, class OpY>
+__device__ __forceinline__ void cts_strip_mma(double (&acc)[4][4], OpA a_at, OpY y_at, int h,
+                                              int lane) {
+    const int g = lane >> 2, q = lane & 3, m = 16 * h + g;
+    const double sign = SUB ? -1.0 : 1.0;
+#pragma unroll
+    for (int kk = 0; kk < 32; kk += 8) {
+        const int k = kk + q;
+        const double a[4] = {sign * a_at(m, k), sign * a_at(m + 8, k), sign * a_at(m, k + 4),
+                             sign * a_at(m + 8, k + 4)};
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            const double b[2] = {y_at(k, 8 * f + g), y_at(k + 4, 8 * f + g)};
+            dmma_16x8x8(acc[f], a, b);
+        }
+    }
+}
+
+// Operand views of a 32 x 32 block (rows CT_LD apart): as stored, transposed, and the inverse
+// L^-1 of a diagonal block whose upper triangle (diagonal included) holds L^-T (cts_operators).
+struct CtsPlain {
+    const double* p;
+    __device__ double operator()(int i, int j) const { return p[i * CT_LD + j]; }
+};
+struct CtsTransposed {
+    const double* p;
+    __device__ double operator()(int i, int j) const { return p[j * CT_LD + i]; }
+};
+struct CtsInverse {                               // (L^-1)(i, j) = stored (j, i), zero for j > i
+    const double* p;
+    __device__ double operator()(int i, int j) const { return j <= i ? p[j * CT_LD + i] : 0.0; }
+};
+struct CtsInverseT {                              // (L^-T)(i, j) = stored (i, j), zero for i > j
+    const double* p;
+    __device__ double operator()(int i, int j) const { return i <= j ? p[i * CT_LD + j] : 0.0; }
+};
+
+// The factor's blocks turned into the solve's operators (threads >= 64 NT): each diagonal
+// block's inverse (thread 32 I + j: column j of L_II^-1 by substitution from e_j with the
+// reciprocals, written as row j of the block's upper triangle, which the substitution never
+// reads), then W_KI = L_KI L_II^-1 over L_KI (K > I) and M_II = L_II^-T L_II^-1 = (L_II
+// L_II^T)^-1 over the whole diagonal block, by DMMA strips. Ends after a barrier.
+template <int NT>
+__device__ __forceinline__ void cts_operators(double* s, const double* recip) {
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
-    const bool owner = t < 32 * RC;               // thread t owns column t % 32 of block t / 32
-    for (int I = 0; I < NT; ++I) {                // forward: L Y = B
-        if (owner) {
-            double* p = cts_rhs<RC>(z, I, t >> 5) + lane;
-            cts_solve_column<true, false>(p, ct_block(s, I, I), recip + 32 * I);
-            if (I + 1 == NT)            // the same thread's column: no barrier between
-                cts_solve_column<false, true>(p, ct_block(s, I, I), recip + 32 * I);
+    if (t < 32 * NT) {
+        double* l = ct_block(s, t >> 5, t >> 5);
+        const double* r = recip + 32 * (t >> 5);
+        double x[32];
+#pragma unroll
+        for (int c = 0; c < 32; ++c) x[c] = c == lane ? 1.0 : 0.0;
+        cts_forward(x, l, r);                     // the entries above row `lane` stay zero
+#pragma unroll
+        for (int q = 0; q < 32; ++q)
+            if (q >= lane) l[lane * CT_LD + q] = x[q];
+    }
+    __syncthreads();
+    double held[4][4];                            // warp w: M_II's strip (I, h) = (w / 2, w % 2)
+    if (warp < 2 * NT) {
+        const double* d = ct_block(s, warp >> 1, warp >> 1);
+        cts_strip_zero(held);
+        cts_strip_mma<false>(held, CtsInverseT{d}, CtsInverse{d}, warp & 1, lane);
+    }
+    for (int u = warps - 1 - warp; u < NT * (NT - 1); u += warps) {   // W: strip h of pair b
+        int K, J;
+        ct_block_place(u >> 1, K, J);             // b = K (K - 1) / 2 + J with J < K
+        double* w = ct_block(s, K + 1, J);
+        double acc[4][4];
+        cts_strip_zero(acc);
+        cts_strip_mma<false>(acc, CtsPlain{w}, CtsInverse{ct_block(s, J, J)}, u & 1, lane);
+        __syncwarp();                             // the strip's rows read by every lane: in place
+        cts_strip_store(w, acc, u & 1, lane);
+    }
+    __syncthreads();                              // the inverses read by every strip above
+    if (warp < 2 * NT) cts_strip_store(ct_block(s, warp >> 1, warp >> 1), held, warp & 1, lane);
+    __syncthreads();
+}
+
+// The chunk's solve X = A^-1 B from the operators (threads >= 64 RC): forward by block steps
+// I, B_I := M_II B_I and B_K -= W_KI B_I (K > I) from the same B_I (B_I is then X_I but for
+// the later blocks' terms); backward by steps K = NT - 1 .. 1, B_I -= W_KI^T X_K (I < K).
+// Starts and ends after a barrier.
+template <int NT, int RC>
+__device__ __forceinline__ void cts_solve_chunk(double* z, const double* s) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int I = 0; I < NT; ++I) {
+        double held[4][4];                        // warp w < 2 RC: M_II's product, strip w
+        if (warp < 2 * RC) {
+            cts_strip_zero(held);
+            cts_strip_mma<false>(held, CtsPlain{ct_block(s, I, I)},
+                                 CtsPlain{cts_rhs<RC>(z, I, warp >> 1)}, warp & 1, lane);
         }
-        __syncthreads();
-        if (I + 1 == NT) break;
-        const int strips = (NT - 1 - I) * RC * 2;
-        for (int u = warp; u < strips; u += warps) {
+        for (int u = warps - 1 - warp; u < (NT - 1 - I) * 2 * RC; u += warps) {
             const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
-            cts_update_strip<false>(cts_rhs<RC>(z, K, rho), ct_block(s, K, I),
-                                    cts_rhs<RC>(z, I, rho), u & 1, lane);
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsPlain{ct_block(s, K, I)}, CtsPlain{cts_rhs<RC>(z, I, rho)},
+                                u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
         }
+        __syncthreads();                          // B_I read by every strip above
+        if (warp < 2 * RC) cts_strip_store(cts_rhs<RC>(z, I, warp >> 1), held, warp & 1, lane);
         __syncthreads();
     }
-    for (int I = NT - 1; I > 0; --I) {            // backward: L^T X = Y (block NT - 1 solved)
-        const int strips = I * RC * 2;
-        for (int u = warp; u < strips; u += warps) {
-            const int K = u / (2 * RC), rho = (u >> 1) % RC;
-            cts_update_strip<true>(cts_rhs<RC>(z, K, rho), ct_block(s, I, K),
-                                   cts_rhs<RC>(z, I, rho), u & 1, lane);
+    for (int K = NT - 1; K > 0; --K) {
+        for (int u = warp; u < K * 2 * RC; u += warps) {
+            const int I = u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, I, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsTransposed{ct_block(s, K, I)},
+                                CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
         }
-        __syncthreads();
-        if (owner)
-            cts_solve_column<false, true>(cts_rhs<RC>(z, I - 1, t >> 5) + lane,
-                                          ct_block(s, I - 1, I - 1), recip + 32 * (I - 1));
         __syncthreads();
     }
 }
 
-template <typename T, int NT, int RC, bool FACTOR, bool OUT>
+// The chunk's solve by substitution (threads >= 64 RC): forward by block steps I, a thread a
+// column of B_I solving against L_II, then B_K -= L_KI Y_I (K > I) by DMMA strips; backward
+// upwards, B_K -= L_IK^T X_I (K < I), then the columns of B_{I-1} against L_{I-1,I-1}^T.
+// Starts and ends after a barrier.
+template <int NT, int RC>
+__device__ __forceinline__ void cts_substitute_chunk(double* z, const double* s,
+                                                     const double* recip) {
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    const bool owner = t < 32 * RC;               // thread t owns column t % 32 of block t / 32
+    for (int I = 0; I < NT; ++I) {
+        if (owner) {
+            double* p = cts_rhs<RC>(z, I, t >> 5) + lane;
+            cts_solve_column<true>(p, ct_block(s, I, I), recip + 32 * I);
+            if (I + 1 == NT)                      // the same thread's column: no barrier between
+                cts_solve_column<false>(p, ct_block(s, I, I), recip + 32 * I);
+        }
+        __syncthreads();
+        if (I + 1 == NT) break;
+        for (int u = warp; u < (NT - 1 - I) * RC * 2; u += warps) {
+            const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsPlain{ct_block(s, K, I)}, CtsPlain{cts_rhs<RC>(z, I, rho)},
+                                u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
+        __syncthreads();
+    }
+    for (int I = NT - 1; I > 0; --I) {
+        for (int u = warp; u < I * RC * 2; u += warps) {
+            const int K = u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsTransposed{ct_block(s, I, K)},
+                                CtsPlain{cts_rhs<RC>(z, I, rho)}, u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
+        __syncthreads();
+        if (owner)
+            cts_solve_column<false>(cts_rhs<RC>(z, I - 1, t >> 5) + lane,
+                                    ct_block(s, I - 1, I - 1), recip + 32 * (I - 1));
+        __syncthreads();
+    }
+}
+
+template <typename T, int NT, int RC, bool FACTOR, bool OPERATORS, bool OUT>
 __global__ void __launch_bounds__(256, 2)
 chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                   index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower,
@@ -1345,13 +1478,17 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
             }
             __syncthreads();
         }
+        if constexpr (OPERATORS) cts_operators<NT>(s, recip);
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
                 cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
                 if constexpr (sizeof(T) == 8) cp_async_wait_all();
                 __syncthreads();
             }
-            cts_solve_chunk<NT, RC>(z, s, recip);
+            if constexpr (OPERATORS)
+                cts_solve_chunk<NT, RC>(z, s);
+            else
+                cts_substitute_chunk<NT, RC>(z, s, recip);
             cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
             __syncthreads();                      // the blocks are reused by the next chunk
         }

@@ -15,7 +15,7 @@ python3 scripts/probe_chol_tensor.py clusters [--dtype float64] [--sizes 256,512
     # chol_global and chol_cluster (2, 4, 8 blocks) against the public call and the vendors
 python3 scripts/probe_chol_tensor.py solve [--dtype float64] [--sizes 64,128] [--batches 10240]
     # chol_tensor_solve (POSV, POTRS with n right-hand sides) against the paths before it,
-    # each NT's passes of right-hand sides (TENSOR_SOLVE_CHUNKS) and threads a block
+    # each NT's passes of right-hand sides (TENSOR_SOLVE_CHUNKS), threads a block and scheme
 
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
@@ -286,17 +286,20 @@ def run_clusters(dt, sizes, batches, output):
         Path(output).write_text("\n".join(lines) + "\n")
 
 
-SOLVE_VARIANTS = {2: ((2, 128), (1, 128), (2, 256), (1, 64)), 3: ((1, 128), (2, 128), (1, 256)),
-                  4: ((1, 256), (1, 128), (2, 256))}
+# (passes of 32 right-hand sides, threads a block, "ops" (by operators) or "sub" (substitution))
+SOLVE_VARIANTS = {2: ((1, 128, "ops"), (1, 128, "sub"), (2, 128, "ops"), (1, 256, "ops")),
+                  3: ((1, 256, "ops"), (1, 256, "sub"), (2, 256, "ops")),
+                  4: ((1, 256, "ops"), (1, 256, "sub"), (2, 256, "ops"), (2, 256, "sub"))}
 
 
-def run_solve(dt, sizes, batches, output):
+def run_solve(dt, sizes, batches, output, nrhs_list=None):
     """ms of POSV and POTRS with n right-hand sides, in place (the benchmark's form: copies of
     the inputs before each call, untimed), by the backend without chol_tensor_solve
-    (TENSOR_SOLVE_RANGE emptied) and with it in each (passes, threads) of SOLVE_VARIANTS; the
-    best variant's ratio and share of the copy bandwidth (scripts/bench_cholesky.py's bytes:
-    POSV 2 n^2 + 2 n nrhs, POTRS n^2 + 2 n nrhs) and its largest difference from the path
-    before, relative to the solution's largest entry."""
+    (TENSOR_SOLVE_RANGE emptied) and with it in each (passes, threads, scheme) of
+    SOLVE_VARIANTS; the best variant's ratio and share of the copy bandwidth
+    (scripts/bench_cholesky.py's bytes: POSV 2 n^2 + 2 n nrhs, POTRS n^2 + 2 n nrhs) and its
+    largest difference from the path before, relative to the solution's largest entry;
+    ``nrhs_list``: the right-hand sides' counts (else n)."""
     import cupy
     from bench_cholesky import copy_bandwidth, timeit
     from linalg._cuda import cholesky
@@ -305,60 +308,64 @@ def run_solve(dt, sizes, batches, output):
     lines = [f"# chol_tensor_solve against the paths before it ({numpy.dtype(dt).name})", "",
              f"device-to-device copy: {copy_rate:.0f} GB/s", "",
              "ms a call in place (inputs copied back before each call, untimed); variants: "
-             "(passes of 32 right-hand sides, threads a block), listed by NT in "
-             "scripts/probe_chol_tensor.py SOLVE_VARIANTS.", "",
-             "| op | n | batch | before | variants (passes, threads): ms | best | before / best "
-             "| best % copy bw | rel. diff |", "|---|---|---|---|---|---|---|---|---|"]
+             "(passes of 32 right-hand sides, threads a block, solve by operators or by "
+             "substitution), listed by NT in scripts/probe_chol_tensor.py SOLVE_VARIANTS.", "",
+             "| op | n | nrhs | batch | before | variants (passes, threads, scheme): ms | best | "
+             "before / best | best % copy bw | rel. diff |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     chunks, threads = dict(cholesky.TENSOR_SOLVE_CHUNKS), dict(cholesky.TENSOR_SOLVE_THREADS)
-    for n in sizes:
+    schemes = dict(cholesky.TENSOR_SOLVE_OPERATORS)
+    for n, nrhs, batch in ((n, nrhs, batch) for n in sizes for nrhs in (nrhs_list or [n])
+                           for batch in batches):
         nt = cholesky.tensor_blocks_a_side(n)
-        for batch in batches:
-            a = cupy.asarray(numpy.resize(spd(gen, min(batch, 256), n).astype(dt),
-                                          (batch, n, n)))
-            l, _ = cholesky.potrf(a.copy(), True)
-            b = cupy.asarray(gen.standard_normal((batch, n, n)).astype(dt))
-            wa, wb = cupy.empty_like(a), cupy.empty_like(b)
+        a = cupy.asarray(numpy.resize(spd(gen, min(batch, 256), n).astype(dt),
+                                      (batch, n, n)))
+        l, _ = cholesky.potrf(a.copy(), True)
+        b = cupy.asarray(gen.standard_normal((batch, n, nrhs)).astype(dt))
+        wa, wb = cupy.empty_like(a), cupy.empty_like(b)
 
-            def reset():
-                cupy.copyto(wa, a)
-                cupy.copyto(wb, b)
-            for op in ("posv", "potrs"):
-                rules = cholesky.TENSOR_SOLVE_RANGE
-                cholesky.TENSOR_SOLVE_RANGE = {}
-                try:
-                    if op == "posv":
-                        before = timeit(lambda: cholesky.posv(wa, wb, True), reset)
-                    else:
-                        before = timeit(lambda: cholesky.potrs(l, wb, True), reset)
-                    ref = wb.copy()
-                finally:
-                    cholesky.TENSOR_SOLVE_RANGE = rules
-                src = wa if op == "posv" else l
-                times = {}
-                for c, t in SOLVE_VARIANTS[nt]:
-                    cholesky.TENSOR_SOLVE_CHUNKS[nt], cholesky.TENSOR_SOLVE_THREADS[nt] = c, t
-                    cholesky._tensor_solve_config.cache_clear()
-                    times[(c, t)] = timeit(lambda: cholesky.tensor_solve(
-                        src, wb, True, factored=op == "potrs"), reset)
-                    err = float(cupy.abs(wb - ref).max() / cupy.abs(ref).max())
-                    if err > (1e-3 if dt == numpy.float32 else 1e-8):
-                        print(f"{op} n={n} batch={batch} variant {(c, t)} differs from the "
-                              f"path before: {err:.1e}", flush=True)
-                cholesky.TENSOR_SOLVE_CHUNKS.update(chunks)
-                cholesky.TENSOR_SOLVE_THREADS.update(threads)
+        def reset():
+            cupy.copyto(wa, a)
+            cupy.copyto(wb, b)
+        for op in ("posv", "potrs"):
+            rules = cholesky.TENSOR_SOLVE_RANGE
+            cholesky.TENSOR_SOLVE_RANGE = {}
+            try:
+                if op == "posv":
+                    before = timeit(lambda: cholesky.posv(wa, wb, True), reset)
+                else:
+                    before = timeit(lambda: cholesky.potrs(l, wb, True), reset)
+                ref = wb.copy()
+            finally:
+                cholesky.TENSOR_SOLVE_RANGE = rules
+            src = wa if op == "posv" else l
+            times = {}
+            for c, t, scheme in SOLVE_VARIANTS[nt]:
+                cholesky.TENSOR_SOLVE_CHUNKS[nt], cholesky.TENSOR_SOLVE_THREADS[nt] = c, t
+                cholesky.TENSOR_SOLVE_OPERATORS[op] = scheme == "ops"
                 cholesky._tensor_solve_config.cache_clear()
-                best = min(times, key=times.get)
-                nbytes = (2 * n * n + 2 * n * n if op == "posv" else 3 * n * n) * batch * a.itemsize
-                rate = nbytes / times[best] / 1e6
-                row = (f"| {op} | {n} | {batch} | {before:.4f} | "
-                       + ", ".join(f"{k}: {v:.4f}" for k, v in times.items())
-                       + f" | {best} | {before / times[best]:.2f} | "
-                       f"{100 * rate / copy_rate:.0f} | {err:.1e} |")
-                lines.append(row)
-                print(row, flush=True)
-            del a, l, b, wa, wb, ref
-            cupy.get_default_memory_pool().free_all_blocks()
+                times[(c, t, scheme)] = timeit(lambda: cholesky.tensor_solve(
+                    src, wb, True, factored=op == "potrs"), reset)
+                err = float(cupy.abs(wb - ref).max() / cupy.abs(ref).max())
+                if err > (1e-3 if dt == numpy.float32 else 1e-8):
+                    print(f"{op} n={n} batch={batch} variant {(c, t, scheme)} differs from "
+                          f"the path before: {err:.1e}", flush=True)
+            cholesky.TENSOR_SOLVE_CHUNKS.update(chunks)
+            cholesky.TENSOR_SOLVE_THREADS.update(threads)
+            cholesky.TENSOR_SOLVE_OPERATORS.update(schemes)
+            cholesky._tensor_solve_config.cache_clear()
+            best = min(times, key=times.get)
+            nbytes = ((2 * n * n if op == "posv" else n * n) + 2 * n * nrhs) * batch * a.itemsize
+            rate = nbytes / times[best] / 1e6
+            row = (f"| {op} | {n} | {nrhs} | {batch} | {before:.4f} | "
+                   + ", ".join(f"{k}: {v:.4f}" for k, v in times.items())
+                   + f" | {best} | {before / times[best]:.2f} | "
+                   f"{100 * rate / copy_rate:.0f} | {err:.1e} |")
+            lines.append(row)
+            print(row, flush=True)
+        del a, l, b, wa, wb, ref
+        cupy.get_default_memory_pool().free_all_blocks()
     if output:
         Path(output).write_text("\n".join(lines) + "\n")
 
@@ -371,6 +378,7 @@ def main(argv=None):
     parser.add_argument("--sizes", default="40,64,96,128")
     parser.add_argument("--batches", default="1000,10240,100000")
     parser.add_argument("--output")
+    parser.add_argument("--nrhs", help="solve: comma-separated right-hand-side counts (else n)")
     parser.add_argument("--nt", type=int, help="profile: blocks a side, whatever n")
     parser.add_argument("--carveout", type=int, help="profile: preferred carveout, percent")
     parser.add_argument("--threads", type=int, help="profile: threads a block")
@@ -392,7 +400,8 @@ def main(argv=None):
         return 0
     if args.mode == "solve":
         run_solve(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
-                  [int(v) for v in args.batches.split(",")], args.output)
+                  [int(v) for v in args.batches.split(",")], args.output,
+                  [int(v) for v in args.nrhs.split(",")] if args.nrhs else None)
         return 0
     if args.mode == "clusters":
         run_clusters(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],

@@ -258,28 +258,42 @@ def _tensor_config(device_id, dtype, n, fresh):
 # TENSOR_SOLVE_CHUNKS[NT] columns at a time in shared memory, both solves by 32-row block steps
 # with DMMA updates; TENSOR_SOLVE_THREADS[NT] threads a block. A is only read, B read once.
 # TENSOR_SOLVE_RANGE: the (op, dtype) -> (first, last) n it serves from TENSOR_SOLVE_NRHS_FROM
-# right-hand sides on. H100, in place, n right-hand sides, ms against the paths before it
-# (`python3 scripts/probe_chol_tensor.py solve`, reports/gpu_20261127g call 1): float64 batch
-# 10240 POSV n = 33 / 48 / 64 / 80 / 96 1.73 / 1.12 / 1.44 / 1.28 / 1.47x, POTRS 1.12 / 1.05 /
-# 1.41 / 1.40 / 1.61x (n = 64: 0.83 and 0.58 ms, 58 and 62 % of the copy bandwidth in the
-# benchmark's bytes), batch 1000 1.26-4.07x; n = 128 POSV 0.83x, POTRS 1.04x (not taken);
-# float32 0.44-0.73x (its loads are not cp.async copies, as chol_tensor's). Passes of 32
-# right-hand sides and threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes:
-# 1.3-1.5x slower, 65 KB of shared memory a block holds an SM to three blocks), 256 at NT = 3.
+# right-hand sides on; TENSOR_SOLVE_OPERATORS: whether the op solves by the operators (inverted
+# diagonal blocks, every step a DMMA product of all warps) or by substitution (a warp a column
+# against each diagonal block). H100, in place, n right-hand sides, ms against the paths before
+# (`python3 scripts/probe_chol_tensor.py solve`, reports/gpu_20261127g call 3), batch 10240:
+# POTRS by operators n = 33 / 48 / 64 / 80 / 96 / 128 1.36 / 1.28 / 1.73 / 2.03 / 2.3 / 1.53x
+# (n = 64 0.47 ms, 72 % of the copy bandwidth; substitution 0.58), batch 1000 1.3-5.7x;
+# POSV by substitution n = 33 / 48 / 64 1.13 / 1.09 / 1.44x (operators 0.94-1.08x of it there,
+# 1.02-1.03x at n = 80 / 96), n = 80 / 96 1.27 / 1.44x; POSV n = 128 0.92x (not taken); with
+# 2 / 8 / 32 right-hand sides (call 4) POTRS 1.04-2.4x, POSV 1.4-2.0x. From
+# TENSOR_SOLVE_FROM_BATCH matrices: at batch 100 1.00-4.7x (n = 40 / 64 / 96), at batch 1-10
+# 0.90-1.41x (POSV n = 96 at batch 2 0.90x, POTRS 0.93x: one matrix's latency against the
+# vendor's). float32 0.44-0.77x (call 1: its loads are not cp.async copies, as chol_tensor's).
+# Passes of 32 right-hand sides and
+# threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes: 1.1-1.5x slower, 65 KB
+# of shared memory a block holds an SM to three blocks), 256 threads at NT = 3 and 4, two
+# passes at NT = 4 (POTRS 10 % faster).
+TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 256}
-TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 96), ("potrs", "float64"): (33, 96)}
-COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {f}, {o}>"
+TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 96), ("potrs", "float64"): (33, 128)}
+TENSOR_SOLVE_FROM_BATCH = 100
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
+                              f"{cbool(by_operators)}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
-                              for f in ("false", "true") for o in ("false", "true")]
+                              for op, by_operators in TENSOR_SOLVE_OPERATORS.items()
+                              for o in ("false", "true")]
 TENSOR_SOLVE_NRHS_FROM = 2
 
 
 def use_tensor_solve(op, a, nrhs):
     """True where ``op`` ("posv" or "potrs") of the (batch, n, n) batch ``a`` with ``nrhs``
-    right-hand sides runs on chol_tensor_solve (TENSOR_SOLVE_RANGE, TENSOR_SOLVE_NRHS_FROM)."""
+    right-hand sides runs on chol_tensor_solve (TENSOR_SOLVE_RANGE, TENSOR_SOLVE_NRHS_FROM,
+    TENSOR_SOLVE_FROM_BATCH)."""
     first, last = TENSOR_SOLVE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
-    return first <= a.shape[1] <= last and nrhs >= TENSOR_SOLVE_NRHS_FROM
+    return (first <= a.shape[1] <= last and nrhs >= TENSOR_SOLVE_NRHS_FROM
+            and a.shape[0] >= TENSOR_SOLVE_FROM_BATCH)
 
 
 def tensor_solve(a, b, lower, factored, out=None):
@@ -306,11 +320,13 @@ def _tensor_solve_config(device_id, dtype, n, factored, fresh):
     threads."""
     nt = tensor_blocks_a_side(n)
     chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
-    if threads < 32 * chunks:
-        raise ValueError(f"chol_tensor_solve: {threads} threads cannot own {32 * chunks} "
-                         "right-hand sides a pass (one a thread)")
+    if threads < 64 * max(nt, chunks):
+        raise ValueError(f"chol_tensor_solve at NT = {nt} with {chunks} passes of 32 "
+                         f"right-hand sides needs {64 * max(nt, chunks)} threads (a warp a "
+                         f"16-row strip of each diagonal block and pass), not {threads}")
+    operators = TENSOR_SOLVE_OPERATORS["potrs" if factored else "posv"]
     name = (f"chol_tensor_solve<{ctype(dtype)}, {nt}, {chunks}, {cbool(not factored)}, "
-            f"{cbool(fresh)}>")
+            f"{cbool(operators)}, {cbool(fresh)}>")
     smem = ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
     return kernel("potrf", name, "pqqpqqiiqipp"), threads, smem
 

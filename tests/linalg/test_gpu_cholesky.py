@@ -58,6 +58,7 @@ def potrf_path(request, gpu, monkeypatch):
                 for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
                         every_op if request.param == "tensor_solve" else {})
+    monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)
@@ -175,9 +176,10 @@ def test_potrs_posv(cp, gpu, potrf_path, n, lower, dtype):
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n", (33, 64))
 def test_potrs_many_matrices_each_right(cp, gpu, potrf_path, n, lower, dtype):
-    """Thousands of matrices, every one checked: a shared-memory race in a kernel that loops
-    over the batch shows in a few matrices of thousands (tri_pair_potrs before its barrier fix:
-    2-21 of 10240), never in the 3 that the tests above solve at these sizes."""
+    """POTRS and POSV on thousands of matrices, every one checked: a shared-memory race in a
+    kernel that loops over the batch shows in a few matrices of thousands (tri_pair_potrs
+    before its barrier fix: 2-21 of 10240), never in the 3 that the tests above solve at these
+    sizes."""
     batch = 10240
     a = spd(n, batch, dtype)
     b = rng(11).standard_normal((batch, n, n)).astype(dtype)
@@ -185,16 +187,32 @@ def test_potrs_many_matrices_each_right(cp, gpu, potrf_path, n, lower, dtype):
     x, info = gpu.potrs(f, cp.asarray(b), lower=lower)
     assert not info.get().any()
     assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+    x, info = gpu.posv(cp.asarray(a), cp.asarray(b), lower=lower)
+    assert not info.get().any()
+    assert _solve_residual(a, x.get(), b, dtype) < THRESHOLD
+
+
+@pytest.fixture(params=["operators", "substitution"])
+def solve_scheme(request, gpu, monkeypatch):
+    """chol_tensor_solve's two solve schemes, each for POSV and POTRS (the launch settings are
+    cached: cleared before and after)."""
+    by_operators = request.param == "operators"
+    monkeypatch.setattr(gpu, "TENSOR_SOLVE_OPERATORS", {"posv": by_operators,
+                                                        "potrs": by_operators})
+    gpu._tensor_solve_config.cache_clear()
+    yield request.param
+    gpu._tensor_solve_config.cache_clear()
 
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n, nrhs", [(33, 2), (40, 70), (64, 129), (65, 5), (96, 100),
                                      (128, 33)])
-def test_tensor_solve(cp, gpu, n, nrhs, lower, dtype):
-    """chol_tensor_solve itself: right-hand sides in several passes and a partial last one, in
-    place and out of place (b unchanged); POSV reports a matrix that is not positive definite
-    and POTRS a zero and a NaN diagonal entry of the factor by index, their neighbours right."""
+def test_tensor_solve(cp, gpu, solve_scheme, n, nrhs, lower, dtype):
+    """chol_tensor_solve itself, both schemes: right-hand sides in several passes and a partial
+    last one, in place and out of place (b unchanged); POSV reports a matrix that is not
+    positive definite and POTRS a zero and a NaN diagonal entry of the factor by index, their
+    neighbours right."""
     a = spd(n, 5, dtype)
     b = rng(13).standard_normal((5, n, nrhs)).astype(dtype)
     bad = a.copy()

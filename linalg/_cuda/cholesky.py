@@ -9,7 +9,9 @@ potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/
 place below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the referenced triangle
 (per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
 ``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
-panel kernel; potrs with many right-hand sides: 33 <=
+panel kernel. posv and potrs with several right-hand sides, float64, from 100 matrices:
+kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
+memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <=
 n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
 (64-leaves of tri_pair, 32-leaves below); potri = trtri + LAUUM (linalg/_cuda/triangular.py: LAUUM
 by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES says, else one dense cuBLAS

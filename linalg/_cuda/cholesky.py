@@ -281,12 +281,12 @@ TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 256}
 TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 96), ("potrs", "float64"): (33, 128)}
 TENSOR_SOLVE_FROM_BATCH = 100
+TENSOR_SOLVE_NRHS_FROM = 2
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
                               f"{cbool(by_operators)}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
                               for op, by_operators in TENSOR_SOLVE_OPERATORS.items()
                               for o in ("false", "true")]
-TENSOR_SOLVE_NRHS_FROM = 2
 
 
 def use_tensor_solve(op, a, nrhs):

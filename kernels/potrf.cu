@@ -1322,37 +1322,6 @@ struct CtsInverseT {                              // (L^-T)(i, j) = stored (i, j
     __device__ double operator()(int i, int j) const { return i <= j ? p[i * CT_LD + j] : 0.0; }
 };
 
-// C -= op(A) Y on strip h of a right-hand-side block C (loaded, updated, stored).
-template <class OpA>
-__device__ __forceinline__ void cts_strip_update(double* cblk, OpA a_at, const double* yblk,
-                                                 int h, int lane) {
-    double acc[4][4];
-    cts_strip_load(acc, cblk, h, lane);
-    cts_strip_mma<true>(acc, a_at, CtsPlain{yblk}, h, lane);
-    cts_strip_store(cblk, acc, h, lane);
-}
-
-// The forward step's updates below block I, B_K -= A_KI B_I (K > I; A: L or W), strips dealt
-// over the warps from u0 on; the backward step's above block K, B_I -= A_KI^T B_K (I < K).
-template <int NT, int RC>
-__device__ __forceinline__ void cts_update_below(double* z, const double* s, int I, int u0) {
-    const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-    for (int u = u0; u < (NT - 1 - I) * 2 * RC; u += warps) {
-        const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
-        cts_strip_update(cts_rhs<RC>(z, K, rho), CtsPlain{ct_block(s, K, I)},
-                         cts_rhs<RC>(z, I, rho), u & 1, lane);
-    }
-}
-template <int NT, int RC>
-__device__ __forceinline__ void cts_update_above(double* z, const double* s, int K) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    for (int u = warp; u < K * 2 * RC; u += warps) {
-        const int I = u / (2 * RC), rho = (u >> 1) % RC;
-        cts_strip_update(cts_rhs<RC>(z, I, rho), CtsTransposed{ct_block(s, K, I)},
-                         cts_rhs<RC>(z, K, rho), u & 1, lane);
-    }
-}
-
 // The factor's blocks turned into the solve's operators (threads >= 64 NT): each diagonal
 // block's inverse (thread 32 I + j: column j of L_II^-1 by substitution from e_j with the
 // reciprocals, written as row j of the block's upper triangle, which the substitution never
@@ -1408,13 +1377,27 @@ __device__ __forceinline__ void cts_solve_chunk(double* z, const double* s) {
             cts_strip_mma<false>(held, CtsPlain{ct_block(s, I, I)},
                                  CtsPlain{cts_rhs<RC>(z, I, warp >> 1)}, warp & 1, lane);
         }
-        cts_update_below<NT, RC>(z, s, I, warps - 1 - warp);   // the last warps first
+        for (int u = warps - 1 - warp; u < (NT - 1 - I) * 2 * RC; u += warps) {
+            const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsPlain{ct_block(s, K, I)}, CtsPlain{cts_rhs<RC>(z, I, rho)},
+                                u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
         __syncthreads();                          // B_I read by every strip above
         if (warp < 2 * RC) cts_strip_store(cts_rhs<RC>(z, I, warp >> 1), held, warp & 1, lane);
         __syncthreads();
     }
     for (int K = NT - 1; K > 0; --K) {
-        cts_update_above<NT, RC>(z, s, K);
+        for (int u = warp; u < K * 2 * RC; u += warps) {
+            const int I = u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, I, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsTransposed{ct_block(s, K, I)},
+                                CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
+        }
         __syncthreads();
     }
 }
@@ -1426,7 +1409,7 @@ __device__ __forceinline__ void cts_solve_chunk(double* z, const double* s) {
 template <int NT, int RC>
 __device__ __forceinline__ void cts_substitute_chunk(double* z, const double* s,
                                                      const double* recip) {
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
     const bool owner = t < 32 * RC;               // thread t owns column t % 32 of block t / 32
     for (int I = 0; I < NT; ++I) {
         if (owner) {
@@ -1437,11 +1420,25 @@ __device__ __forceinline__ void cts_substitute_chunk(double* z, const double* s,
         }
         __syncthreads();
         if (I + 1 == NT) break;
-        cts_update_below<NT, RC>(z, s, I, warp);
+        for (int u = warp; u < (NT - 1 - I) * RC * 2; u += warps) {
+            const int K = I + 1 + u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsPlain{ct_block(s, K, I)}, CtsPlain{cts_rhs<RC>(z, I, rho)},
+                                u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
         __syncthreads();
     }
     for (int I = NT - 1; I > 0; --I) {
-        cts_update_above<NT, RC>(z, s, I);
+        for (int u = warp; u < I * RC * 2; u += warps) {
+            const int K = u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            cts_strip_mma<true>(acc, CtsTransposed{ct_block(s, I, K)},
+                                CtsPlain{cts_rhs<RC>(z, I, rho)}, u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
         __syncthreads();
         if (owner)
             cts_solve_column<false>(cts_rhs<RC>(z, I - 1, t >> 5) + lane,

@@ -501,6 +501,7 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     side; one vector keeps its own rules), checked before the small-batch vendor rule (forced
     on here)."""
     from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(chol_mod, "TENSOR_SOLVE_RANGE", {})    # chol_tensor_solve off
     monkeypatch.setattr(tri_mod, "PAIR_LAUNCH_BELOW", {("trsm", "float64"): 100,
                                                        ("potrs", "float64"): 100})
     monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 10**12)
@@ -520,6 +521,46 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     chol_mod.potrs(a, b)
     assert calls == [("pair", tri_mod.TRI_WARP_SOLVE) if trsm_path == "pair" else ("vendor",),
                      ("pair", tri_mod.TRI_WARP_POTRS) if potrs_path == "pair" else ("vendor",)]
+
+
+@pytest.mark.parametrize("op, dtype, batch, n, nrhs, taken", [
+    ("potrs", numpy.float64, 100, 64, 64, True), ("potrs", numpy.float64, 99, 64, 64, False),
+    ("potrs", numpy.float64, 10240, 33, 2, True), ("potrs", numpy.float64, 10240, 64, 1, False),
+    ("potrs", numpy.float64, 10240, 32, 32, False), ("potrs", numpy.float64, 10240, 128, 5, True),
+    ("potrs", numpy.float64, 10240, 129, 5, False), ("potrs", numpy.float32, 10240, 64, 64, False),
+    ("posv", numpy.float64, 10240, 96, 96, True), ("posv", numpy.float64, 10240, 97, 97, False),
+    ("posv", numpy.float64, 100, 40, 3, True), ("posv", numpy.float64, 10, 40, 3, False)])
+def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype, batch, n, nrhs,
+                                                          taken):
+    """chol_tensor_solve takes float64 POSV (n = 33..96) and POTRS (33..128) with several
+    right-hand sides from TENSOR_SOLVE_FROM_BATCH matrices, ahead of every other rule; A is only
+    read (no factor written by POSV), the solution goes to b itself or, kept, to a new array."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_solve(a, b, lower, factored, out=None):
+        calls.append(("tensor", factored, out is b))
+        return info
+
+    def elsewhere(*args, **kwargs):
+        calls.append(("other",))
+        return (b, info) if op == "potrs" else (a, info)
+    monkeypatch.setattr(chol_mod, "tensor_solve", fake_tensor_solve)
+    monkeypatch.setattr(chol_mod, "potrs_vector", elsewhere)
+    monkeypatch.setattr(chol_mod, "potrs_inplace", elsewhere)
+    monkeypatch.setattr(chol_mod, "potrf", elsewhere)
+    monkeypatch.setattr(tri_mod, "tri_pair", lambda *args, **kwargs: elsewhere())
+    monkeypatch.setattr(tri_mod, "tri_cols", lambda *args, **kwargs: elsewhere())
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda a, unit, prior=None: info)
+    monkeypatch.setattr(vendor, "potrs", lambda *args, **kwargs: elsewhere())
+    a, b = numpy.zeros((batch, n, n), dtype), numpy.zeros((batch, n, nrhs), dtype)
+    fn = chol_mod.potrs if op == "potrs" else chol_mod.posv
+    try:
+        fn(a, b)
+    except Exception:           # the paths after it need a GPU: only the first call counts
+        pass
+    assert (calls[:1] == [("tensor", op == "potrs", True)]) == taken, calls
 
 
 def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():

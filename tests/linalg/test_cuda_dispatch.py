@@ -563,6 +563,22 @@ def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype
     assert (calls[:1] == [("tensor", op == "potrs", True)]) == taken, calls
 
 
+def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
+    """chol_tensor_solve's settings give every NT the warps its operators and passes need (a
+    16-row strip of each diagonal block and pass a warp), and a setting short of them is refused
+    with the reason before anything compiles."""
+    from linalg._cuda import cholesky as chol_mod
+    for nt, threads in chol_mod.TENSOR_SOLVE_THREADS.items():
+        assert threads >= 64 * max(nt, chol_mod.TENSOR_SOLVE_CHUNKS[nt])
+    monkeypatch.setattr(chol_mod, "TENSOR_SOLVE_THREADS", {2: 64, 3: 256, 4: 256})
+    chol_mod._tensor_solve_config.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="needs 128 threads"):
+            chol_mod._tensor_solve_config(0, numpy.dtype(numpy.float64), 64, True, False)
+    finally:
+        chol_mod._tensor_solve_config.cache_clear()
+
+
 def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
     """tri_pair serves TRSM and POTRS (n right-hand sides) with 33 <= n <= 64 on small batches
     in both dtypes (bounds measured by scripts/bench_one_launch.py --pair), not large ones."""

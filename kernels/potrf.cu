@@ -1158,7 +1158,7 @@ chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch
 //             diagonal entry of the factor (triangular._diag_info's rule).
 constexpr int CTS_NO_FAIL = 0x7fffffff;     // POTRS: no bad diagonal entry yet (atomicMin)
 
-// Dynamic shared bytes of chol_tensor_solve (linalg/_cuda/cholesky.py _tensor_solve_config
+// Dynamic shared bytes of chol_tensor_solve (linalg/_cuda/cholesky.py tensor_solve_smem_bytes
 // computes the same): the factor's blocks, NT x 32 reciprocals, the chunk's blocks.
 template <int NT, int RC>
 __host__ __device__ constexpr int chol_tensor_solve_smem() {

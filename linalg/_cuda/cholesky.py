@@ -329,8 +329,14 @@ def _tensor_solve_config(device_id, dtype, n, factored, fresh):
     operators = TENSOR_SOLVE_OPERATORS["potrs" if factored else "posv"]
     name = (f"chol_tensor_solve<{ctype(dtype)}, {nt}, {chunks}, {cbool(not factored)}, "
             f"{cbool(operators)}, {cbool(fresh)}>")
-    smem = ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
-    return kernel("potrf", name, "pqqpqqiiqipp"), threads, smem
+    return kernel("potrf", name, "pqqpqqiiqipp"), threads, tensor_solve_smem_bytes(nt, chunks)
+
+
+def tensor_solve_smem_bytes(nt, chunks):
+    """Dynamic shared bytes of chol_tensor_solve with NT = ``nt`` and ``chunks`` passes of 32
+    right-hand sides (kernels/potrf.cu chol_tensor_solve_smem): the factor's blocks, NT x 32
+    reciprocals, the pass's blocks."""
+    return ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
 
 
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix

@@ -570,6 +570,9 @@ def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
     from linalg._cuda import cholesky as chol_mod
     for nt, threads in chol_mod.TENSOR_SOLVE_THREADS.items():
         assert threads >= 64 * max(nt, chol_mod.TENSOR_SOLVE_CHUNKS[nt])
+    # n = 64 in one pass: three factor blocks and two of right-hand sides of 32 x 36 doubles,
+    # 64 reciprocals (46 KB: four blocks an SM on an H100, the measured setting)
+    assert chol_mod.tensor_solve_smem_bytes(2, 1) == (5 * 32 * 36 + 64) * 8
     monkeypatch.setattr(chol_mod, "TENSOR_SOLVE_THREADS", {2: 64, 3: 256, 4: 256})
     chol_mod._tensor_solve_config.cache_clear()
     try:

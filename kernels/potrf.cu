@@ -1324,14 +1324,28 @@ struct CtsInverseT {                              // (L^-T)(i, j) = stored (i, j
     __device__ double operator()(int i, int j) const { return i <= j ? p[i * CT_LD + j] : 0.0; }
 };
 
-// The factor's blocks turned into the solve's operators (threads >= 64 NT): each diagonal
-// block's inverse (thread 32 I + j: column j of L_II^-1 by substitution from e_j with the
-// reciprocals, written as row j of the block's upper triangle, which the substitution never
-// reads), then W_KI = L_KI L_II^-1 over L_KI (K > I) and M_II = L_II^-T L_II^-1 = (L_II
-// L_II^T)^-1 over the whole diagonal block, by DMMA strips. Ends after a barrier.
+// A factor's diagonal entries (the lower form's blocks) as reciprocals into recip (NT x 32),
+// and into *fail the first zero or non-finite one (1-based, atomicMin over CTS_NO_FAIL;
+// triangular._diag_info's rule). Ends after a barrier.
 template <int NT>
-__device__ __forceinline__ void cts_operators(double* s, const double* recip) {
-    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+__device__ __forceinline__ void ct_diagonal_reciprocals(const double* s, double* recip, int n,
+                                                        int* fail) {
+    for (int i = threadIdx.x; i < 32 * NT; i += blockDim.x) {
+        const double d = ct_block(s, i >> 5, i >> 5)[(i & 31) * (CT_LD + 1)];
+        recip[i] = 1.0 / d;
+        if (i < n && !(d != 0.0 && isfinite(d))) atomicMin(fail, i + 1);
+    }
+    __syncthreads();
+}
+
+// Each diagonal block's inverse (threads < 32 NT; thread 32 I + j: column j of L_II^-1 by
+// substitution from e_j with the reciprocals), written as row j of the block's upper triangle
+// (diagonal included), which the substitution never reads: the block then holds L_II strictly
+// below its diagonal and L_II^-T on and above it (CtsInverse / CtsInverseT read the inverse).
+// No barrier.
+template <int NT>
+__device__ __forceinline__ void ct_invert_diagonal(double* s, const double* recip) {
+    const int t = threadIdx.x, lane = t & 31;
     if (t < 32 * NT) {
         double* l = ct_block(s, t >> 5, t >> 5);
         const double* r = recip + 32 * (t >> 5);
@@ -1343,6 +1357,16 @@ __device__ __forceinline__ void cts_operators(double* s, const double* recip) {
         for (int q = 0; q < 32; ++q)
             if (q >= lane) l[lane * CT_LD + q] = x[q];
     }
+}
+
+// The factor's blocks turned into the solve's operators (threads >= 64 NT): each diagonal
+// block's inverse (ct_invert_diagonal), then W_KI = L_KI L_II^-1 over L_KI (K > I) and M_II =
+// L_II^-T L_II^-1 = (L_II L_II^T)^-1 over the whole diagonal block, by DMMA strips. Ends after
+// a barrier.
+template <int NT>
+__device__ __forceinline__ void cts_operators(double* s, const double* recip) {
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    ct_invert_diagonal<NT>(s, recip);
     __syncthreads();
     double held[4][4];                            // warp w: M_II's strip (I, h) = (w / 2, w % 2)
     if (warp < 2 * NT) {
@@ -1473,12 +1497,7 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
         if constexpr (FACTOR) {
             ct_factor<NT, true>(s, recip, n, &fail CT_CLOCK_ARG);
         } else {
-            for (int i = t; i < 32 * NT; i += blockDim.x) {
-                const double d = ct_block(s, i >> 5, i >> 5)[(i & 31) * (CT_LD + 1)];
-                recip[i] = 1.0 / d;
-                if (i < n && !(d != 0.0 && isfinite(d))) atomicMin(&fail, i + 1);
-            }
-            __syncthreads();
+            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
         }
         if constexpr (OPERATORS) cts_operators<NT>(s, recip);
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
@@ -1495,6 +1514,145 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
             __syncthreads();                      // the blocks are reused by the next chunk
         }
         if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
+    }
+}
+
+// chol_tensor_inverse<T, NT, FACTOR, OUT>: POTI (FACTOR: A = L L^T first) or POTRI (A holds the
+// factor) of 32 < n <= 32 NT in one launch, one matrix a block at a time (grid stride), so that
+// the referenced triangle is read once and A^-1 written once (the path before runs TRTRI and
+// LAUUM as two launches, POTI a POTRF before them, each reading and writing the batch).
+// Launcher: linalg/_cuda/cholesky.py tensor_inverse.
+// Storage:    the lower form as chol_tensor's blocks (the identity past n); FACTOR: factored
+//             there by chol_tensor's steps (ct_factor), the diagonal blocks' reciprocals kept.
+// Steps:      X = L^-1 in place: the diagonal blocks inverted (ct_invert_diagonal: a thread a
+//             column, X_II^T in the block's upper triangle), then block columns J from the
+//             right, X_IJ = -(sum_{K = J+1..I} X_IK L_KJ) X_JJ for every I > J at once
+//             (cti_trtri); then C = X^T X in place by block rows I from the top, C_IJ =
+//             sum_{K >= I} X_KI^T X_KJ for every J <= I at once (cti_lauum). A 16 x 32 strip a
+//             warp by DMMA fragments, each step's strips held in registers until the step's
+//             reads are done (2 NT warps: the last row's strips).
+// Output:     A^-1 whole (both triangles from C's lower form: exactly symmetric) into A, or with
+//             OUT read from A_in (same lda and stride, no overlap) and written to A.
+// info:       FACTOR: the first column (1-based) whose pivot is not positive (NaN too), as
+//             chol_tensor; else the first zero or non-finite diagonal entry of the factor
+//             (triangular._diag_info's rule); that matrix's result not meaningful.
+
+// Dynamic shared bytes of chol_tensor_inverse (linalg/_cuda/cholesky.py tensor_inverse_smem_bytes
+// computes the same): the blocks, then NT x 32 reciprocals.
+template <int NT>
+__host__ __device__ constexpr int chol_tensor_inverse_smem() {
+    return (chol_tensor_blocks<NT>() * CT_BLOCK + 32 * NT) * 8;
+}
+
+// X = L^-1 below the diagonal blocks, which hold their inverses (chol_tensor_inverse's steps):
+// warp 2 (I - J - 1) + h computes strip h of X_IJ. Ends after a barrier.
+template <int NT>
+__device__ __forceinline__ void cti_trtri(double* s) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, h = warp & 1;
+    for (int J = NT - 2; J >= 0; --J) {
+        const int I = J + 1 + (warp >> 1);
+        double acc[4][4];
+        if (I < NT) {                             // sum_{K = J+1..I} X_IK L_KJ
+            cts_strip_zero(acc);
+            for (int K = J + 1; K < I; ++K)
+                cts_strip_mma<false>(acc, CtsPlain{ct_block(s, I, K)}, CtsPlain{ct_block(s, K, J)},
+                                     h, lane);
+            cts_strip_mma<false>(acc, CtsInverse{ct_block(s, I, I)}, CtsPlain{ct_block(s, I, J)},
+                                 h, lane);
+        }
+        __syncthreads();                          // column J of L read by every strip
+        if (I < NT) {                             // X_IJ = -(the sum) X_JJ, on the strip's rows
+            double* x = ct_block(s, I, J);
+            cts_strip_store(x, acc, h, lane);
+            __syncwarp();                         // the strip's rows, read by every lane
+            cts_strip_zero(acc);
+            cts_strip_mma<true>(acc, CtsPlain{x}, CtsInverse{ct_block(s, J, J)}, h, lane);
+            __syncwarp();
+            cts_strip_store(x, acc, h, lane);
+        }
+        __syncthreads();
+    }
+}
+
+// C = X^T X over X's lower form (chol_tensor_inverse's steps): warp 2 J + h computes strip h of
+// C_IJ; step I reads only block rows >= I and writes row I after its barrier. Ends after a
+// barrier.
+template <int NT>
+__device__ __forceinline__ void cti_lauum(double* s) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, J = warp >> 1, h = warp & 1;
+    for (int I = 0; I < NT; ++I) {
+        double acc[4][4];
+        if (J <= I) {
+            const double* d = ct_block(s, I, I);
+            cts_strip_zero(acc);
+            if (J == I)                           // X_II^T X_II
+                cts_strip_mma<false>(acc, CtsInverseT{d}, CtsInverse{d}, h, lane);
+            else
+                cts_strip_mma<false>(acc, CtsInverseT{d}, CtsPlain{ct_block(s, I, J)}, h, lane);
+            for (int K = I + 1; K < NT; ++K)
+                cts_strip_mma<false>(acc, CtsTransposed{ct_block(s, K, I)},
+                                     CtsPlain{ct_block(s, K, J)}, h, lane);
+        }
+        __syncthreads();                          // row I read by every strip of the step
+        if (J <= I) cts_strip_store(ct_block(s, I, J), acc, h, lane);
+    }
+    __syncthreads();
+}
+
+// The symmetric result into the caller's n x n matrix, whole rows, entry (i, j) from C's lower
+// form at (max(i, j), min(i, j)): AHEAD entries a thread read from shared memory before their
+// stores go out.
+template <typename T, int NT>
+__device__ __forceinline__ void cti_store(T* a, index_t lda, int n, const double* s) {
+    constexpr int AHEAD = 8;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int segs = n * NT;                                      // (row i, column block J)
+    for (int u0 = warp; u0 < segs; u0 += AHEAD * warps) {
+        double v[AHEAD];
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int u = u0 + h * warps, i = u / NT, J = u % NT, I = i >> 5, r = i & 31;
+            v[h] = 0.0;
+            if (u < segs)
+                v[h] = (J < I || (J == I && lane <= r)) ? ct_block(s, I, J)[r * CT_LD + lane]
+                                                        : ct_block(s, J, I)[lane * CT_LD + r];
+        }
+#pragma unroll
+        for (int h = 0; h < AHEAD; ++h) {
+            const int u = u0 + h * warps, j = 32 * (u % NT) + lane;
+            if (u < segs && j < n) a[(index_t)(u / NT) * lda + j] = T(v[h]);
+        }
+    }
+}
+
+template <typename T, int NT, bool FACTOR, bool OUT>
+__global__ void __launch_bounds__(256, 2)
+chol_tensor_inverse(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
+                    int lower, int* __restrict__ info, const T* __restrict__ A_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    __shared__ int fail;
+    const int t = threadIdx.x;
+#ifdef CT_PROFILE
+    long long ct_clock = clock64();
+#endif
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        ct_load<T, NT>(s, OUT ? A_in + m * stride : a, lda, n, lower);
+        if (t == 0) fail = FACTOR ? 0 : CTS_NO_FAIL;
+        __syncthreads();
+        if constexpr (FACTOR)
+            ct_factor<NT, true>(s, recip, n, &fail CT_CLOCK_ARG);
+        else
+            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
+        ct_invert_diagonal<NT>(s, recip);
+        __syncthreads();
+        cti_trtri<NT>(s);
+        cti_lauum<NT>(s);
+        cti_store<T, NT>(a, lda, n, s);
+        if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
+        __syncthreads();                          // the blocks are reused by the next matrix
     }
 }
 

@@ -16,6 +16,8 @@ python3 scripts/probe_chol_tensor.py clusters [--dtype float64] [--sizes 256,512
 python3 scripts/probe_chol_tensor.py solve [--dtype float64] [--sizes 64,128] [--batches 10240]
     # chol_tensor_solve (POSV, POTRS with n right-hand sides) against the paths before it,
     # each NT's passes of right-hand sides (TENSOR_SOLVE_CHUNKS), threads a block and scheme
+python3 scripts/probe_chol_tensor.py inverse [--dtype float64] [--sizes 64,128] [--batches 10240]
+    # chol_tensor_inverse (POTRI, POTI) against the paths before it, each NT's threads a block
 
 ``check`` prints one line per case with the scaled residual ||L L^T - A|| / (n ||A|| eps), the
 info against LAPACK's (known by construction), whether the other triangle is zero and a
@@ -370,10 +372,89 @@ def run_solve(dt, sizes, batches, output, nrhs_list=None):
         Path(output).write_text("\n".join(lines) + "\n")
 
 
+# threads a block of chol_tensor_inverse by NT (at least 64 NT)
+INVERSE_VARIANTS = {2: (128, 256), 3: (192, 256), 4: (256,)}
+
+
+def run_inverse(dt, sizes, batches, output):
+    """ms of POTRI and POTI, in place (the benchmark's form: a copy of the input before each
+    call, untimed) and with the input kept, by the backend without chol_tensor_inverse
+    (TENSOR_INVERSE_RANGE emptied) and by the kernel with each INVERSE_VARIANTS thread count;
+    the best variant's ratios, its share of the copy bandwidth (scripts/bench_cholesky.py's
+    bytes: 2 n^2 a matrix) and its largest difference from the path before, relative to the
+    inverse's largest entry."""
+    import cupy
+    from bench_cholesky import copy_bandwidth, timeit
+    from linalg._cuda import cholesky
+    gen = numpy.random.default_rng(11)
+    copy_rate = copy_bandwidth()
+    lines = [f"# chol_tensor_inverse against the paths before it ({numpy.dtype(dt).name})", "",
+             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
+             "ms a call in place (the input copied back before each call, untimed) and with the "
+             "input kept (out of place); variants: threads a block "
+             "(scripts/probe_chol_tensor.py INVERSE_VARIANTS).", "",
+             "| op | n | batch | before | variants (threads): ms | best | before / best | "
+             "best % copy bw | kept: before | kept: kernel | kept ratio | rel. diff |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    threads = dict(cholesky.TENSOR_INVERSE_THREADS)
+    for n, batch in ((n, batch) for n in sizes for batch in batches):
+        nt = cholesky.tensor_blocks_a_side(n)
+        a = cupy.asarray(numpy.resize(spd(gen, min(batch, 256), n).astype(dt),
+                                      (batch, n, n)))
+        l, _ = cholesky.potrf(a.copy(), True)
+        work = cupy.empty_like(a)
+        for op in ("potri", "poti"):
+            src = l if op == "potri" else a
+            name = "l" if op == "potri" else "a"
+
+            def reset():
+                cupy.copyto(work, src)
+            backend = getattr(cholesky, op)
+            rules = cholesky.TENSOR_INVERSE_RANGE
+            cholesky.TENSOR_INVERSE_RANGE = {}
+            try:
+                before = timeit(lambda: backend(work, True), reset)
+                kept_before = timeit(lambda: backend(src, True, keep=(name,)))
+                ref, _ = backend(src, True, keep=(name,))
+            finally:
+                cholesky.TENSOR_INVERSE_RANGE = rules
+            times = {}
+            for t in INVERSE_VARIANTS[nt]:
+                cholesky.TENSOR_INVERSE_THREADS[nt] = t
+                cholesky._tensor_inverse_config.cache_clear()
+                times[t] = timeit(lambda: cholesky.tensor_inverse(
+                    work, True, factored=op == "potri"), reset)
+                err = float(cupy.abs(work - ref).max() / cupy.abs(ref).max())
+                if err > (1e-3 if dt == numpy.float32 else 1e-8):
+                    print(f"{op} n={n} batch={batch} threads {t} differs from the path "
+                          f"before: {err:.1e}", flush=True)
+            best = min(times, key=times.get)
+            cholesky.TENSOR_INVERSE_THREADS[nt] = best
+            cholesky._tensor_inverse_config.cache_clear()
+            out = cupy.empty_like(a)
+            kept = timeit(lambda: cholesky.tensor_inverse(src, True, factored=op == "potri",
+                                                          out=out))
+            cholesky.TENSOR_INVERSE_THREADS.update(threads)
+            cholesky._tensor_inverse_config.cache_clear()
+            rate = 2 * a.nbytes / times[best] / 1e6
+            row = (f"| {op} | {n} | {batch} | {before:.4f} | "
+                   + ", ".join(f"{k}: {v:.4f}" for k, v in times.items())
+                   + f" | {best} | {before / times[best]:.2f} | "
+                   f"{100 * rate / copy_rate:.0f} | {kept_before:.4f} | {kept:.4f} | "
+                   f"{kept_before / kept:.2f} | {err:.1e} |")
+            lines.append(row)
+            print(row, flush=True)
+        del a, l, work, ref
+        cupy.get_default_memory_pool().free_all_blocks()
+    if output:
+        Path(output).write_text("\n".join(lines) + "\n")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=("check", "small", "time", "profile", "clusters",
-                                         "solve"))
+                                         "solve", "inverse"))
     parser.add_argument("--dtype", default="float64")
     parser.add_argument("--sizes", default="40,64,96,128")
     parser.add_argument("--batches", default="1000,10240,100000")
@@ -402,6 +483,10 @@ def main(argv=None):
         run_solve(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
                   [int(v) for v in args.batches.split(",")], args.output,
                   [int(v) for v in args.nrhs.split(",")] if args.nrhs else None)
+        return 0
+    if args.mode == "inverse":
+        run_inverse(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
+                    [int(v) for v in args.batches.split(",")], args.output)
         return 0
     if args.mode == "clusters":
         run_clusters(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],

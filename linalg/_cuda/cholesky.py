@@ -339,6 +339,67 @@ def tensor_solve_smem_bytes(nt, chunks):
     return ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
 
 
+# kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TENSOR_MAX in one launch,
+# one matrix a block: the lower form as chol_tensor's blocks (POTI factors it there), X = L^-1
+# and then X^T X in place by 32-row block steps, every product on the float64 tensor cores; the
+# triangle read once, A^-1 written once (the paths before: TRTRI and LAUUM launches, POTI a
+# POTRF before them, each reading and writing the batch). TENSOR_INVERSE_RANGE: the (op, dtype)
+# -> (first, last) n it serves from TENSOR_INVERSE_FROM_BATCH matrices on;
+# TENSOR_INVERSE_THREADS[NT]: threads a block (at least 64 NT: the kernel's last LAUUM step
+# is 2 NT strips, one a warp).
+TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128)}
+TENSOR_INVERSE_FROM_BATCH = 100
+TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
+                              for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
+                              for f in ("false", "true") for o in ("false", "true")]
+
+
+def use_tensor_inverse(op, a):
+    """True where ``op`` ("potri" or "poti") of the (batch, n, n) batch ``a`` runs on
+    chol_tensor_inverse (TENSOR_INVERSE_RANGE, TENSOR_INVERSE_FROM_BATCH)."""
+    first, last = TENSOR_INVERSE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
+    return first <= a.shape[1] <= last and a.shape[0] >= TENSOR_INVERSE_FROM_BATCH
+
+
+def tensor_inverse(a, lower, factored, out=None):
+    """kernels/potrf.cu chol_tensor_inverse on the (batch, n, n) batch ``a``, LEAF < n <=
+    TENSOR_MAX: A^-1 whole (both triangles, exactly symmetric) of POTI (``a`` the matrices,
+    factored False; returns potrf's info) or POTRI (``a`` the Cholesky factors in the ``lower``
+    or upper form, factored True; returns the first zero or non-finite diagonal entry of each).
+    In place, or with ``out`` (triangular.result_array) from ``a`` into ``out``, ``a``
+    unchanged."""
+    batch, n = a.shape[0], a.shape[1]
+    dst, fresh = tri.write_target(out, a)
+    launcher, threads, smem = _tensor_inverse_config(current_device(), a.dtype, n, factored,
+                                                     fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(dst)
+    launcher(grid_1d(batch, 1), threads, (dst, lda, sa, n, batch, int(lower), info, a), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_inverse_config(device_id, dtype, n, factored, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_inverse at order n: NT = ceil(n / 32),
+    TENSOR_INVERSE_THREADS[NT] threads."""
+    nt = tensor_blocks_a_side(n)
+    threads = TENSOR_INVERSE_THREADS[nt]
+    if threads < 64 * nt or threads % 32:
+        raise ValueError(f"chol_tensor_inverse at NT = {nt} needs a multiple of 32 threads, at "
+                         f"least {64 * nt} (a warp a 16-row strip of each block of the last "
+                         f"block row), not {threads}")
+    name = (f"chol_tensor_inverse<{ctype(dtype)}, {nt}, {cbool(not factored)}, "
+            f"{cbool(fresh)}>")
+    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+
+
+def tensor_inverse_smem_bytes(nt):
+    """Dynamic shared bytes of chol_tensor_inverse with NT = ``nt`` (kernels/potrf.cu
+    chol_tensor_inverse_smem): the lower form's blocks, NT x 32 reciprocals."""
+    return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
+
+
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
 # a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 and the
 # next diagonal block in shared memory, rows GLOBAL_LD apart); chol_cluster: the same steps with
@@ -593,6 +654,9 @@ def potri(l, lower=True, keep=()):
     if not tri.is_real(l.dtype):
         inv, info = tri._vendor_trtri(l, lower, False)
         return tri.lauum(inv, lower), info
+    if use_tensor_inverse("potri", l):
+        x = tri.result_array(l, "l", keep)
+        return x, tensor_inverse(l, lower, factored=True, out=x)
     if l.shape[1] <= tri.LEAF or tri.one_launch("potri", l):
         x = tri.result_array(l, "l", keep)
         return x, tri.chol_small(l, tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower, out=x)
@@ -610,6 +674,9 @@ def potri(l, lower=True, keep=()):
 def poti(a, lower=True, keep=()):
     """Inverse of symmetric positive definite matrices (potrf + potri fused); (inverse, info);
     the inverse is a new array where ``keep`` names "a"."""
+    if tri.is_real(a.dtype) and use_tensor_inverse("poti", a):
+        x = tri.result_array(a, "a", keep)
+        return x, tensor_inverse(a, lower, factored=False, out=x)
     if tri.is_real(a.dtype) and (a.shape[1] <= tri.LEAF or tri.one_launch("poti", a)):
         x = tri.result_array(a, "a", keep)
         return x, tri.chol_small(a, tri.CHOL_POTRF | tri.CHOL_TRTRI | tri.CHOL_LAUUM, lower,

@@ -582,6 +582,65 @@ def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
         chol_mod._tensor_solve_config.cache_clear()
 
 
+@pytest.mark.parametrize("op, dtype, batch, n, taken", [
+    ("potri", numpy.float64, 10240, 33, True), ("potri", numpy.float64, 10240, 128, True),
+    ("potri", numpy.float64, 10240, 32, False), ("potri", numpy.float64, 10240, 129, False),
+    ("potri", numpy.float64, 100, 64, True), ("potri", numpy.float64, 99, 64, False),
+    ("potri", numpy.float32, 10240, 64, False), ("poti", numpy.float64, 10240, 96, True),
+    ("poti", numpy.float64, 10240, 129, False), ("poti", numpy.float64, 99, 40, False)])
+def test_tensor_inverse_rule_comes_first_for_potri_and_poti(monkeypatch, op, dtype, batch, n,
+                                                            taken):
+    """chol_tensor_inverse takes float64 POTRI and POTI in TENSOR_INVERSE_RANGE from
+    TENSOR_INVERSE_FROM_BATCH matrices, ahead of every other rule; the inverse goes to the
+    operand itself, or, kept, to a new array (the operand only read)."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_inverse(a, lower, factored, out=None):
+        calls.append(("tensor", factored, out is a))
+        return info
+
+    def elsewhere(*args, **kwargs):
+        calls.append(("other",))
+        raise RuntimeError("another path")
+    monkeypatch.setattr(chol_mod, "tensor_inverse", fake_tensor_inverse)
+    for name in ("chol_small", "trtri", "lauum", "_diag_info"):
+        monkeypatch.setattr(tri_mod, name, elsewhere)
+    monkeypatch.setattr(chol_mod, "potrf", elsewhere)
+    monkeypatch.setattr(vendor, "potrs", elsewhere)
+    monkeypatch.setattr(tri_mod, "result_array",      # NumPy standing in for cupy.empty
+                        lambda x, name, keep: numpy.empty_like(x) if name in keep else x)
+    a = numpy.zeros((batch, n, n), dtype)
+    fn = chol_mod.potri if op == "potri" else chol_mod.poti
+    try:
+        fn(a)
+    except Exception:           # the paths after it need a GPU: only the first call counts
+        pass
+    assert (calls[:1] == [("tensor", op == "potri", True)]) == taken, calls
+    if taken:
+        calls.clear()
+        fn(a, keep=("l",) if op == "potri" else ("a",))
+        assert calls == [("tensor", op == "potri", False)]
+
+
+def test_tensor_inverse_settings_leave_a_warp_for_each_strip(monkeypatch):
+    """chol_tensor_inverse's settings give every NT the 2 NT warps of its last LAUUM step, and
+    a setting short of them is refused with the reason before anything compiles."""
+    from linalg._cuda import cholesky as chol_mod
+    for nt, threads in chol_mod.TENSOR_INVERSE_THREADS.items():
+        assert threads >= 64 * nt and threads % 32 == 0
+    # n = 128: ten blocks of 32 x 36 doubles, 128 reciprocals (91 KB: two blocks an SM)
+    assert chol_mod.tensor_inverse_smem_bytes(4) == (10 * 32 * 36 + 128) * 8
+    monkeypatch.setattr(chol_mod, "TENSOR_INVERSE_THREADS", {2: 128, 3: 128, 4: 256})
+    chol_mod._tensor_inverse_config.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="at least 192"):
+            chol_mod._tensor_inverse_config(0, numpy.dtype(numpy.float64), 96, True, False)
+    finally:
+        chol_mod._tensor_inverse_config.cache_clear()
+
+
 def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():
     """tri_pair serves TRSM and POTRS (n right-hand sides) with 33 <= n <= 64 on small batches
     in both dtypes (bounds measured by scripts/bench_one_launch.py --pair), not large ones."""

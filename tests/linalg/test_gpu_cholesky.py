@@ -32,7 +32,7 @@ def gpu():
 
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
-                        "tensor", "tensor_solve", "global", "cluster"])
+                        "tensor", "tensor_solve", "tensor_inverse", "global", "cluster"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -45,7 +45,9 @@ def potrf_path(request, gpu, monkeypatch):
     "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
     dtype; the other parameters run with chol_tensor off (the panels); "tensor_solve": POSV
     and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..128,
-    every dtype, off for the other parameters; "global": POTRF by
+    every dtype, off for the other parameters; "tensor_inverse": POTRI and POTI by
+    kernels/potrf.cu chol_tensor_inverse for 33..128, every dtype, off for the other
+    parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
@@ -59,6 +61,11 @@ def potrf_path(request, gpu, monkeypatch):
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
                         every_op if request.param == "tensor_solve" else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
+    every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("potri", "poti")
+                     for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",
+                        every_inverse if request.param == "tensor_inverse" else {})
+    monkeypatch.setattr(gpu, "TENSOR_INVERSE_FROM_BATCH", 1)
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)
@@ -259,6 +266,46 @@ def test_potri_poti(cp, gpu, potrf_path, n, lower, dtype):
     inv, info = gpu.poti(cp.asarray(poison_triangle(a, lower)), lower=lower)
     assert not info.get().any()
     _inverse_check(inv.get(), a, dtype)
+
+
+@pytest.fixture(params=["threads_needed", "threads_256"])
+def inverse_threads(request, gpu, monkeypatch):
+    """chol_tensor_inverse with the 64 NT threads its steps need, and with 256 for every NT
+    (the launch settings are cached: cleared before and after)."""
+    threads = {nt: 64 * nt if request.param == "threads_needed" else 256 for nt in (2, 3, 4)}
+    monkeypatch.setattr(gpu, "TENSOR_INVERSE_THREADS", threads)
+    gpu._tensor_inverse_config.cache_clear()
+    yield request.param
+    gpu._tensor_inverse_config.cache_clear()
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", [33, 40, 64, 65, 96, 97, 128])
+def test_tensor_inverse(cp, gpu, inverse_threads, n, lower, dtype):
+    """chol_tensor_inverse itself: POTI out of place (a unchanged) with a matrix that is not
+    positive definite reported by index, POTRI in place with a zero and a NaN diagonal entry of
+    the factor reported by index; their neighbours' inverses right and exactly symmetric."""
+    a = spd(n, 5, dtype)
+    bad = a.copy()
+    bad[2, n - 3, n - 3] = -5.0
+    d_a = cp.asarray(poison_triangle(bad, lower))
+    kept = d_a.get()
+    out = cp.empty_like(d_a)
+    info = gpu.tensor_inverse(d_a, lower, factored=False, out=out)
+    assert info.get().tolist() == [0, 0, n - 2, 0, 0]
+    assert numpy.array_equal(d_a.get(), kept, equal_nan=True), "a changed by an out-of-place call"
+    good = [0, 1, 3, 4]
+    _inverse_check(out.get()[good], a[good], dtype)
+    f, _ = gpu.potrf(cp.asarray(a), lower=lower)
+    f = poison_triangle(f.get(), lower)
+    f[1, n // 2, n // 2] = 0
+    f[3, n - 1, n - 1] = numpy.nan
+    d_f = cp.asarray(f)
+    info = gpu.tensor_inverse(d_f, lower, factored=True)                  # in place
+    assert info.get().tolist() == [0, n // 2 + 1, 0, n, 0]
+    good = [0, 2, 4]
+    _inverse_check(d_f.get()[good], a[good], dtype)
 
 
 @pytest.mark.parametrize("n", [5, 40, 70])

@@ -13,9 +13,11 @@ panel kernel. posv and potrs with several right-hand sides, float64, from 100 ma
 kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
 memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <=
 n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
-(64-leaves of tri_pair, 32-leaves below); potri = trtri + LAUUM (linalg/_cuda/triangular.py: LAUUM
-by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES says, else one dense cuBLAS
-product). Small batches above n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular
+(64-leaves of tri_pair, 32-leaves below). potri and poti, float64 n = 33..128
+(TENSOR_INVERSE_RANGE): one launch of kernels/potrf.cu ``chol_tensor_inverse`` (POTI factoring
+in shared memory, then L^-1 and L^-T L^-1 there); else potri = trtri + LAUUM
+(linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where
+TILE_RULES says, else one dense cuBLAS product), poti = potrf + potri. Small batches above n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular
 solves (linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
 launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE, ``trsv_block`` for
 batches below trsv.BLOCK_BELOW above n = 32). Complex dtypes: a
@@ -344,11 +346,16 @@ def tensor_solve_smem_bytes(nt, chunks):
 # and then X^T X in place by 32-row block steps, every product on the float64 tensor cores; the
 # triangle read once, A^-1 written once (the paths before: TRTRI and LAUUM launches, POTI a
 # POTRF before them, each reading and writing the batch). TENSOR_INVERSE_RANGE: the (op, dtype)
-# -> (first, last) n it serves from TENSOR_INVERSE_FROM_BATCH matrices on;
-# TENSOR_INVERSE_THREADS[NT]: threads a block (at least 64 NT: the kernel's last LAUUM step
-# is 2 NT strips, one a warp).
+# -> (first, last) n it serves, at every batch; TENSOR_INVERSE_THREADS[NT]: threads a block (at
+# least 64 NT: the kernel's last LAUUM step is 2 NT strips, one a warp). H100, float64, in
+# place, ms against the paths before (`python3 scripts/probe_chol_tensor.py inverse`,
+# reports/gpu_20261127h calls 1-2): batch 10240 POTRI n = 33 / 64 / 96 / 128 1.14 / 1.54 / 1.75
+# / 1.63x (n = 128 1.52 ms, 60 % of the copy bandwidth), POTI 1.18 / 1.60 / 1.11 / 1.13x; batch
+# 100-1000 1.30-5.4x; batch 1 / 10 / 30 at n = 40 / 64 / 128 1.27-2.0x. Threads: 128 beat 256
+# at NT = 2 from batch 1000 (256 won by 5-15 % at batch 1-100); at NT = 3 256 against 192: POTRI
+# 6 % faster, POTI 1 % slower. float32 0.67-0.88x at batch 10240 (call 2: its loads are not
+# cp.async copies, as chol_tensor's) stays on the paths before.
 TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128)}
-TENSOR_INVERSE_FROM_BATCH = 100
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
@@ -357,9 +364,9 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
 
 def use_tensor_inverse(op, a):
     """True where ``op`` ("potri" or "poti") of the (batch, n, n) batch ``a`` runs on
-    chol_tensor_inverse (TENSOR_INVERSE_RANGE, TENSOR_INVERSE_FROM_BATCH)."""
+    chol_tensor_inverse (n in TENSOR_INVERSE_RANGE)."""
     first, last = TENSOR_INVERSE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
-    return first <= a.shape[1] <= last and a.shape[0] >= TENSOR_INVERSE_FROM_BATCH
+    return first <= a.shape[1] <= last
 
 
 def tensor_inverse(a, lower, factored, out=None):

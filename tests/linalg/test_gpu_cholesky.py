@@ -65,7 +65,6 @@ def potrf_path(request, gpu, monkeypatch):
                      for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",
                         every_inverse if request.param == "tensor_inverse" else {})
-    monkeypatch.setattr(gpu, "TENSOR_INVERSE_FROM_BATCH", 1)
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)

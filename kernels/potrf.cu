@@ -61,10 +61,7 @@ __device__ __forceinline__ void group_sync() {
 // (constant register indices, one uniform exit branch a step); entries k >= n are scratch.
 // LD: the tile's row stride (chol_tensor's blocks have their own). Returns the LAPACK info
 // (same value in every thread of the group).
-// PIVOT_BY_SHUFFLE (NMAX = 32): the pivot from its row's thread by a shuffle, not from shared
-// memory (an experiment for chol_tensor's diagonal chain: scripts/probe_chol_tensor.py profile
-// --defines CT_PIVOT_SHUFFLE=1).
-template <typename T, int NMAX, int LD = chol_ld<NMAX>(), bool PIVOT_BY_SHUFFLE = false>
+template <typename T, int NMAX, int LD = chol_ld<NMAX>()>
 __device__ int chol_potrf_phase(T* s, int n, int r) {
     T row[NMAX];
 #pragma unroll
@@ -74,11 +71,7 @@ __device__ int chol_potrf_phase(T* s, int n, int r) {
     for (int j = 0; j < NMAX; ++j) {
         if (j >= n) break;
         group_sync<NMAX>();                       // column j is published
-        T d;
-        if constexpr (PIVOT_BY_SHUFFLE)
-            d = __shfl_sync(0xffffffffu, row[j], j);
-        else
-            d = s[j * LD + j];
+        const T d = s[j * LD + j];
         if (!(d > T(0)) && fail == 0) fail = j + 1;
         const T ri = rsqrt(d);
         const T rs = d * ri;
@@ -1074,9 +1067,6 @@ __device__ __forceinline__ void ct_update_strip(double* s, int i, int j, int k, 
 // kept for a solve after; else the same 32 each step); a thread a row solves the rows below;
 // the warps update the trailing blocks by DMMA strips. *fail: 32 k + the block's potrf info of
 // the first failing k (left as it is while no block fails). Ends after a barrier.
-#ifndef CT_PIVOT_SHUFFLE
-#define CT_PIVOT_SHUFFLE 0
-#endif
 #ifdef CT_PROFILE
 #define CT_CLOCK_PARAM , long long& ct_clock
 #define CT_CLOCK_ARG , ct_clock
@@ -1092,8 +1082,7 @@ __device__ __forceinline__ void ct_factor(double* s, double* recip, int n,
         double* rk = KEEP ? recip + 32 * k : recip;
         if (warp == 0) {
             double* d = ct_block(s, k, k);
-            const int f = chol_potrf_phase<double, 32, CT_LD, CT_PIVOT_SHUFFLE>(
-                d, min(32, n - 32 * k), lane);
+            const int f = chol_potrf_phase<double, 32, CT_LD>(d, min(32, n - 32 * k), lane);
             rk[lane] = 1.0 / d[lane * CT_LD + lane];
             // the first failing block wins (k ascends); an atomic: the plain test-and-set read
             // `fail` in every lane, a hazard for racecheck while lane 0 wrote it

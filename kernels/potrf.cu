@@ -910,34 +910,21 @@ __device__ __forceinline__ void ct_block_place(int b, int& I, int& J) {
     J = b - I * (I + 1) / 2;
 }
 
-// Row segment u (block u / 32, its row u % 32) of the lower form from the input: lane l reads
-// entry (32 I + u % 32, 32 J + l), or for an upper input U's row 32 J + u % 32 at column 32 I +
-// l (coalesced either way); the identity past n and above the diagonal. Then ct_put stores it.
-template <typename T>
-__device__ __forceinline__ double ct_fetch(const T* a, index_t lda, int n, int lower, int u,
-                                           int lane) {
-    int I, J;
-    ct_block_place(u >> 5, I, J);
-    const int r = u & 31;
-    const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
-    if (j <= i && i < n)
-        return lower ? double(a[(index_t)i * lda + j]) : double(a[(index_t)j * lda + i]);
-    return i == j ? 1.0 : 0.0;
+// A block row's staging slots for float input: 32 floats in the last 128 of the row's 288 bytes
+// (its doubles 20..35), widened in place once the block's warp has read them all.
+__device__ __forceinline__ float* ct_staged(double* blk, int r) {
+    return reinterpret_cast<float*>(blk + r * CT_LD + 20);
 }
 
-__device__ __forceinline__ void ct_put(double* s, int lower, int u, int lane, double v) {
-    int I, J;
-    ct_block_place(u >> 5, I, J);
-    const int r = u & 31;
-    ct_block(s, I, J)[lower ? r * CT_LD + lane : lane * CT_LD + r] = v;
-}
-
-// The input's lower form into the blocks. float64: one cp.async a referenced entry, all in
-// flight at once (the block waits for them before its first step); float: AHEAD loads a thread
-// in flight, widened to double on the way (cp.async cannot convert).
+// The input's lower form into the blocks: one cp.async a referenced entry, all in flight at once
+// (the block waits for them before its first step). float64 lands in place; float in the rows'
+// staging slots (ct_staged: row segment u's lane l at slot (u % 32, l) of its block whatever the
+// form), then a warp a block widens them to double at their places (cp.async cannot convert;
+// plain loads widened on the way, at most 8 a thread in flight, took 2.5x float64's load time).
+// Ends after a barrier for float; float64's caller waits at its own.
 template <typename T, int NT>
 __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower) {
-    constexpr int SEGS = 32 * chol_tensor_blocks<NT>(), AHEAD = 8;
+    constexpr int SEGS = 32 * chol_tensor_blocks<NT>();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     if constexpr (sizeof(T) == 8) {
 #pragma unroll 4
@@ -956,19 +943,31 @@ __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int 
         }
         cp_async_wait_all();
     } else {
-        for (int u0 = warp; u0 < SEGS; u0 += AHEAD * warps) {
-            double v[AHEAD];                            // all loads in flight before the stores
-#pragma unroll
-            for (int h = 0; h < AHEAD; ++h) {
-                const int u = u0 + h * warps;
-                v[h] = u < SEGS ? ct_fetch<T>(a, lda, n, lower, u, lane) : 0.0;
-            }
-#pragma unroll
-            for (int h = 0; h < AHEAD; ++h) {
-                const int u = u0 + h * warps;
-                if (u < SEGS) ct_put(s, lower, u, lane, v[h]);
-            }
+#pragma unroll 4
+        for (int u = warp; u < SEGS; u += warps) {
+            int I, J;
+            ct_block_place(u >> 5, I, J);
+            const int r = u & 31;
+            const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
+            float* dst = ct_staged(ct_block(s, I, J), r) + lane;
+            if (j <= i && i < n)
+                cp_async_element(dst, reinterpret_cast<const float*>(a)
+                                      + (lower ? (index_t)i * lda + j : (index_t)j * lda + i));
+            else
+                *dst = i == j ? 1.0f : 0.0f;
         }
+        cp_async_wait_all();
+        __syncthreads();
+        for (int b = warp; b < chol_tensor_blocks<NT>(); b += warps) {
+            double* blk = s + b * CT_BLOCK;
+            float v[32];
+#pragma unroll
+            for (int r = 0; r < 32; ++r) v[r] = ct_staged(blk, r)[lane];
+            __syncwarp();                         // every lane's slots read before the rows fill
+#pragma unroll
+            for (int r = 0; r < 32; ++r) blk[lower ? r * CT_LD + lane : lane * CT_LD + r] = v[r];
+        }
+        __syncthreads();
     }
 }
 

@@ -192,7 +192,9 @@ TENSOR_THREADS = {2: 128, 3: 128, 4: 256}
 # reports/gpu_20261127 calls 7-9): kept, n = 48-128, 1.12-1.33x the panels at batch 10240,
 # 1.17-2.4x the one-launch / vendor paths at batch 1-500; in place 1.12-2.05x at batch 64-2000
 # (n = 48 at 64: 0.89x, 0.015 against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x).
-# float32 lost everywhere measured (0.38-0.58x: its loads cannot be cp.async copies).
+# float32 lost everywhere measured (0.38-0.58x with plain loads widened on the way; since its
+# loads are cp.async copies into staging slots, 0.58-0.86x at batch 10240 and 0.72-1.09x at 1000,
+# n = 48-128, reports/gpu_20261127h call 5: the float32 panels move half the bytes).
 TENSOR_RANGE = {"float64": (48, 128)}
 TENSOR_IN_PLACE_BELOW = 2048
 
@@ -273,7 +275,8 @@ def _tensor_config(device_id, dtype, n, fresh):
 # 2 / 8 / 32 right-hand sides (call 4) POTRS 1.04-2.4x, POSV 1.4-2.0x. From
 # TENSOR_SOLVE_FROM_BATCH matrices: at batch 100 1.00-4.7x (n = 40 / 64 / 96), at batch 1-10
 # 0.90-1.41x (POSV n = 96 at batch 2 0.90x, POTRS 0.93x: one matrix's latency against the
-# vendor's). float32 0.44-0.77x (call 1: its loads are not cp.async copies, as chol_tensor's).
+# vendor's). float32 0.44-0.77x (call 1; with its loads as cp.async copies into staging slots,
+# reports/gpu_20261127h call 5: POSV 0.54-0.86x, POTRS 0.74-1.19x at n = 40-128).
 # Passes of 32 right-hand sides and
 # threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes: 1.1-1.5x slower, 65 KB
 # of shared memory a block holds an SM to three blocks), 256 threads at NT = 3 and 4, two
@@ -353,9 +356,11 @@ def tensor_solve_smem_bytes(nt, chunks):
 # / 1.63x (n = 128 1.52 ms, 60 % of the copy bandwidth), POTI 1.18 / 1.60 / 1.11 / 1.13x; batch
 # 100-1000 1.30-5.4x; batch 1 / 10 / 30 at n = 40 / 64 / 128 1.27-2.0x. Threads: 128 beat 256
 # at NT = 2 from batch 1000 (256 won by 5-15 % at batch 1-100); at NT = 3 256 against 192: POTRI
-# 6 % faster, POTI 1 % slower. float32 0.67-0.88x at batch 10240 (call 2: its loads are not
-# cp.async copies, as chol_tensor's) stays on the paths before.
-TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128)}
+# 6 % faster, POTI 1 % slower. float32 (its loads cp.async copies into staging slots since call
+# 5; 0.67-0.88x before): POTRI n = 64 / 96 / 128 1.01 / 1.40 / 1.07x at batch 10240, 1.5-2.2x at
+# 1000, n = 33 0.86x; POTI n = 96 / 128 0.85 / 0.76x at 10240 (the factor's share): POTRI only.
+TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128),
+                        ("potri", "float32"): (64, 128)}
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS

@@ -353,7 +353,7 @@ def tensor_solve_smem_bytes(nt, chunks):
 # least 64 NT: the kernel's last LAUUM step is 2 NT strips, one a warp). H100, float64, in
 # place, ms against the paths before (`python3 scripts/probe_chol_tensor.py inverse`,
 # reports/gpu_20261127h calls 1-2): batch 10240 POTRI n = 33 / 64 / 96 / 128 1.14 / 1.54 / 1.75
-# / 1.63x (n = 128 1.52 ms, 60 % of the copy bandwidth), POTI 1.18 / 1.60 / 1.11 / 1.13x; batch
+# / 1.63x (n = 128 1.52 ms, 60 % of the copy bandwidth), POTI 1.18 / 1.60 / 1.10 / 1.13x; batch
 # 100-1000 1.30-5.4x; batch 1 / 10 / 30 at n = 40 / 64 / 128 1.27-2.0x. Threads: 128 beat 256
 # at NT = 2 from batch 1000 (256 won by 5-15 % at batch 1-100); at NT = 3 256 against 192: POTRI
 # 6 % faster, POTI 1 % slower. float32 (its loads cp.async copies into staging slots since call

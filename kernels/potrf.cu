@@ -1,5 +1,6 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
-// larger kernels (chol_block, chol_panel, chol_tensor, chol_global) below it.
+// larger kernels (chol_block, chol_panel, chol_tensor, chol_global) below it, and chol_tensor's
+// siblings for POSV / POTRS (chol_tensor_solve) and POTRI / POTI (chol_tensor_inverse).
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -27,8 +28,9 @@
 //             one uniform `j >= n` exit a step; entries beyond n are scratch that is never
 //             stored. Larger n: potrf in one launch up to n = 128 (chol_tensor below), up to
 //             512 on small batches (chol_global, chol_cluster below), or by left-looking 32-wide
-//             panels (chol_panel below, reusing the potrf phase),
-//             trtri/lauum by the launchers' recursion down to this kernel.
+//             panels (chol_panel below, reusing the potrf phase); potri / poti in one launch up
+//             to n = 128 (chol_tensor_inverse below); trtri/lauum by the launchers' recursion
+//             down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.

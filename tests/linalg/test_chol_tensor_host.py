@@ -1,5 +1,6 @@
-"""kernels/potrf.cu chol_tensor's and chol_global's shared-memory sizes, compiled for the host
-with nvcc, against the launchers' (linalg/_cuda/cholesky.py tensor_smem_bytes,
+"""kernels/potrf.cu chol_tensor's, chol_tensor_solve's, chol_tensor_inverse's and chol_global's
+shared-memory sizes, compiled for the host with nvcc, against the launchers'
+(linalg/_cuda/cholesky.py tensor_smem_bytes, tensor_solve_smem_bytes, tensor_inverse_smem_bytes,
 global_smem_bytes), and the launchers' rules. Skips the nvcc part without nvcc."""
 import subprocess
 
@@ -17,6 +18,10 @@ int main() {
     printf("%d %d %d\n", chol_tensor_smem<2>(), chol_tensor_smem<3>(), chol_tensor_smem<4>());
     for (int n : {33, 129, 256, 300, 512}) printf("%d ", chol_global_smem(n));
     printf("\n%d %d %d\n", CG_THREADS, CG_LD, 32 * CG_BLOCKS_MAX);
+    printf("%d %d %d\n", chol_tensor_inverse_smem<2>(), chol_tensor_inverse_smem<3>(),
+           chol_tensor_inverse_smem<4>());
+    printf("%d %d %d %d\n", chol_tensor_solve_smem<2, 1>(), chol_tensor_solve_smem<2, 2>(),
+           chol_tensor_solve_smem<3, 1>(), chol_tensor_solve_smem<4, 2>());
     return 0;
 }
 """
@@ -25,9 +30,12 @@ int main() {
 def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
     exe = build_host_program(tmp_path_factory, "chol_tensor_host", PROGRAM)
     done = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
-    tensor, glob, constants = [[int(v) for v in line.split()]
-                               for line in done.stdout.splitlines()]
+    tensor, glob, constants, inverse, solve = [[int(v) for v in line.split()]
+                                               for line in done.stdout.splitlines()]
     assert tensor == [cholesky.tensor_smem_bytes(n) for n in (64, 96, 128)]
+    assert inverse == [cholesky.tensor_inverse_smem_bytes(nt) for nt in (2, 3, 4)]
+    assert solve == [cholesky.tensor_solve_smem_bytes(nt, chunks)
+                     for nt, chunks in ((2, 1), (2, 2), (3, 1), (4, 2))]
     assert glob == [cholesky.global_smem_bytes(n) for n in (33, 129, 256, 300, 512)]
     assert constants == [cholesky.GLOBAL_THREADS, cholesky.GLOBAL_LD, cholesky.GLOBAL_MAX]
 

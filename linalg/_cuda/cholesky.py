@@ -228,8 +228,9 @@ def potrf_tensor(a, lower, src=None):
 
 
 def _factor_a_block(config, a, lower, src, blocks=1):
-    """Launch a one-matrix-a-block POTRF kernel (chol_tensor, chol_global; chol_cluster: one
-    matrix a cluster of ``blocks`` blocks) on the view ``a``, in place or from ``src``;
+    """Launch a one-matrix-a-block kernel with chol_tensor's parameters (chol_tensor,
+    chol_tensor_inverse, chol_global; chol_cluster: one matrix a cluster of ``blocks`` blocks)
+    on the view ``a``, in place or from ``src``;
     ``config(device_id, dtype, n, fresh)`` gives its (launcher, threads, shared bytes). Returns
     info."""
     batch, n = a.shape[0], a.shape[1]
@@ -340,9 +341,9 @@ def _tensor_solve_config(device_id, dtype, n, factored, fresh):
 
 def tensor_solve_smem_bytes(nt, chunks):
     """Dynamic shared bytes of chol_tensor_solve with NT = ``nt`` and ``chunks`` passes of 32
-    right-hand sides (kernels/potrf.cu chol_tensor_solve_smem): the factor's blocks, NT x 32
-    reciprocals, the pass's blocks."""
-    return ((nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
+    right-hand sides (kernels/potrf.cu chol_tensor_solve_smem): the factor's blocks and NT x 32
+    reciprocals (chol_tensor_inverse's layout), then the pass's blocks."""
+    return tensor_inverse_smem_bytes(nt) + nt * chunks * TENSOR_BLOCK_ELEMS * 8
 
 
 # kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TENSOR_MAX in one launch,
@@ -381,19 +382,14 @@ def tensor_inverse(a, lower, factored, out=None):
     factored False; returns potrf's info) or POTRI (``a`` the Cholesky factors in the ``lower``
     or upper form, factored True; returns the first zero or non-finite diagonal entry of each).
     In place, or with ``out`` (triangular.result_array) from ``a`` into ``out``, ``a``
-    unchanged."""
-    batch, n = a.shape[0], a.shape[1]
-    dst, fresh = tri.write_target(out, a)
-    launcher, threads, smem = _tensor_inverse_config(current_device(), a.dtype, n, factored,
-                                                     fresh)
-    info = info_array(batch)
-    _, lda, sa = tri.view_args(dst)
-    launcher(grid_1d(batch, 1), threads, (dst, lda, sa, n, batch, int(lower), info, a), smem)
-    return info
+    unchanged. (chol_tensor's parameters: launched by _factor_a_block.)"""
+    if out is None or out is a:
+        return _factor_a_block(_INVERSE_CONFIGS[factored], a, lower, None)
+    return _factor_a_block(_INVERSE_CONFIGS[factored], out, lower, a)
 
 
 @functools.lru_cache(maxsize=1024)
-def _tensor_inverse_config(device_id, dtype, n, factored, fresh):
+def _tensor_inverse_config(device_id, dtype, n, fresh, factored):
     """(launcher, threads, shared bytes) of chol_tensor_inverse at order n: NT = ceil(n / 32),
     TENSOR_INVERSE_THREADS[NT] threads."""
     nt = tensor_blocks_a_side(n)
@@ -405,6 +401,11 @@ def _tensor_inverse_config(device_id, dtype, n, factored, fresh):
     name = (f"chol_tensor_inverse<{ctype(dtype)}, {nt}, {cbool(not factored)}, "
             f"{cbool(fresh)}>")
     return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+
+
+# _factor_a_block's config(device_id, dtype, n, fresh) for POTRI (factored) and POTI.
+_INVERSE_CONFIGS = {factored: functools.partial(_tensor_inverse_config, factored=factored)
+                    for factored in (True, False)}
 
 
 def tensor_inverse_smem_bytes(nt):

@@ -637,9 +637,44 @@ def test_tensor_inverse_settings_leave_a_warp_for_each_strip(monkeypatch):
     chol_mod._tensor_inverse_config.cache_clear()
     try:
         with pytest.raises(ValueError, match="at least 192"):
-            chol_mod._tensor_inverse_config(0, numpy.dtype(numpy.float64), 96, True, False)
+            chol_mod._tensor_inverse_config(0, numpy.dtype(numpy.float64), 96, fresh=False,
+                                            factored=True)
     finally:
         chol_mod._tensor_inverse_config.cache_clear()
+
+
+@pytest.mark.parametrize("factored", [True, False])
+@pytest.mark.parametrize("out_of_place", [False, True])
+def test_tensor_inverse_launches_one_block_a_matrix_with_chol_tensors_parameters(
+        monkeypatch, factored, out_of_place):
+    """chol_tensor_inverse's launch: chol_tensor's parameter list (the result, its leading
+    dimension and batch stride, n, batch, lower, info, the input: the result itself in place),
+    a block a matrix, TENSOR_INVERSE_THREADS[NT] threads and its shared bytes; the kernel
+    named by dtype, NT, FACTOR (not ``factored``) and OUT."""
+    from linalg._cuda import cholesky as chol_mod
+    launches, names = [], []
+    info = numpy.zeros(7, numpy.int32)
+
+    def fake_kernel(family, name, signature):
+        names.append((family, name, signature))
+        return lambda grid, threads, args, smem: launches.append((grid, threads, args, smem))
+    monkeypatch.setattr(chol_mod, "kernel", fake_kernel)
+    monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(chol_mod, "info_array", lambda batch: info)
+    chol_mod._tensor_inverse_config.cache_clear()
+    try:
+        a = numpy.zeros((7, 70, 70))
+        out = numpy.zeros_like(a) if out_of_place else None
+        assert chol_mod.tensor_inverse(a, False, factored, out=out) is info
+    finally:
+        chol_mod._tensor_inverse_config.cache_clear()
+    dst = a if out is None else out
+    assert names == [("potrf", f"chol_tensor_inverse<double, 3, {str(not factored).lower()}, "
+                               f"{str(out_of_place).lower()}>", "pqqiqipp")]
+    (grid, threads, args, smem), = launches
+    assert (grid, threads, smem) == (7, chol_mod.TENSOR_INVERSE_THREADS[3],
+                                     chol_mod.tensor_inverse_smem_bytes(3))
+    assert args[0] is dst and args[1:7] == (70, 70 * 70, 70, 7, 0, info) and args[7] is a
 
 
 def test_pair_launch_bounds_cover_trsm_and_potrs_in_both_dtypes():

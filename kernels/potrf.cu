@@ -919,46 +919,45 @@ __device__ __forceinline__ float* ct_staged(double* blk, int r) {
 }
 
 // The input's lower form into the blocks: one cp.async a referenced entry, all in flight at once
-// (the block waits for them before its first step). float64 lands in place; float in the rows'
-// staging slots (ct_staged: row segment u's lane l at slot (u % 32, l) of its block whatever the
+// (the block waits for them before its first step). A warp takes 8 rows of a block at a time
+// (its place found once, then the source and destination step by a row each: the address
+// arithmetic of a row is a few adds, where finding the block for every row had cost the load
+// phase more than its memory, reports/gpu_20261127i call 5). float64 lands in place; float in
+// the rows' staging slots (ct_staged: the block's row r of 32 at slot (r, lane) whatever the
 // form), then a warp a block widens them to double at their places (cp.async cannot convert;
 // plain loads widened on the way, at most 8 a thread in flight, took 2.5x float64's load time).
 // Ends after a barrier for float; float64's caller waits at its own.
 template <typename T, int NT>
 __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower) {
-    constexpr int SEGS = 32 * chol_tensor_blocks<NT>();
+    constexpr int UNITS = 4 * chol_tensor_blocks<NT>();             // (block, 8 of its rows)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if constexpr (sizeof(T) == 8) {
-#pragma unroll 4
-        for (int u = warp; u < SEGS; u += warps) {
-            int I, J;
-            ct_block_place(u >> 5, I, J);
-            const int r = u & 31;
-            const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
-            double* dst = ct_block(s, I, J) + (lower ? r * CT_LD + lane : lane * CT_LD + r);
-            if (j <= i && i < n) {
-                cp_async_element(dst, reinterpret_cast<const double*>(a)
-                                      + (lower ? (index_t)i * lda + j : (index_t)j * lda + i));
+    const int step_i = lower ? 1 : 0, step_dst = lower ? CT_LD : 1;
+    for (int u = warp; u < UNITS; u += warps) {
+        int I, J;
+        ct_block_place(u >> 2, I, J);
+        const int r0 = 8 * (u & 3);
+        // the block's row r0 + q, column lane: entry (i, j) of the lower form; an upper input
+        // is read transposed, so that a row of 32 is contiguous in memory either way
+        int i = 32 * I + (lower ? r0 : lane), j = 32 * J + (lower ? lane : r0);
+        const T* src = a + (lower ? (index_t)i * lda + j : (index_t)j * lda + i);
+        double* blk = ct_block(s, I, J);
+        double* dst = blk + (lower ? r0 * CT_LD + lane : lane * CT_LD + r0);
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            const bool referenced = j <= i && i < n;
+            if constexpr (sizeof(T) == 8) {
+                if (referenced) cp_async_element(dst, reinterpret_cast<const double*>(src));
+                else *dst = i == j ? 1.0 : 0.0;
             } else {
-                *dst = i == j ? 1.0 : 0.0;
+                float* slot = ct_staged(blk, r0 + q) + lane;
+                if (referenced) cp_async_element(slot, reinterpret_cast<const float*>(src));
+                else *slot = i == j ? 1.0f : 0.0f;
             }
+            src += lda, dst += step_dst, i += step_i, j += 1 - step_i;
         }
-        cp_async_wait_all();
-    } else {
-#pragma unroll 4
-        for (int u = warp; u < SEGS; u += warps) {
-            int I, J;
-            ct_block_place(u >> 5, I, J);
-            const int r = u & 31;
-            const int i = 32 * I + (lower ? r : lane), j = 32 * J + (lower ? lane : r);
-            float* dst = ct_staged(ct_block(s, I, J), r) + lane;
-            if (j <= i && i < n)
-                cp_async_element(dst, reinterpret_cast<const float*>(a)
-                                      + (lower ? (index_t)i * lda + j : (index_t)j * lda + i));
-            else
-                *dst = i == j ? 1.0f : 0.0f;
-        }
-        cp_async_wait_all();
+    }
+    cp_async_wait_all();
+    if constexpr (sizeof(T) == 4) {
         __syncthreads();
         for (int b = warp; b < chol_tensor_blocks<NT>(); b += warps) {
             double* blk = s + b * CT_BLOCK;
@@ -981,26 +980,35 @@ __device__ __forceinline__ double ct_entry(const double* s, int lower, int i, in
     return (J > I || (J == I && lane >= r)) ? ct_block(s, J, I)[lane * CT_LD + r] : 0.0;  // L(j, i)
 }
 
-// The factor into the caller's n x n matrix, whole rows (zeros in the other triangle): AHEAD
-// entries a thread read from shared memory before their stores go out.
-template <typename T, int NT>
-__device__ __forceinline__ void ct_store(T* a, index_t lda, int n, int lower, const double* s) {
-    constexpr int AHEAD = 8;
+// An n x n result into the caller's matrix, whole rows, a warp two rows at a time: their 2 NT
+// entries read from shared memory before the stores go out. entry(i, J) is the entry (i, 32 J +
+// lane) of the result (ct_store: the factor; cti_store: the symmetric inverse).
+template <typename T, int NT, typename Entry>
+__device__ __forceinline__ void ct_store_rows(T* a, index_t lda, int n, Entry entry) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    const int segs = n * NT;                                      // (row i, column block J)
-    for (int u0 = warp; u0 < segs; u0 += AHEAD * warps) {
-        double v[AHEAD];
+    for (int i = warp; i < n; i += 2 * warps) {
+        const int i2 = i + warps;                 // the second row (past n: not stored)
+        double v[2][NT];
 #pragma unroll
-        for (int h = 0; h < AHEAD; ++h) {
-            const int u = u0 + h * warps;
-            v[h] = u < segs ? ct_entry(s, lower, u / NT, u % NT, lane) : 0.0;
+        for (int J = 0; J < NT; ++J) {
+            v[0][J] = entry(i, J);
+            v[1][J] = i2 < n ? entry(i2, J) : 0.0;
         }
+        T* row = a + (index_t)i * lda + lane;
+        T* row2 = a + (index_t)i2 * lda + lane;
 #pragma unroll
-        for (int h = 0; h < AHEAD; ++h) {
-            const int u = u0 + h * warps, j = 32 * (u % NT) + lane;
-            if (u < segs && j < n) a[(index_t)(u / NT) * lda + j] = T(v[h]);
+        for (int J = 0; J < NT; ++J) {
+            if (32 * J + lane < n) row[32 * J] = T(v[0][J]);
+            if (32 * J + lane < n && i2 < n) row2[32 * J] = T(v[1][J]);
         }
     }
+}
+
+// The factor into the caller's n x n matrix in its form, zeros in the other triangle.
+template <typename T, int NT>
+__device__ __forceinline__ void ct_store(T* a, index_t lda, int n, int lower, const double* s) {
+    const int lane = threadIdx.x & 31;
+    ct_store_rows<T, NT>(a, lda, n, [&](int i, int J) { return ct_entry(s, lower, i, J, lane); });
 }
 
 // One row of 32 below a factored 32 x 32 diagonal block l (rows LD apart, its reciprocals
@@ -1600,30 +1608,16 @@ __device__ __forceinline__ void cti_lauum(double* s) {
     __syncthreads();
 }
 
-// The symmetric result into the caller's n x n matrix, whole rows, entry (i, j) from C's lower
-// form at (max(i, j), min(i, j)): AHEAD entries a thread read from shared memory before their
-// stores go out.
+// The symmetric result into the caller's n x n matrix, entry (i, j) from C's lower form at
+// (max(i, j), min(i, j)).
 template <typename T, int NT>
 __device__ __forceinline__ void cti_store(T* a, index_t lda, int n, const double* s) {
-    constexpr int AHEAD = 8;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    const int segs = n * NT;                                      // (row i, column block J)
-    for (int u0 = warp; u0 < segs; u0 += AHEAD * warps) {
-        double v[AHEAD];
-#pragma unroll
-        for (int h = 0; h < AHEAD; ++h) {
-            const int u = u0 + h * warps, i = u / NT, J = u % NT, I = i >> 5, r = i & 31;
-            v[h] = 0.0;
-            if (u < segs)
-                v[h] = (J < I || (J == I && lane <= r)) ? ct_block(s, I, J)[r * CT_LD + lane]
-                                                        : ct_block(s, J, I)[lane * CT_LD + r];
-        }
-#pragma unroll
-        for (int h = 0; h < AHEAD; ++h) {
-            const int u = u0 + h * warps, j = 32 * (u % NT) + lane;
-            if (u < segs && j < n) a[(index_t)(u / NT) * lda + j] = T(v[h]);
-        }
-    }
+    const int lane = threadIdx.x & 31;
+    ct_store_rows<T, NT>(a, lda, n, [&](int i, int J) {
+        const int I = i >> 5, r = i & 31;
+        return (J < I || (J == I && lane <= r)) ? ct_block(s, I, J)[r * CT_LD + lane]
+                                                : ct_block(s, J, I)[lane * CT_LD + r];
+    });
 }
 
 template <typename T, int NT, bool FACTOR, bool OUT>

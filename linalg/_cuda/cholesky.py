@@ -6,8 +6,8 @@ sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several
 thread block, each matrix read and written once.
 potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
 ``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
-place below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the referenced triangle
-(per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
+place from n = 49 or below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the
+referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
 ``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
 panel kernel. posv and potrs with several right-hand sides, float64, from 100 matrices:
 kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
@@ -188,15 +188,20 @@ TENSOR_LD = 36
 TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
 TENSOR_THREADS = {2: 128, 3: 128, 4: 256}
 # The n (first, last) a dtype's POTRF takes chol_tensor for: every batch with the input kept (a
-# default call, out of place), below TENSOR_IN_PLACE_BELOW matrices in place; ahead of the
-# one-launch, small-batch and panel paths. H100, float64, ms (scripts/probe_chol_tensor.py time,
-# reports/gpu_20261127 calls 7-9): kept, n = 48-128, 1.12-1.33x the panels at batch 10240,
-# 1.17-2.4x the one-launch / vendor paths at batch 1-500; in place 1.12-2.05x at batch 64-2000
-# (n = 48 at 64: 0.89x, 0.015 against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x).
+# default call, out of place), in place every batch from n = TENSOR_IN_PLACE_FROM and below
+# TENSOR_IN_PLACE_BELOW matrices under it; ahead of the one-launch, small-batch and panel
+# paths. H100, float64, ms (scripts/probe_chol_tensor.py time, reports/gpu_20261127 calls 7-9):
+# kept, n = 48-128, 1.12-1.33x the panels at batch 10240, 1.17-2.4x the one-launch / vendor
+# paths at batch 1-500; in place 1.12-2.05x at batch 64-2000 (n = 48 at 64: 0.89x, 0.015
+# against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x). Since ct_load / ct_store
+# step their addresses a row at a time (reports/gpu_20261127i calls 6-7, 17-20 % faster), in
+# place at batch 10240 / 100000: n = 64 1.12 / 1.09x, 96 1.31 / 1.43x, 112 1.13 / 1.11x, 128
+# 1.14x; n = 48 1.01 / 0.94x (kept 1.26-1.74x at every n).
 # float32 lost everywhere measured (0.38-0.58x with plain loads widened on the way; since its
 # loads are cp.async copies into staging slots, 0.58-0.86x at batch 10240 and 0.72-1.09x at 1000,
 # n = 48-128, reports/gpu_20261127h call 5: the float32 panels move half the bytes).
 TENSOR_RANGE = {"float64": (48, 128)}
+TENSOR_IN_PLACE_FROM = 49
 TENSOR_IN_PLACE_BELOW = 2048
 
 
@@ -213,9 +218,12 @@ def tensor_smem_bytes(n):
 
 def use_tensor(a, kept):
     """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_tensor: n in its dtype's
-    TENSOR_RANGE, and the input ``kept`` or the batch below TENSOR_IN_PLACE_BELOW."""
+    TENSOR_RANGE, and the input ``kept``, n from TENSOR_IN_PLACE_FROM or the batch below
+    TENSOR_IN_PLACE_BELOW."""
     first, last = TENSOR_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last and (kept or a.shape[0] < TENSOR_IN_PLACE_BELOW)
+    batch, n = a.shape[0], a.shape[1]
+    return first <= n <= last and (kept or n >= TENSOR_IN_PLACE_FROM
+                                   or batch < TENSOR_IN_PLACE_BELOW)
 
 
 def potrf_tensor(a, lower, src=None):

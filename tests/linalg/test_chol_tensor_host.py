@@ -128,11 +128,23 @@ def test_rule_serves_its_range_only(monkeypatch):
 
 
 def test_in_place_calls_take_it_below_the_batch_bound(monkeypatch):
+    monkeypatch.setattr(cholesky, "TENSOR_RANGE", {"float64": (48, 128)})
+    monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_FROM", 49)
     monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_BELOW", 2048)
     for batch, in_place in ((1, True), (2047, True), (2048, False), (10240, False)):
-        a = FakeBatch(100, numpy.float64, batch)
+        a = FakeBatch(48, numpy.float64, batch)
         assert cholesky.use_tensor(a, kept=False) == in_place
         assert cholesky.use_tensor(a, kept=True)
+
+
+def test_in_place_calls_take_it_at_every_batch_from_the_order_bound(monkeypatch):
+    monkeypatch.setattr(cholesky, "TENSOR_RANGE", {"float64": (48, 128)})
+    monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_FROM", 49)
+    monkeypatch.setattr(cholesky, "TENSOR_IN_PLACE_BELOW", 2048)
+    for n in (49, 64, 100, 128):
+        for batch in (1, 2048, 10240, 100000):
+            assert cholesky.use_tensor(FakeBatch(n, numpy.float64, batch), kept=False)
+    assert not cholesky.use_tensor(FakeBatch(129, numpy.float64, 1), kept=False)
 
 
 def test_rule_stays_inside_the_kernels_sizes():

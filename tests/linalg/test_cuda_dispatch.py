@@ -850,12 +850,15 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(chol_mod.potrf, m16, True, keep=("a",)) == [("new", "a"), ("chol_small", True)]
     assert run(chol_mod.potrf, m16, True) == [("chol_small", False)]
     # chol_tensor in TENSOR_RANGE (float64 48..128), reading a kept input in place of a copy;
-    # ahead of the one-launch and small-batch paths; in place below TENSOR_IN_PLACE_BELOW only
+    # ahead of the one-launch and small-batch paths; in place from TENSOR_IN_PLACE_FROM or
+    # below TENSOR_IN_PLACE_BELOW
     monkeypatch.setattr(chol_mod, "TENSOR_RANGE", {"float64": (48, 128)})
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: True)
     assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("tensor", True)]
     assert run(chol_mod.potrf, m100, True) == [("tensor", False)]
     monkeypatch.setattr(chol_mod, "TENSOR_IN_PLACE_BELOW", 2)
+    assert run(chol_mod.potrf, m100, True) == [("tensor", False)]        # n from 49
+    monkeypatch.setattr(chol_mod, "TENSOR_IN_PLACE_FROM", 101)
     assert run(chol_mod.potrf, m100, True, keep=("a",)) == [("new", "a"), ("tensor", True)]
     assert run(chol_mod.potrf, m100, True) == [("chol_small", False)]
     monkeypatch.setattr(tri_mod, "one_launch", lambda op, a: False)

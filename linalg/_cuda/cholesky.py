@@ -7,9 +7,9 @@ thread block, each matrix read and written once.
 potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
 ``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
 place from n = 49 or below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the
-referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
-``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
-panel kernel. posv and potrs with several right-hand sides, float64, from 100 matrices:
+referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
+kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
+reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100 matrices:
 kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
 memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <=
 n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS

@@ -9,20 +9,20 @@ potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/
 place from n = 49 or below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the
 referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
 kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
-reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100 matrices:
-kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
-memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <=
-n <= 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
-(64-leaves of tri_pair, 32-leaves below). potri and poti, float64 n = 33..128, float32 potri
-n = 64..128 (TENSOR_INVERSE_RANGE): one launch of kernels/potrf.cu ``chol_tensor_inverse`` (POTI
+reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100
+matrices: kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
+memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <= n <=
+64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
+(64-leaves of tri_pair, 32-leaves below). potri and poti, float64 n = 33..128, float32 potri n =
+64..128 (TENSOR_INVERSE_RANGE): one launch of kernels/potrf.cu ``chol_tensor_inverse`` (POTI
 factoring in shared memory, then L^-1 and L^-T L^-1 there); else potri = trtri + LAUUM
-(linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where
-TILE_RULES says, else one dense cuBLAS product), poti = potrf + potri. Small batches above
-n = 32 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves
-(linalg/_cuda/vendor.py). potrs with one vector and n >= POTRS_WARP_FROM: both solves in one
-launch of kernels/trsv.cu ``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE, ``trsv_block`` for
-batches below trsv.BLOCK_BELOW above n = 32). Complex dtypes: a
-column-by-column factorization vectorized over the batch (info without a host sync) and cuBLAS.
+(linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES
+says, else one dense cuBLAS product), poti = potrf + potri. Small batches above n = 32
+(triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves (linalg/_cuda/vendor.py).
+potrs with one vector and n >= POTRS_WARP_FROM: both solves in one launch of kernels/trsv.cu
+``trsv_warp`` (``trsv_staged`` in STAGED_POTRS_RANGE, ``trsv_block`` for batches below
+trsv.BLOCK_BELOW above n = 32). Complex dtypes: a column-by-column factorization vectorized over
+the batch (info without a host sync) and cuBLAS.
 
 Every function returns (result, info) (docs/design.md): potrf/posv/poti info is potrf's (leading
 minor not positive definite, NaN included); potrs/potri info is a zero or non-finite diagonal

@@ -99,6 +99,15 @@ def check_case(factor, cupy, gen, dt, n, lower, out_of_place, strided, batch=11)
     return ok, text
 
 
+def report_head(title, copy_rate, note, columns):
+    """The head of a timing report, printed and returned as lines: the title, the copy bandwidth
+    measured in the run (GB/s), a note on what is timed, the table's header row."""
+    lines = [f"# {title}", "", f"device-to-device copy: {copy_rate:.0f} GB/s", "", note, "",
+             "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def factor_of(kernel):
     """The launcher function of ``kernel`` ("tensor", "global", "cluster2" ...):
     f(a, lower, src=None) -> info."""
@@ -136,17 +145,16 @@ def run_time(dt, sizes, batches, output, kernel="tensor"):
     gen = numpy.random.default_rng(3)
     copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()
-    lines = [f"# chol_{kernel} against the default POTRF path without it "
-             f"({numpy.dtype(dt).name})", "",
-             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
-             "ms a call; kept: the input kept (a default call), in place: the input overwritten "
-             "(a copy back to the input before each call, its time subtracted); cuSOLVER "
-             "potrfBatched in place.", "",
-             f"| n | batch | kept: default | kept: {kernel} | in place: default | "
-             f"in place: {kernel} | cuSOLVER | kept default / {kernel} | "
-             f"in place default / {kernel} | cuSOLVER / {kernel} (in place) | "
-             f"{kernel} % copy bw (kept) |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    print("\n".join(lines), flush=True)
+    lines = report_head(
+        f"chol_{kernel} against the default POTRF path without it ({numpy.dtype(dt).name})",
+        copy_rate,
+        "ms a call; kept: the input kept (a default call), in place: the input overwritten "
+        "(a copy back to the input before each call, its time subtracted); cuSOLVER "
+        "potrfBatched in place.",
+        ("n", "batch", "kept: default", f"kept: {kernel}", "in place: default",
+         f"in place: {kernel}", "cuSOLVER", f"kept default / {kernel}",
+         f"in place default / {kernel}", f"cuSOLVER / {kernel} (in place)",
+         f"{kernel} % copy bw (kept)"))
     for n in sizes:
         for batch in batches:
             base = spd(gen, min(batch, 256), n).astype(dt)
@@ -307,15 +315,13 @@ def run_solve(dt, sizes, batches, output, nrhs_list=None):
     from linalg._cuda import cholesky
     gen = numpy.random.default_rng(9)
     copy_rate = copy_bandwidth()
-    lines = [f"# chol_tensor_solve against the paths before it ({numpy.dtype(dt).name})", "",
-             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
-             "ms a call in place (inputs copied back before each call, untimed); variants: "
-             "(passes of 32 right-hand sides, threads a block, solve by operators or by "
-             "substitution), listed by NT in scripts/probe_chol_tensor.py SOLVE_VARIANTS.", "",
-             "| op | n | nrhs | batch | before | variants (passes, threads, scheme): ms | best | "
-             "before / best | best % copy bw | rel. diff |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    print("\n".join(lines), flush=True)
+    lines = report_head(
+        f"chol_tensor_solve against the paths before it ({numpy.dtype(dt).name})", copy_rate,
+        "ms a call in place (inputs copied back before each call, untimed); variants: "
+        "(passes of 32 right-hand sides, threads a block, solve by operators or by "
+        "substitution), listed by NT in scripts/probe_chol_tensor.py SOLVE_VARIANTS.",
+        ("op", "n", "nrhs", "batch", "before", "variants (passes, threads, scheme): ms", "best",
+         "before / best", "best % copy bw", "rel. diff"))
     chunks, threads = dict(cholesky.TENSOR_SOLVE_CHUNKS), dict(cholesky.TENSOR_SOLVE_THREADS)
     schemes = dict(cholesky.TENSOR_SOLVE_OPERATORS)
     for n, nrhs, batch in ((n, nrhs, batch) for n in sizes for nrhs in (nrhs_list or [n])
@@ -388,15 +394,13 @@ def run_inverse(dt, sizes, batches, output):
     from linalg._cuda import cholesky
     gen = numpy.random.default_rng(11)
     copy_rate = copy_bandwidth()
-    lines = [f"# chol_tensor_inverse against the paths before it ({numpy.dtype(dt).name})", "",
-             f"device-to-device copy: {copy_rate:.0f} GB/s", "",
-             "ms a call in place (the input copied back before each call, untimed) and with the "
-             "input kept (out of place); variants: threads a block "
-             "(scripts/probe_chol_tensor.py INVERSE_VARIANTS).", "",
-             "| op | n | batch | before | variants (threads): ms | best | before / best | "
-             "best % copy bw | kept: before | kept: kernel | kept ratio | rel. diff |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    print("\n".join(lines), flush=True)
+    lines = report_head(
+        f"chol_tensor_inverse against the paths before it ({numpy.dtype(dt).name})", copy_rate,
+        "ms a call in place (the input copied back before each call, untimed) and with the "
+        "input kept (out of place); variants: threads a block "
+        "(scripts/probe_chol_tensor.py INVERSE_VARIANTS).",
+        ("op", "n", "batch", "before", "variants (threads): ms", "best", "before / best",
+         "best % copy bw", "kept: before", "kept: kernel", "kept ratio", "rel. diff"))
     threads = dict(cholesky.TENSOR_INVERSE_THREADS)
     for n, batch in ((n, batch) for n in sizes for batch in batches):
         nt = cholesky.tensor_blocks_a_side(n)

@@ -1966,3 +1966,137 @@ chol_cluster(T* A, index_t lda, index_t stride, int n, index_t batch, int lower,
              const T* A_in) {
     chol_global_steps<T, OUT, CL>(A, lda, stride, n, batch, lower, info, A_in);
 }
+
+// chol_left<T, OUT>: POTRF of 32 < n <= 32 CG_BLOCKS_MAX at large batches in one launch, one
+// matrix a block of 32 ceil(n / 32) threads (CL_STRIPS strips a warp), left-looking by 32-wide panels,
+// so that each entry of A is read once and the factor written once, the only other traffic the
+// finished columns read back for the panels' updates (n = 256: 1.5 MB a matrix against the panel
+// path's 1.9 MB, whose GEMMs write each panel and chol_panel reads it back; 2 n / 32 launches
+// there). Launcher: linalg/_cuda/cholesky.py potrf_left.
+// Steps:      for each panel k (columns j0 = 32 k ..; rows j0 .. n - 1, R = 32 (NT - k) of them
+//             padded), every warp holds CL_STRIPS 16 x 32 strips of the panel in DMMA accumulators,
+//             started from A's entries; for each finished block column kc < k the block loads
+//             L's rows j0 .. j0 + R - 1 of it into shared memory (a tile, rows CG_LD apart; the
+//             tile's first 32 rows are L_k,kc) and the strips take A_Ik -= L_I,kc L_k,kc^T
+//             (cg_strip_product). Then the strips go into shared memory, warp 0 factors the
+//             diagonal block (chol_factor_32), a thread a row solves the rows below (solve_row_32)
+//             and the block stores the panel with the zeros of the other triangle in its rows
+//             (cg_store_column). Entries past n read as the identity and are not written; the
+//             other triangle is never read.
+// Output:     as chol_global; with OUT each panel's entries are read from A_in (the factor's
+//             columns from A). float widens every entry to double on its read.
+// info:       the first column (1-based) whose pivot is not positive (NaN too).
+constexpr int CL_AHEAD = 8;
+// Two strips a warp: 128 registers (the kernel's bound; chol_factor_32's row alone takes 64),
+// two 256-thread blocks an SM at n = 256. (One a warp at 64 registers spilled 1.8 KB.)
+constexpr int CL_STRIPS = 2;
+
+// Dynamic shared bytes of chol_left at order n: 32 NT rows (the tile, then the panel) and 32
+// reciprocals.
+__host__ __device__ constexpr int chol_left_smem(int n) {
+    return (32 * ((n + 31) / 32) * CG_LD + 32) * 8;
+}
+
+// Rows r0 .. r0 + R - 1 of the lower form's columns c0 .. c0 + 31 (r0 >= c0 + 32: no diagonal
+// entry) into tile (rows CG_LD apart), zeros past n, by the block's threads with CL_AHEAD loads
+// a thread in flight. Units of 32 entries: lower, unit u is tile row u (lane: column, A's row);
+// upper, unit u is tile column u % 32 over tile rows 32 (u / 32) + lane (U's row). Either way
+// a warp reads 32 consecutive entries and each thread's address steps by a fixed offset.
+template <typename T>
+__device__ __forceinline__ void cl_load_tile(double* tile, const T* a, index_t lda, int lower,
+                                             int n, int r0, int c0, int R) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u0 = warp; u0 < R; u0 += CL_AHEAD * warps) {
+        double v[CL_AHEAD];
+#pragma unroll
+        for (int h = 0; h < CL_AHEAD; ++h) {
+            const int u = u0 + h * warps;
+            const int r = lower ? u : 32 * (u >> 5) + lane, c = lower ? lane : u & 31;
+            v[h] = (u < R && r0 + r < n) ? double(a[cg_at(lda, lower, r0 + r, c0 + c)]) : 0.0;
+        }
+#pragma unroll
+        for (int h = 0; h < CL_AHEAD; ++h) {
+            const int u = u0 + h * warps;
+            const int r = lower ? u : 32 * (u >> 5) + lane, c = lower ? lane : u & 31;
+            if (u < R) tile[r * CG_LD + c] = v[h];
+        }
+    }
+}
+
+// Whether the panel's entry (i, j) (rows from the panel's diagonal, j < 32) is one of A's:
+// below n and, in the diagonal block, not above the diagonal.
+__device__ __forceinline__ bool cl_referenced(int i, int j, int rows) {
+    return i < rows && (i >= 32 || j <= i);
+}
+
+template <typename T, bool OUT>
+__global__ void __launch_bounds__(CG_THREADS, 1)
+chol_left(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, int* info,
+          const T* A_in) {
+    // Not __restrict__: the factor's columns written by one panel are read by the next.
+    extern __shared__ __align__(16) double cl_smem[];
+    double* p = cl_smem;                          // a tile of L, then the panel
+    const int nt = (n + 31) >> 5;
+    double* recip = p + 32 * nt * CG_LD;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5, warps = blockDim.x >> 5;
+    const int g = lane >> 2, q = lane & 3;
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        const T* in = OUT ? A_in + m * stride : a;
+        int fail = 0;                             // thread 0's
+        for (int k = 0; k < nt; ++k) {
+            const int j0 = 32 * k, rows = n - j0, R = 32 * (nt - k), strips = 2 * (nt - k);
+            double acc[CL_STRIPS][4][4];
+#pragma unroll
+            for (int w = 0; w < CL_STRIPS; ++w) {
+                const int s = warp + w * warps;
+#pragma unroll
+                for (int f = 0; f < 4; ++f)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {   // C(g, 2q), C(g, 2q + 1), C(g + 8, ...)
+                        const int i = 16 * s + g + 8 * (e >> 1), j = 8 * f + 2 * q + (e & 1);
+                        acc[w][f][e] = (s < strips && cl_referenced(i, j, rows))
+                                           ? double(in[cg_at(lda, lower, j0 + i, j0 + j)]) : 0.0;
+                    }
+            }
+            for (int kc = 0; kc < k; ++kc) {
+                __syncthreads();                  // the tile before is read
+                cl_load_tile(p, a, lda, lower, n, j0, 32 * kc, R);
+                __syncthreads();
+#pragma unroll
+                for (int w = 0; w < CL_STRIPS; ++w) {
+                    const int s = warp + w * warps;
+                    if (s < strips)
+                        cg_strip_product(acc[w], p + (16 * s + g) * CG_LD + q, p + g * CG_LD + q,
+                                         s == 0 ? 2 : 4);
+                }
+            }
+            __syncthreads();                      // the last tile (or panel before) is read
+#pragma unroll
+            for (int w = 0; w < CL_STRIPS; ++w) {
+                const int s = warp + w * warps;
+                if (s >= strips) continue;
+#pragma unroll
+                for (int f = 0; f < 4; ++f)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int i = 16 * s + g + 8 * (e >> 1), j = 8 * f + 2 * q + (e & 1);
+                        p[i * CG_LD + j] = cl_referenced(i, j, rows) ? acc[w][f][e]
+                                                                     : (i == j ? 1.0 : 0.0);
+                    }
+            }
+            __syncthreads();
+            if (warp == 0) {
+                const int f = chol_factor_32<CG_LD>(p, min(32, rows), lane);
+                recip[lane] = 1.0 / p[lane * CG_LD + lane];
+                if (f != 0 && fail == 0) fail = j0 + f;
+            }
+            __syncthreads();
+            if (t < R - 32) solve_row_32<CG_LD>(p + (32 + t) * CG_LD, p, recip);
+            __syncthreads();
+            cg_store_column(a, lda, lower, n, k, p, t, blockDim.x);
+        }
+        if (t == 0 && info != nullptr) info[m] = fail;
+        __syncthreads();                          // the panel is read before the next matrix's
+    }
+}

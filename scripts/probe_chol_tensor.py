@@ -1,5 +1,5 @@
-"""kernels/potrf.cu chol_tensor and chol_global probe (device): checked against LAPACK, then
-timed against the POTRF paths they would replace.
+"""kernels/potrf.cu chol_tensor, chol_global and chol_left probe (device): checked against
+LAPACK, then timed against the POTRF paths they would replace.
 
 python3 scripts/probe_chol_tensor.py check     # n = 33..128, lower / upper, in and out of place,
                                               # strided views, both dtypes, a failing and a NaN
@@ -10,6 +10,7 @@ python3 scripts/probe_chol_tensor.py time [--dtype float64] [--sizes 64,128] [--
 python3 scripts/probe_chol_tensor.py profile [--dtype float64] [--sizes 96] [--batches 10240]
                                             [--defines MACRO,...]
 --kernel global: check, small, time and profile chol_global (check: n = 33..512) instead;
+--kernel left: check, small and time chol_left (n = 33..512);
 --kernel cluster2 / cluster4 / cluster8: chol_cluster with 2, 4 or 8 blocks a matrix (sm_90).
 python3 scripts/probe_chol_tensor.py clusters [--dtype float64] [--sizes 256,512] [--batches 1,8]
     # chol_global and chol_cluster (2, 4, 8 blocks) against the public call and the vendors
@@ -115,7 +116,8 @@ def factor_of(kernel):
     from linalg._cuda import cholesky
     if kernel.startswith("cluster"):
         return functools.partial(cholesky.potrf_global, blocks=int(kernel[7:]))
-    return cholesky.potrf_global if kernel == "global" else cholesky.potrf_tensor
+    return {"global": cholesky.potrf_global, "left": cholesky.potrf_left}.get(
+        kernel, cholesky.potrf_tensor)
 
 
 def run_check(sizes, dtypes, kernel="tensor"):
@@ -136,12 +138,17 @@ def run_check(sizes, dtypes, kernel="tensor"):
     return failures
 
 
-def run_time(dt, sizes, batches, output, kernel="tensor"):
+def run_time(dt, sizes, batches, output, kernel="tensor", threads=None):
+    """The table of ``time`` (the module's docstring); ``threads``: chol_tensor's threads a block
+    at every NT (else TENSOR_THREADS)."""
     import cupy
     from bench_blas import copy_bandwidth, timeit
     from linalg._cuda import cholesky, vendor
+    if threads:
+        cholesky.TENSOR_THREADS = {nt: threads for nt in cholesky.TENSOR_THREADS}
+        cholesky._tensor_config.cache_clear()
     ours = factor_of(kernel)
-    rule = "TENSOR_RANGE" if kernel == "tensor" else "GLOBAL_BATCHES"
+    rule = {"tensor": "TENSOR_RANGE", "left": "LEFT_RANGE"}.get(kernel, "GLOBAL_BATCHES")
     gen = numpy.random.default_rng(3)
     copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()
@@ -466,11 +473,13 @@ def main(argv=None):
     parser.add_argument("--nrhs", help="solve: comma-separated right-hand-side counts (else n)")
     parser.add_argument("--nt", type=int, help="profile: blocks a side, whatever n")
     parser.add_argument("--carveout", type=int, help="profile: preferred carveout, percent")
-    parser.add_argument("--threads", type=int, help="profile: threads a block")
+    parser.add_argument("--threads", type=int, help="profile, time: threads a block")
     parser.add_argument("--defines", default="", help="profile: comma-separated macros")
     parser.add_argument("--kernel", default="tensor",
-                        choices=("tensor", "global", "cluster2", "cluster4", "cluster8"),
-                        help="chol_tensor, chol_global or chol_cluster (2, 4, 8 blocks)")
+                        choices=("tensor", "global", "left", "cluster2", "cluster4",
+                                 "cluster8"),
+                        help="chol_tensor, chol_global, chol_left or chol_cluster (2, 4, 8 "
+                             "blocks)")
     args = parser.parse_args(argv)
     if args.mode == "check":
         sizes = SIZES if args.kernel == "tensor" else GLOBAL_SIZES
@@ -497,7 +506,7 @@ def main(argv=None):
                      [int(v) for v in args.batches.split(",")], args.output)
         return 0
     run_time(numpy.dtype(args.dtype).type, [int(v) for v in args.sizes.split(",")],
-             [int(v) for v in args.batches.split(",")], args.output, args.kernel)
+             [int(v) for v in args.batches.split(",")], args.output, args.kernel, args.threads)
     return 0
 
 

@@ -501,6 +501,48 @@ def _global_config(device_id, dtype, n, fresh, blocks):
     return kernel("potrf", name, "pqqiqipp"), GLOBAL_THREADS, global_smem_bytes(n)
 
 
+# kernels/potrf.cu chol_left: POTRF of LEAF < n <= GLOBAL_MAX in one launch at large batches,
+# one matrix a block of 32 ceil(n / 32) threads, left-looking by 32-wide panels (each panel's
+# DMMA updates from tiles of the finished columns in shared memory): A read once, the factor
+# written once.
+COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double")
+                              for o in ("false", "true")]
+
+
+# The n (first, last) a dtype's POTRF takes chol_left for from LEFT_FROM_BATCH matrices, after
+# chol_tensor's and chol_global's rules.
+LEFT_RANGE = {}
+LEFT_FROM_BATCH = 1
+
+
+def use_left(a):
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (LEFT_RANGE,
+    LEFT_FROM_BATCH)."""
+    first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
+    return first <= a.shape[1] <= last and a.shape[0] >= LEFT_FROM_BATCH
+
+
+def left_smem_bytes(n):
+    """Dynamic shared bytes of chol_left at order n (kernels/potrf.cu chol_left_smem)."""
+    return (tensor_blocks_a_side(n) * tri.LEAF * GLOBAL_LD + 32) * 8
+
+
+def potrf_left(a, lower, src=None):
+    """kernels/potrf.cu chol_left on the (batch, n, n) view ``a`` (LEAF < n <= GLOBAL_MAX): the
+    factor in one launch (left-looking by 32-wide panels, their updates on the float64 tensor
+    cores), zeros in the other triangle. In place, or with ``src`` (a's shape and strides) the
+    factor of ``src`` written to ``a``, ``src`` only read. Returns info."""
+    return _factor_a_block(_left_config, a, lower, src)
+
+
+@functools.lru_cache(maxsize=1024)
+def _left_config(device_id, dtype, n, fresh):
+    """(launcher, threads, shared bytes) of chol_left at order n."""
+    name = f"chol_left<{ctype(dtype)}, {cbool(fresh)}>"
+    return (kernel("potrf", name, "pqqiqipp"), tri.LEAF * tensor_blocks_a_side(n),
+            left_smem_bytes(n))
+
+
 def potrs_inplace(l, b, lower, src=None):
     """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
     recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
@@ -531,13 +573,15 @@ def potrs_inplace(l, b, lower, src=None):
 
 def _one_block_factor(a, kept):
     """The one-launch POTRF that serves the batch ``a`` (input kept or not): potrf_tensor,
-    potrf_global with its blocks a matrix, or None."""
+    potrf_global with its blocks a matrix, potrf_left, or None."""
     if a.shape[1] > tri.LEAF and use_tensor(a, kept):
         return potrf_tensor
     blocks = global_blocks(a)
     if blocks == 1:
         return potrf_global
-    return functools.partial(potrf_global, blocks=blocks) if blocks else None
+    if blocks:
+        return functools.partial(potrf_global, blocks=blocks)
+    return potrf_left if use_left(a) else None
 
 
 def potrf(a, lower=True, keep=()):

@@ -32,7 +32,8 @@ def gpu():
 
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
-                        "tensor", "tensor_solve", "tensor_inverse", "global", "cluster"])
+                        "tensor", "tensor_solve", "tensor_inverse", "global", "cluster",
+                        "left"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -49,7 +50,8 @@ def potrf_path(request, gpu, monkeypatch):
     kernels/potrf.cu chol_tensor_inverse for 33..128, every dtype, off for the other
     parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
-    chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above."""
+    chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
+    kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others)."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
@@ -73,6 +75,9 @@ def potrf_path(request, gpu, monkeypatch):
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {"float32": every, "float64": every})
     else:
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {})
+    every_n = {dtype: (gpu.tri.LEAF + 1, gpu.GLOBAL_MAX) for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "LEFT_RANGE", every_n if request.param == "left" else {})
+    monkeypatch.setattr(gpu, "LEFT_FROM_BATCH", 1)
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

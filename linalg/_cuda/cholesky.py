@@ -186,7 +186,7 @@ def potrf_panels(a, lower, src=None):
 TENSOR_MAX = 128
 TENSOR_LD = 36
 TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
-TENSOR_THREADS = {2: 128, 3: 128, 4: 256}
+TENSOR_THREADS = {2: 64, 3: 128, 4: 256}
 # The n (first, last) a dtype's POTRF takes chol_tensor for: every batch with the input kept (a
 # default call, out of place), in place every batch from n = TENSOR_IN_PLACE_FROM and below
 # TENSOR_IN_PLACE_BELOW matrices under it; ahead of the one-launch, small-batch and panel
@@ -257,11 +257,16 @@ def _factor_a_block(config, a, lower, src, blocks=1):
 def _tensor_config(device_id, dtype, n, fresh):
     """(launcher, threads, shared bytes) of chol_tensor at order n: NT = ceil(n / 32) blocks a
     side, TENSOR_THREADS[NT] threads. The kernel's 128-register bound (launch bound 256, 2)
-    lets four 128-thread blocks share an SM where shared memory allows (NT = 2, 3): the blocks
-    an SM are what hide the diagonal steps' latency. H100, float64, batch 10240, ms: n = 64
-    128 threads 0.42, 256 0.60; n = 96 128 0.82, 192 1.10, 256 1.09; at NT = 4 shared memory
-    holds an SM to two blocks and 256 threads (1.67) beat 128 (2.00); a 255-register bound
-    (launch bound 128, 2) lost 15 % at n = 64 (reports/gpu_20261127, calls 5 and 6)."""
+    lets four 128-thread blocks share an SM where shared memory allows (NT = 3), eight
+    64-thread blocks at NT = 2: the blocks an SM are what hide the diagonal steps' latency.
+    H100, float64, batch 10240, ms: n = 64 128 threads 0.42, 256 0.60; n = 96 128 0.82, 192
+    1.10, 256 1.09; at NT = 4 shared memory holds an SM to two blocks and 256 threads (1.67)
+    beat 128 (2.00); a 255-register bound (launch bound 128, 2) lost 15 % at n = 64
+    (reports/gpu_20261127, calls 5 and 6). NT = 2, 64 threads against 128 (`python3
+    scripts/probe_chol_tensor.py time --threads 64`, reports/gpu_20261127j call 1, twice
+    each): in place n = 40 / 48 / 56 / 64 at batch 10240 0.209-0.211 / 0.231-0.233 /
+    0.256-0.257 / 0.282-0.286 against 0.248 / 0.273-0.278 / 0.307-0.309 / 0.334 ms (1.14-1.19x;
+    batch 100000 1.19-1.22x, 1000 0.99-1.17x)."""
     nt = tensor_blocks_a_side(n)
     launcher = kernel("potrf", f"chol_tensor<{ctype(dtype)}, {nt}, {cbool(fresh)}>",
                       "pqqiqipp")

@@ -1998,29 +1998,15 @@ __host__ __device__ constexpr int chol_left_smem(int n) {
 }
 
 // Rows r0 .. r0 + R - 1 of the lower form's columns c0 .. c0 + 31 (r0 >= c0 + 32: no diagonal
-// entry) into tile (rows CG_LD apart), zeros past n, by the block's threads. Units of 32
-// entries: lower, unit u is tile row u (lane: column, A's row); upper, unit u is tile column
-// u % 32 over tile rows 32 (u / 32) + lane (U's row); either way a warp reads 32 consecutive
-// entries. double: cp.async copies, all of the tile's in flight at once (one memory latency a
-// tile); float: CL_AHEAD plain loads a thread in flight, widened on the way. Returns when this
-// thread's copies have landed (the block's need a barrier after).
+// entry) into tile (rows CG_LD apart), zeros past n, by the block's threads with CL_AHEAD loads
+// a thread in flight. Units of 32 entries: lower, unit u is tile row u (lane: column, A's row);
+// upper, unit u is tile column u % 32 over tile rows 32 (u / 32) + lane (U's row); either way a
+// warp reads 32 consecutive entries. (cp.async copies of a whole tile at once, double, measured
+// no faster: 0.98-1.0x at n = 136-256, reports/gpu_20261127j call 2.)
 template <typename T>
 __device__ __forceinline__ void cl_load_tile(double* tile, const T* a, index_t lda, int lower,
                                              int n, int r0, int c0, int R) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    if constexpr (sizeof(T) == 8) {
-        for (int u = warp; u < R; u += warps) {
-            const int r = lower ? u : 32 * (u >> 5) + lane, c = lower ? lane : u & 31;
-            double* dst = tile + r * CG_LD + c;
-            if (r0 + r < n)
-                cp_async_element(dst, reinterpret_cast<const double*>(a) +
-                                          cg_at(lda, lower, r0 + r, c0 + c));
-            else
-                *dst = 0.0;
-        }
-        cp_async_wait_all();
-        return;
-    }
     for (int u0 = warp; u0 < R; u0 += CL_AHEAD * warps) {
         double v[CL_AHEAD];
 #pragma unroll

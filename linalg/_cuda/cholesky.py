@@ -4,9 +4,12 @@ float32/float64, n <= LEAF (32): one fused kernel launch per operation (kernels/
 ``chol_small`` for potrf/potri/poti, ``chol_solve`` for posv and potrs with several right-hand
 sides, the fused two-solve leaf POTRS of triangular.solve_leaf for one), several matrices per
 thread block, each matrix read and written once.
-potrf for n > LEAF: float64 n = 48..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
+potrf for n > LEAF: float64 n = 33..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
 ``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
-place from n = 49 or below TENSOR_IN_PLACE_BELOW matrices), else left-looking panels on the
+place from n = 36 or below TENSOR_IN_PLACE_BELOW matrices); small batches at n = 129..512 one
+launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..256 (LEFT_RANGE)
+one launch of ``chol_left`` (left-looking 32-wide panels, DMMA updates; input kept, or in place
+up to n = 160 or below LEFT_IN_PLACE_BELOW matrices); else left-looking panels on the
 referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
 kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
 reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100
@@ -196,12 +199,15 @@ TENSOR_THREADS = {2: 64, 3: 128, 4: 256}
 # against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x). Since ct_load / ct_store
 # step their addresses a row at a time (reports/gpu_20261127i calls 6-7, 17-20 % faster), in
 # place at batch 10240 / 100000: n = 64 1.12 / 1.09x, 96 1.31 / 1.43x, 112 1.13 / 1.11x, 128
-# 1.14x; n = 48 1.01 / 0.94x (kept 1.26-1.74x at every n).
+# 1.14x; n = 48 1.01 / 0.94x (kept 1.26-1.74x at every n). With 64 threads a block at NT = 2
+# (reports/gpu_20261127j calls 1-2): in place at batch 10240 / 100000 n = 36 1.18 / 1.10x, 40
+# 1.12 / 1.09x, 44 1.17 / 1.10x, 48 1.14-1.22 / 1.13x, n = 33 1.94 / 0.94x; kept n = 33-48
+# 1.27-1.66x; so from n = 33 kept and from 36 in place.
 # float32 lost everywhere measured (0.38-0.58x with plain loads widened on the way; since its
 # loads are cp.async copies into staging slots, 0.58-0.86x at batch 10240 and 0.72-1.09x at 1000,
 # n = 48-128, reports/gpu_20261127h call 5: the float32 panels move half the bytes).
-TENSOR_RANGE = {"float64": (48, 128)}
-TENSOR_IN_PLACE_FROM = 49
+TENSOR_RANGE = {"float64": (33, 128)}
+TENSOR_IN_PLACE_FROM = 36
 TENSOR_IN_PLACE_BELOW = 2048
 
 
@@ -514,22 +520,41 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
                               for o in ("false", "true")]
 
 
-# The n (first, last) a dtype's POTRF takes chol_left for from LEFT_FROM_BATCH matrices, after
-# chol_tensor's and chol_global's rules.
-LEFT_RANGE = {}
+# The n (first, last) a dtype's POTRF takes chol_left for with the input kept (a default call),
+# in place up to n = LEFT_IN_PLACE_LAST or below LEFT_IN_PLACE_BELOW matrices, from
+# LEFT_FROM_BATCH matrices, after chol_tensor's and chol_global's rules. H100, float64, ms against the default path without it (the panels at
+# these batches; `python3 scripts/probe_chol_tensor.py time --kernel left`, reports/
+# gpu_20261127j calls 1-2): kept, n = 136 / 160 / 192 / 256 at batch 500-10240 1.32-2.07 /
+# 1.32-1.56 / 1.10-1.86 / 1.16-1.79x (n = 256, batch 10240: 7.3 against 8.5 ms); in place n =
+# 136 / 160 1.08-1.29x, n = 192 / 256 1.10-1.42 / 1.12-1.40x at batch 500-2000 but 0.94-0.96 /
+# 1.00-1.02x at 10240 (the panels in place read nothing twice but the finished columns, as
+# chol_left does); n = 320-512 at batch 2000-4096
+# 0.74-0.91x (512 threads, one block an SM). float32 0.59-0.84x (the float32 panels move half
+# the bytes; chol_left widens every entry to double): none.
+LEFT_RANGE = {"float64": (GLOBAL_FROM, 256)}
+LEFT_IN_PLACE_LAST = 160
+LEFT_IN_PLACE_BELOW = 4096
 LEFT_FROM_BATCH = 1
 
 
-def use_left(a):
-    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (LEFT_RANGE,
-    LEFT_FROM_BATCH)."""
+def use_left(a, kept):
+    """True where POTRF of the (batch, n, n) batch ``a`` (its input ``kept`` or not) runs on
+    chol_left (LEFT_RANGE, LEFT_IN_PLACE_LAST, LEFT_IN_PLACE_BELOW, LEFT_FROM_BATCH)."""
     first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last and a.shape[0] >= LEFT_FROM_BATCH
+    batch, n = a.shape[0], a.shape[1]
+    in_place_ok = n <= LEFT_IN_PLACE_LAST or batch < LEFT_IN_PLACE_BELOW
+    return first <= n <= last and (kept or in_place_ok) and batch >= LEFT_FROM_BATCH
 
 
 def left_smem_bytes(n):
     """Dynamic shared bytes of chol_left at order n (kernels/potrf.cu chol_left_smem)."""
     return (tensor_blocks_a_side(n) * tri.LEAF * GLOBAL_LD + 32) * 8
+
+
+def left_threads(n):
+    """Threads a block of chol_left at order n: a warp a 32-row block of the panel
+    (kernels/potrf.cu CL_STRIPS strips of 16 rows)."""
+    return tri.LEAF * tensor_blocks_a_side(n)
 
 
 def potrf_left(a, lower, src=None):
@@ -544,8 +569,7 @@ def potrf_left(a, lower, src=None):
 def _left_config(device_id, dtype, n, fresh):
     """(launcher, threads, shared bytes) of chol_left at order n."""
     name = f"chol_left<{ctype(dtype)}, {cbool(fresh)}>"
-    return (kernel("potrf", name, "pqqiqipp"), tri.LEAF * tensor_blocks_a_side(n),
-            left_smem_bytes(n))
+    return kernel("potrf", name, "pqqiqipp"), left_threads(n), left_smem_bytes(n)
 
 
 def potrs_inplace(l, b, lower, src=None):
@@ -586,7 +610,7 @@ def _one_block_factor(a, kept):
         return potrf_global
     if blocks:
         return functools.partial(potrf_global, blocks=blocks)
-    return potrf_left if use_left(a) else None
+    return potrf_left if use_left(a, kept) else None
 
 
 def potrf(a, lower=True, keep=()):

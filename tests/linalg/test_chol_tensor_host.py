@@ -1,7 +1,8 @@
-"""kernels/potrf.cu chol_tensor's, chol_tensor_solve's, chol_tensor_inverse's and chol_global's
-shared-memory sizes, compiled for the host with nvcc, against the launchers'
+"""kernels/potrf.cu chol_tensor's, chol_tensor_solve's, chol_tensor_inverse's, chol_global's and
+chol_left's shared-memory sizes, compiled for the host with nvcc, against the launchers'
 (linalg/_cuda/cholesky.py tensor_smem_bytes, tensor_solve_smem_bytes, tensor_inverse_smem_bytes,
-global_smem_bytes), and the launchers' rules. Skips the nvcc part without nvcc."""
+global_smem_bytes, left_smem_bytes), and the launchers' rules. Skips the nvcc part without
+nvcc."""
 import subprocess
 
 import numpy
@@ -22,6 +23,8 @@ int main() {
            chol_tensor_inverse_smem<4>());
     printf("%d %d %d %d\n", chol_tensor_solve_smem<2, 1>(), chol_tensor_solve_smem<2, 2>(),
            chol_tensor_solve_smem<3, 1>(), chol_tensor_solve_smem<4, 2>());
+    for (int n : {33, 129, 256, 300, 512}) printf("%d ", chol_left_smem(n));
+    printf("\n%d\n", CL_STRIPS);
     return 0;
 }
 """
@@ -30,14 +33,17 @@ int main() {
 def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
     exe = build_host_program(tmp_path_factory, "chol_tensor_host", PROGRAM)
     done = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
-    tensor, glob, constants, inverse, solve = [[int(v) for v in line.split()]
-                                               for line in done.stdout.splitlines()]
+    tensor, glob, constants, inverse, solve, left, strips = [
+        [int(v) for v in line.split()] for line in done.stdout.splitlines()]
     assert tensor == [cholesky.tensor_smem_bytes(n) for n in (64, 96, 128)]
     assert inverse == [cholesky.tensor_inverse_smem_bytes(nt) for nt in (2, 3, 4)]
     assert solve == [cholesky.tensor_solve_smem_bytes(nt, chunks)
                      for nt, chunks in ((2, 1), (2, 2), (3, 1), (4, 2))]
     assert glob == [cholesky.global_smem_bytes(n) for n in (33, 129, 256, 300, 512)]
     assert constants == [cholesky.GLOBAL_THREADS, cholesky.GLOBAL_LD, cholesky.GLOBAL_MAX]
+    assert left == [cholesky.left_smem_bytes(n) for n in (33, 129, 256, 300, 512)]
+    # chol_left's launcher gives a warp a 32-row block of the panel: two strips of 16 rows
+    assert strips == [2]
 
 
 def test_global_threads_cover_the_rows_a_step_solves():
@@ -150,3 +156,35 @@ def test_in_place_calls_take_it_at_every_batch_from_the_order_bound(monkeypatch)
 def test_rule_stays_inside_the_kernels_sizes():
     for first, last in cholesky.TENSOR_RANGE.values():
         assert cholesky.tri.LEAF < first <= last <= cholesky.TENSOR_MAX
+
+
+def test_left_threads_cover_the_panel_and_fit_the_launch_bound():
+    """chol_left: a warp a 32-row block of the panel (CL_STRIPS = 2 strips of 16 rows), a thread
+    a row solved below the diagonal block, at most the kernel's launch bound (CG_THREADS); two
+    blocks an SM at n = 256, its shared memory within an SM's at GLOBAL_MAX."""
+    for n in (33, 100, 129, 200, 256, 300, 511, 512):
+        threads = cholesky.left_threads(n)
+        assert 32 * (cholesky.tensor_blocks_a_side(n) - 1) <= threads <= cholesky.GLOBAL_THREADS
+    assert 2 * (cholesky.left_smem_bytes(256) + 1024) <= 228 * 1024
+    assert cholesky.left_smem_bytes(cholesky.GLOBAL_MAX) + 1024 <= 228 * 1024
+
+
+def test_left_rule_serves_its_range_and_in_place_bounds(monkeypatch):
+    monkeypatch.setattr(cholesky, "LEFT_RANGE", {"float64": (129, 256)})
+    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_LAST", 160)
+    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_BELOW", 4096)
+    monkeypatch.setattr(cholesky, "LEFT_FROM_BATCH", 1)
+    f64 = numpy.float64
+    assert [n for n in range(1, 600)
+            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=True)] == list(range(129, 257))
+    assert [n for n in range(1, 600)
+            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=False)] == list(range(129, 161))
+    for batch, in_place in ((1, True), (4095, True), (4096, False), (100000, False)):
+        assert cholesky.use_left(FakeBatch(256, f64, batch), kept=False) == in_place
+    assert not any(cholesky.use_left(FakeBatch(n, numpy.float32, 10240), kept)
+                   for n in range(1, 600) for kept in (True, False))
+
+
+def test_left_rule_stays_inside_the_kernels_sizes():
+    for first, last in cholesky.LEFT_RANGE.values():
+        assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX

@@ -1852,6 +1852,19 @@ __device__ __forceinline__ void cg_factor_diagonal(double* d, double* recip, int
     if (lane == 0 && f != 0 && fail == 0) fail = c0 + f;
 }
 
+// The entries e = t, t + step, ... below count of a row-major walk with rows `width` long, as
+// (e / width, e % width): two divisions at the start and none a step (a runtime division an
+// entry cost chol_left's stores a fourth of its samples, reports/gpu_20261127j call 6).
+struct CgWalk {
+    int q, m, dq, dm, width;
+    __host__ __device__ __forceinline__ CgWalk(int t, int step, int width)
+        : q(t / width), m(t % width), dq(step / width), dm(step % width), width(width) {}
+    __host__ __device__ __forceinline__ void next() {
+        q += dq, m += dm;
+        if (m >= width) m -= width, ++q;
+    }
+};
+
 // Block column k of the factor from the block column p, and the zeros of the other triangle in
 // block row k (lower: right of the diagonal block; upper: U's rows left of it): the entries t,
 // t + step, ... of each (a cluster's blocks share the stores). Consecutive threads write
@@ -1860,14 +1873,17 @@ template <typename T>
 __device__ __forceinline__ void cg_store_column(T* a, index_t lda, int lower, int n, int k,
                                                 const double* p, int t, int step) {
     const int c0 = 32 * k, rows = n - c0;
-    for (int e = t; e < 32 * rows; e += step) {
-        const int r = lower ? e >> 5 : e % rows, c = lower ? e & 31 : e / rows;
+    CgWalk w(t, step, lower ? 32 : rows);             // lower: (row, column), upper: (c, r)
+    for (int e = t; e < 32 * rows; e += step, w.next()) {
+        const int r = lower ? w.q : w.m, c = lower ? w.m : w.q;
         if (c0 + c < n) a[cg_at(lda, lower, c0 + r, c0 + c)] = T(p[r * CG_LD + c]);
     }
     const int width = lower ? rows - 32 : c0, first = lower ? c0 + 32 : 0;
-    for (int e = t; e < 32 * max(width, 0); e += step) {
-        const int r = c0 + e / width;
-        if (r < n) a[(index_t)r * lda + first + e % width] = T(0);
+    if (width <= 0) return;
+    CgWalk z(t, step, width);
+    for (int e = t; e < 32 * width; e += step, z.next()) {
+        const int r = c0 + z.q;
+        if (r < n) a[(index_t)r * lda + first + z.m] = T(0);
     }
 }
 

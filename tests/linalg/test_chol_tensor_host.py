@@ -25,6 +25,15 @@ int main() {
            chol_tensor_solve_smem<3, 1>(), chol_tensor_solve_smem<4, 2>());
     for (int n : {33, 129, 256, 300, 512}) printf("%d ", chol_left_smem(n));
     printf("\n%d\n", CL_STRIPS);
+    int walked = 0, wrong = 0;                    // CgWalk against the divisions it replaces
+    for (int width : {1, 7, 31, 32, 33, 100, 480})
+        for (int step : {1, 32, 224, 256, 480, 512, 1000})
+            for (int t = 0; t < step && t < 40; ++t) {
+                CgWalk w(t, step, width);
+                for (int e = t; e < 32 * width; e += step, w.next(), ++walked)
+                    wrong += w.q != e / width || w.m != e % width;
+            }
+    printf("%d %d\n", walked, wrong);
     return 0;
 }
 """
@@ -33,7 +42,7 @@ int main() {
 def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
     exe = build_host_program(tmp_path_factory, "chol_tensor_host", PROGRAM)
     done = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
-    tensor, glob, constants, inverse, solve, left, strips = [
+    tensor, glob, constants, inverse, solve, left, strips, walk = [
         [int(v) for v in line.split()] for line in done.stdout.splitlines()]
     assert tensor == [cholesky.tensor_smem_bytes(n) for n in (64, 96, 128)]
     assert inverse == [cholesky.tensor_inverse_smem_bytes(nt) for nt in (2, 3, 4)]
@@ -44,6 +53,8 @@ def test_launcher_reserves_the_kernels_shared_memory(tmp_path_factory):
     assert left == [cholesky.left_smem_bytes(n) for n in (33, 129, 256, 300, 512)]
     # chol_left's launcher gives a warp a 32-row block of the panel: two strips of 16 rows
     assert strips == [2]
+    # cg_store_column's walk over (e / width, e % width) without a division a step
+    assert walk[0] > 10000 and walk[1] == 0, walk
 
 
 def test_global_threads_cover_the_rows_a_step_solves():

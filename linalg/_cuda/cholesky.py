@@ -9,7 +9,7 @@ potrf for n > LEAF: float64 n = 33..128 (TENSOR_RANGE) in one launch of kernels/
 place from n = 36 or below TENSOR_IN_PLACE_BELOW matrices); small batches at n = 129..512 one
 launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..256 (LEFT_RANGE)
 one launch of ``chol_left`` (left-looking 32-wide panels, DMMA updates; input kept, or in place
-up to n = 160 or below LEFT_IN_PLACE_BELOW matrices); else left-looking panels on the
+at n in LEFT_IN_PLACE or below LEFT_IN_PLACE_BELOW matrices); else left-looking panels on the
 referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
 kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
 reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100
@@ -520,29 +520,31 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
                               for o in ("false", "true")]
 
 
-# The n (first, last) a dtype's POTRF takes chol_left for with the input kept (a default call),
-# in place up to n = LEFT_IN_PLACE_LAST or below LEFT_IN_PLACE_BELOW matrices, from
-# LEFT_FROM_BATCH matrices, after chol_tensor's and chol_global's rules. H100, float64, ms against the default path without it (the panels at
+# The n (first, last) a dtype's POTRF takes chol_left for with the input kept (a default call);
+# in place where n is in one of LEFT_IN_PLACE's (first, last) ranges or below
+# LEFT_IN_PLACE_BELOW matrices; from LEFT_FROM_BATCH matrices, after chol_tensor's and
+# chol_global's rules. H100, float64, ms against the default path without it (the panels at
 # these batches; `python3 scripts/probe_chol_tensor.py time --kernel left`, reports/
-# gpu_20261127j calls 1-2): kept, n = 136 / 160 / 192 / 256 at batch 500-10240 1.32-2.07 /
-# 1.32-1.56 / 1.10-1.86 / 1.16-1.79x (n = 256, batch 10240: 7.3 against 8.5 ms); in place n =
-# 136 / 160 1.08-1.29x, n = 192 / 256 1.10-1.42 / 1.12-1.40x at batch 500-2000 but 0.94-0.96 /
-# 1.00-1.02x at 10240 (the panels in place read nothing twice but the finished columns, as
-# chol_left does); n = 320-512 at batch 2000-4096
-# 0.74-0.91x (512 threads, one block an SM). float32 0.59-0.84x (the float32 panels move half
-# the bytes; chol_left widens every entry to double): none.
+# gpu_20261127j calls 1, 2 and, with the stores walked without divisions, 7): kept, n = 136 /
+# 160 / 192 / 256 at batch 500-10240 1.32-2.07 / 1.33-1.56 / 1.15-1.86 / 1.23-1.79x (n = 256,
+# batch 10240: 6.94 against 8.53 ms); in place n = 136 / 160 1.10-1.29x, n = 256 1.07-1.08x at
+# batch 10240 and 1.22-1.40x at 500-2000, n = 192 1.13-1.42x at 500-2000 but 0.98x at 10240
+# (n = 161-255 not measured at 10240 but for 192: the panels keep them there); n = 320-512 at
+# batch 2000-4096 0.74-0.91x (512 threads, one block an SM). float32 0.59-0.84x (the float32
+# panels move half the bytes; chol_left widens every entry to double): none.
 LEFT_RANGE = {"float64": (GLOBAL_FROM, 256)}
-LEFT_IN_PLACE_LAST = 160
+LEFT_IN_PLACE = ((GLOBAL_FROM, 160), (256, 256))
 LEFT_IN_PLACE_BELOW = 4096
 LEFT_FROM_BATCH = 1
 
 
 def use_left(a, kept):
     """True where POTRF of the (batch, n, n) batch ``a`` (its input ``kept`` or not) runs on
-    chol_left (LEFT_RANGE, LEFT_IN_PLACE_LAST, LEFT_IN_PLACE_BELOW, LEFT_FROM_BATCH)."""
+    chol_left (LEFT_RANGE, LEFT_IN_PLACE, LEFT_IN_PLACE_BELOW, LEFT_FROM_BATCH)."""
     first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
     batch, n = a.shape[0], a.shape[1]
-    in_place_ok = n <= LEFT_IN_PLACE_LAST or batch < LEFT_IN_PLACE_BELOW
+    in_place_ok = (batch < LEFT_IN_PLACE_BELOW
+                   or any(lo <= n <= hi for lo, hi in LEFT_IN_PLACE))
     return first <= n <= last and (kept or in_place_ok) and batch >= LEFT_FROM_BATCH
 
 

@@ -182,20 +182,20 @@ def test_left_threads_cover_the_panel_and_fit_the_launch_bound():
 
 def test_left_rule_serves_its_range_and_in_place_bounds(monkeypatch):
     monkeypatch.setattr(cholesky, "LEFT_RANGE", {"float64": (129, 256)})
-    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_LAST", 160)
+    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE", ((129, 160), (256, 256)))
     monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_BELOW", 4096)
     monkeypatch.setattr(cholesky, "LEFT_FROM_BATCH", 1)
     f64 = numpy.float64
     assert [n for n in range(1, 600)
             if cholesky.use_left(FakeBatch(n, f64, 10240), kept=True)] == list(range(129, 257))
     assert [n for n in range(1, 600)
-            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=False)] == list(range(129, 161))
+            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=False)] == [*range(129, 161), 256]
     for batch, in_place in ((1, True), (4095, True), (4096, False), (100000, False)):
-        assert cholesky.use_left(FakeBatch(256, f64, batch), kept=False) == in_place
+        assert cholesky.use_left(FakeBatch(192, f64, batch), kept=False) == in_place
     assert not any(cholesky.use_left(FakeBatch(n, numpy.float32, 10240), kept)
                    for n in range(1, 600) for kept in (True, False))
 
 
 def test_left_rule_stays_inside_the_kernels_sizes():
-    for first, last in cholesky.LEFT_RANGE.values():
+    for first, last in (*cholesky.LEFT_RANGE.values(), *cholesky.LEFT_IN_PLACE):
         assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX

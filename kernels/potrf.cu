@@ -1,6 +1,7 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
-// larger kernels (chol_block, chol_panel, chol_tensor, chol_global) below it, and chol_tensor's
-// siblings for POSV / POTRS (chol_tensor_solve) and POTRI / POTI (chol_tensor_inverse).
+// larger kernels (chol_block, chol_panel, chol_tensor, chol_global, chol_left) below it, and
+// chol_tensor's siblings for POSV / POTRS (chol_tensor_solve) and POTRI / POTI
+// (chol_tensor_inverse).
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -27,8 +28,9 @@
 //             order are fully unrolled (constant register indices, no per-entry predicates), with
 //             one uniform `j >= n` exit a step; entries beyond n are scratch that is never
 //             stored. Larger n: potrf in one launch up to n = 128 (chol_tensor below), up to
-//             512 on small batches (chol_global, chol_cluster below), or by left-looking 32-wide
-//             panels (chol_panel below, reusing the potrf phase); potri / poti in one launch up
+//             512 on small batches (chol_global, chol_cluster below), up to 256 at larger
+//             ones (chol_left below), or by left-looking 32-wide panels (chol_panel below,
+//             reusing the potrf phase); potri / poti in one launch up
 //             to n = 128 (chol_tensor_inverse below); trtri/lauum by the launchers' recursion
 //             down to this kernel.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
@@ -1984,13 +1986,14 @@ chol_cluster(T* A, index_t lda, index_t stride, int n, index_t batch, int lower,
 }
 
 // chol_left<T, OUT>: POTRF of 32 < n <= 32 CG_BLOCKS_MAX at large batches in one launch, one
-// matrix a block of 32 ceil(n / 32) threads (CL_STRIPS strips a warp), left-looking by 32-wide panels,
-// so that each entry of A is read once and the factor written once, the only other traffic the
-// finished columns read back for the panels' updates (n = 256: 1.5 MB a matrix against the panel
-// path's 1.9 MB, whose GEMMs write each panel and chol_panel reads it back; 2 n / 32 launches
-// there). Launcher: linalg/_cuda/cholesky.py potrf_left.
+// matrix a block of 32 ceil(n / 32) threads (CL_STRIPS strips a warp), left-looking by 32-wide
+// panels, so that each entry of A is read once and the factor written once, the only other
+// traffic the finished columns read back for the panels' updates (n = 256: 1.5 MB a matrix
+// against the panel path's 1.9 MB, whose GEMMs write each panel and chol_panel reads it back;
+// 2 n / 32 launches there). Launcher: linalg/_cuda/cholesky.py potrf_left.
 // Steps:      for each panel k (columns j0 = 32 k ..; rows j0 .. n - 1, R = 32 (NT - k) of them
-//             padded), every warp holds CL_STRIPS 16 x 32 strips of the panel in DMMA accumulators,
+//             padded), every warp holds CL_STRIPS 16 x 32 strips of the panel in DMMA
+//             accumulators,
 //             started from A's entries; for each finished block column kc < k the block loads
 //             L's rows j0 .. j0 + R - 1 of it into shared memory (a tile, rows CG_LD apart; the
 //             tile's first 32 rows are L_k,kc) and the strips take A_Ik -= L_I,kc L_k,kc^T

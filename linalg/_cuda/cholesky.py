@@ -522,8 +522,8 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
 
 # The n (first, last) a dtype's POTRF takes chol_left for with the input kept (a default call);
 # in place where n is in one of LEFT_IN_PLACE's (first, last) ranges or below
-# LEFT_IN_PLACE_BELOW matrices; from LEFT_FROM_BATCH matrices, after chol_tensor's and
-# chol_global's rules. H100, float64, ms against the default path without it (the panels at
+# LEFT_IN_PLACE_BELOW matrices; at every batch that chol_tensor's and chol_global's rules
+# leave. H100, float64, ms against the default path without it (the panels at
 # these batches; `python3 scripts/probe_chol_tensor.py time --kernel left`, reports/
 # gpu_20261127j calls 1, 2 and, with the stores walked without divisions, 7): kept, n = 136 /
 # 160 / 192 / 256 at batch 500-10240 1.32-2.07 / 1.33-1.56 / 1.15-1.86 / 1.23-1.79x (n = 256,
@@ -535,17 +535,16 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
 LEFT_RANGE = {"float64": (GLOBAL_FROM, 256)}
 LEFT_IN_PLACE = ((GLOBAL_FROM, 160), (256, 256))
 LEFT_IN_PLACE_BELOW = 4096
-LEFT_FROM_BATCH = 1
 
 
 def use_left(a, kept):
     """True where POTRF of the (batch, n, n) batch ``a`` (its input ``kept`` or not) runs on
-    chol_left (LEFT_RANGE, LEFT_IN_PLACE, LEFT_IN_PLACE_BELOW, LEFT_FROM_BATCH)."""
+    chol_left (LEFT_RANGE, LEFT_IN_PLACE, LEFT_IN_PLACE_BELOW)."""
     first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
     batch, n = a.shape[0], a.shape[1]
     in_place_ok = (batch < LEFT_IN_PLACE_BELOW
                    or any(lo <= n <= hi for lo, hi in LEFT_IN_PLACE))
-    return first <= n <= last and (kept or in_place_ok) and batch >= LEFT_FROM_BATCH
+    return first <= n <= last and (kept or in_place_ok)
 
 
 def left_smem_bytes(n):

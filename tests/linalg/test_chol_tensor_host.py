@@ -184,7 +184,6 @@ def test_left_rule_serves_its_range_and_in_place_bounds(monkeypatch):
     monkeypatch.setattr(cholesky, "LEFT_RANGE", {"float64": (129, 256)})
     monkeypatch.setattr(cholesky, "LEFT_IN_PLACE", ((129, 160), (256, 256)))
     monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_BELOW", 4096)
-    monkeypatch.setattr(cholesky, "LEFT_FROM_BATCH", 1)
     f64 = numpy.float64
     assert [n for n in range(1, 600)
             if cholesky.use_left(FakeBatch(n, f64, 10240), kept=True)] == list(range(129, 257))

@@ -1988,20 +1988,22 @@ chol_cluster(T* A, index_t lda, index_t stride, int n, index_t batch, int lower,
 // chol_left<T, OUT>: POTRF of 32 < n <= 32 CG_BLOCKS_MAX at large batches in one launch, one
 // matrix a block of 32 ceil(n / 32) threads (CL_STRIPS strips a warp), left-looking by 32-wide
 // panels, so that each entry of A is read once and the factor written once, the only other
-// traffic the finished columns read back for the panels' updates (n = 256: 1.5 MB a matrix
-// against the panel path's 1.9 MB, whose GEMMs write each panel and chol_panel reads it back;
-// 2 n / 32 launches there). Launcher: linalg/_cuda/cholesky.py potrf_left.
+// traffic the finished columns read back for the panels' updates (n = 256: under 1.5 MB a
+// matrix against the panel path's 1.9 MB, whose GEMMs write each panel and chol_panel reads it
+// back; 2 n / 32 launches there). Launcher: linalg/_cuda/cholesky.py potrf_left.
 // Steps:      for each panel k (columns j0 = 32 k ..; rows j0 .. n - 1, R = 32 (NT - k) of them
 //             padded), every warp holds CL_STRIPS 16 x 32 strips of the panel in DMMA
-//             accumulators,
-//             started from A's entries; for each finished block column kc < k the block loads
-//             L's rows j0 .. j0 + R - 1 of it into shared memory (a tile, rows CG_LD apart; the
-//             tile's first 32 rows are L_k,kc) and the strips take A_Ik -= L_I,kc L_k,kc^T
-//             (cg_strip_product). Then the strips go into shared memory, warp 0 factors the
-//             diagonal block (chol_factor_32), a thread a row solves the rows below (solve_row_32)
-//             and the block stores the panel with the zeros of the other triangle in its rows
-//             (cg_store_column). Entries past n read as the identity and are not written; the
-//             other triangle is never read.
+//             accumulators, loaded from A's entries while panel k - 1 was stored
+//             (cl_load_panel). The strips take A_Ik -= L_I,kc L_k,kc^T (cg_strip_product) for
+//             kc = k - 1 from panel k - 1, still in shared memory, then for each kc < k - 1
+//             from a tile: L's rows j0 .. j0 + R - 1 of block column kc loaded into shared
+//             memory (rows CG_LD apart; its first 32 rows are L_k,kc). (The column before from
+//             shared memory rather than from A: 8-10 % faster at n = 160-256, reports/
+//             gpu_20261127k call 1.) Then the strips go into shared memory, warp 0 factors the
+//             diagonal block (chol_factor_32), a thread a row solves the rows below
+//             (solve_row_32) and the block stores the panel with the zeros of the other
+//             triangle in its rows (cg_store_column). Entries past n read as the identity and
+//             are not written; the other triangle is never read.
 // Output:     as chol_global; with OUT each panel's entries are read from A_in (the factor's
 //             columns from A). float widens every entry to double on its read.
 // info:       the first column (1-based) whose pivot is not positive (NaN too).
@@ -2049,6 +2051,28 @@ __device__ __forceinline__ bool cl_referenced(int i, int j, int rows) {
     return i < rows && (i >= 32 || j <= i);
 }
 
+// Panel k's entries of A into the strips' accumulators, zeros where not referenced (all zeros
+// at k = NT: no load).
+template <typename T>
+__device__ __forceinline__ void cl_load_panel(double (&acc)[CL_STRIPS][4][4], const T* a,
+                                              index_t lda, int lower, int n, int k) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    const int g = lane >> 2, q = lane & 3, j0 = 32 * k, rows = n - j0;
+    const int strips = 2 * (((n + 31) >> 5) - k);
+#pragma unroll
+    for (int w = 0; w < CL_STRIPS; ++w) {
+        const int s = warp + w * warps;
+#pragma unroll
+        for (int f = 0; f < 4; ++f)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {           // C(g, 2q), C(g, 2q + 1), C(g + 8, ...)
+                const int i = 16 * s + g + 8 * (e >> 1), j = 8 * f + 2 * q + (e & 1);
+                acc[w][f][e] = (s < strips && cl_referenced(i, j, rows))
+                                   ? double(a[cg_at(lda, lower, j0 + i, j0 + j)]) : 0.0;
+            }
+    }
+}
+
 template <typename T, bool OUT>
 __global__ void __launch_bounds__(CG_THREADS, 1)
 chol_left(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, int* info,
@@ -2064,23 +2088,22 @@ chol_left(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, in
         T* a = A + m * stride;
         const T* in = OUT ? A_in + m * stride : a;
         int fail = 0;                             // thread 0's
+        double acc[CL_STRIPS][4][4];
+        cl_load_panel(acc, in, lda, lower, n, 0);
         for (int k = 0; k < nt; ++k) {
             const int j0 = 32 * k, rows = n - j0, R = 32 * (nt - k), strips = 2 * (nt - k);
-            double acc[CL_STRIPS][4][4];
+            if (k > 0) {                          // column k - 1: the panel before, still in p
+                const double* prev = p + 32 * CG_LD;  // its rows 32.. are L's rows j0..
 #pragma unroll
-            for (int w = 0; w < CL_STRIPS; ++w) {
-                const int s = warp + w * warps;
-#pragma unroll
-                for (int f = 0; f < 4; ++f)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {   // C(g, 2q), C(g, 2q + 1), C(g + 8, ...)
-                        const int i = 16 * s + g + 8 * (e >> 1), j = 8 * f + 2 * q + (e & 1);
-                        acc[w][f][e] = (s < strips && cl_referenced(i, j, rows))
-                                           ? double(in[cg_at(lda, lower, j0 + i, j0 + j)]) : 0.0;
-                    }
+                for (int w = 0; w < CL_STRIPS; ++w) {
+                    const int s = warp + w * warps;
+                    if (s < strips)
+                        cg_strip_product(acc[w], prev + (16 * s + g) * CG_LD + q,
+                                         prev + g * CG_LD + q, s == 0 ? 2 : 4);
+                }
             }
-            for (int kc = 0; kc < k; ++kc) {
-                __syncthreads();                  // the tile before is read
+            for (int kc = 0; kc + 1 < k; ++kc) {
+                __syncthreads();                  // the tile (or panel) before is read
                 cl_load_tile(p, a, lda, lower, n, j0, 32 * kc, R);
                 __syncthreads();
 #pragma unroll
@@ -2113,6 +2136,9 @@ chol_left(T* A, index_t lda, index_t stride, int n, index_t batch, int lower, in
             }
             __syncthreads();
             if (t < R - 32) solve_row_32<CG_LD>(p + (32 + t) * CG_LD, p, recip);
+            // The next panel's entries of A in flight while this one is stored (loaded before
+            // the rows' solve, 124 B spilled, 7-10 % slower: reports/gpu_20261127k call 2).
+            cl_load_panel(acc, in, lda, lower, n, k + 1);   // zeros after the last
             __syncthreads();
             cg_store_column(a, lda, lower, n, k, p, t, blockDim.x);
         }

@@ -8,9 +8,8 @@ potrf for n > LEAF: float64 n = 33..128 (TENSOR_RANGE) in one launch of kernels/
 ``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
 place from n = 36 or below TENSOR_IN_PLACE_BELOW matrices); small batches at n = 129..512 one
 launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..256 (LEFT_RANGE)
-one launch of ``chol_left`` (left-looking 32-wide panels, DMMA updates; input kept, or in place
-at n in LEFT_IN_PLACE or below LEFT_IN_PLACE_BELOW matrices); else left-looking panels on the
-referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
+one launch of ``chol_left`` (left-looking 32-wide panels, DMMA updates); else left-looking
+panels on the referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
 kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
 reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100
 matrices: kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
@@ -520,31 +519,22 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
                               for o in ("false", "true")]
 
 
-# The n (first, last) a dtype's POTRF takes chol_left for with the input kept (a default call);
-# in place where n is in one of LEFT_IN_PLACE's (first, last) ranges or below
-# LEFT_IN_PLACE_BELOW matrices; at every batch that chol_tensor's and chol_global's rules
-# leave. H100, float64, ms against the default path without it (the panels at
-# these batches; `python3 scripts/probe_chol_tensor.py time --kernel left`, reports/
-# gpu_20261127j calls 1, 2 and, with the stores walked without divisions, 7): kept, n = 136 /
-# 160 / 192 / 256 at batch 500-10240 1.32-2.07 / 1.33-1.56 / 1.15-1.86 / 1.23-1.79x (n = 256,
-# batch 10240: 6.94 against 8.53 ms); in place n = 136 / 160 1.10-1.29x, n = 256 1.07-1.08x at
-# batch 10240 and 1.22-1.40x at 500-2000, n = 192 1.13-1.42x at 500-2000 but 0.98x at 10240
-# (n = 161-255 not measured at 10240 but for 192: the panels keep them there); n = 320-512 at
-# batch 2000-4096 0.74-0.91x (512 threads, one block an SM). float32 0.59-0.84x (the float32
-# panels move half the bytes; chol_left widens every entry to double): none.
+# The n (first, last) a dtype's POTRF takes chol_left for, input kept or in place, at every
+# batch that chol_tensor's and chol_global's rules leave. H100, float64, ms against the default
+# path without it (the panels at these batches; `python3 scripts/probe_chol_tensor.py time
+# --kernel left`, reports/gpu_20261127k calls 1-2, since chol_left takes each panel's update by
+# the column before from shared memory): kept, n = 160-256 at batch 2000 / 10240 1.39-1.56 /
+# 1.27-1.48x; in place 1.26-1.39 / 1.10-1.26x (n = 192 at 10240 1.11x: 3.52-3.54 against
+# 3.90-3.92 ms). n = 320-512 at batch 2000-4096 0.74-0.91x (512 threads, one block an SM;
+# reports/gpu_20261127j call 2, before the change). float32 0.59-0.84x (the float32 panels
+# move half the bytes; chol_left widens every entry to double): none.
 LEFT_RANGE = {"float64": (GLOBAL_FROM, 256)}
-LEFT_IN_PLACE = ((GLOBAL_FROM, 160), (256, 256))
-LEFT_IN_PLACE_BELOW = 4096
 
 
-def use_left(a, kept):
-    """True where POTRF of the (batch, n, n) batch ``a`` (its input ``kept`` or not) runs on
-    chol_left (LEFT_RANGE, LEFT_IN_PLACE, LEFT_IN_PLACE_BELOW)."""
+def use_left(a):
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (LEFT_RANGE)."""
     first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
-    batch, n = a.shape[0], a.shape[1]
-    in_place_ok = (batch < LEFT_IN_PLACE_BELOW
-                   or any(lo <= n <= hi for lo, hi in LEFT_IN_PLACE))
-    return first <= n <= last and (kept or in_place_ok)
+    return first <= a.shape[1] <= last
 
 
 def left_smem_bytes(n):
@@ -611,7 +601,7 @@ def _one_block_factor(a, kept):
         return potrf_global
     if blocks:
         return functools.partial(potrf_global, blocks=blocks)
-    return potrf_left if use_left(a, kept) else None
+    return potrf_left if use_left(a) else None
 
 
 def potrf(a, lower=True, keep=()):

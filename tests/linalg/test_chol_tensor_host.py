@@ -180,21 +180,14 @@ def test_left_threads_cover_the_panel_and_fit_the_launch_bound():
     assert cholesky.left_smem_bytes(cholesky.GLOBAL_MAX) + 1024 <= 228 * 1024
 
 
-def test_left_rule_serves_its_range_and_in_place_bounds(monkeypatch):
+def test_left_rule_serves_its_float64_range_at_every_batch(monkeypatch):
     monkeypatch.setattr(cholesky, "LEFT_RANGE", {"float64": (129, 256)})
-    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE", ((129, 160), (256, 256)))
-    monkeypatch.setattr(cholesky, "LEFT_IN_PLACE_BELOW", 4096)
-    f64 = numpy.float64
-    assert [n for n in range(1, 600)
-            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=True)] == list(range(129, 257))
-    assert [n for n in range(1, 600)
-            if cholesky.use_left(FakeBatch(n, f64, 10240), kept=False)] == [*range(129, 161), 256]
-    for batch, in_place in ((1, True), (4095, True), (4096, False), (100000, False)):
-        assert cholesky.use_left(FakeBatch(192, f64, batch), kept=False) == in_place
-    assert not any(cholesky.use_left(FakeBatch(n, numpy.float32, 10240), kept)
-                   for n in range(1, 600) for kept in (True, False))
+    for batch in (1, 4096, 10240, 100000):
+        assert [n for n in range(1, 600)
+                if cholesky.use_left(FakeBatch(n, numpy.float64, batch))] == list(range(129, 257))
+    assert not any(cholesky.use_left(FakeBatch(n, numpy.float32, 10240)) for n in range(1, 600))
 
 
 def test_left_rule_stays_inside_the_kernels_sizes():
-    for first, last in (*cholesky.LEFT_RANGE.values(), *cholesky.LEFT_IN_PLACE):
+    for first, last in cholesky.LEFT_RANGE.values():
         assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX

@@ -77,7 +77,6 @@ def potrf_path(request, gpu, monkeypatch):
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {})
     every_n = {dtype: (gpu.tri.LEAF + 1, gpu.GLOBAL_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "LEFT_RANGE", every_n if request.param == "left" else {})
-    monkeypatch.setattr(gpu, "LEFT_IN_PLACE", ((gpu.tri.LEAF + 1, gpu.GLOBAL_MAX),))
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

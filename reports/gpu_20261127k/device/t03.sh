@@ -7,7 +7,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
 R=$OUT/r; mkdir -p $R
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
-timeout 70 python3 scripts/probe_chol_tensor.py time --kernel left --sizes 64,96,112,128 --batches 10240,100000 --output $R/time_left_small_n.md > $R/time_left_small_n.log 2>&1
+timeout 70 python3 scripts/probe_chol_tensor.py time --kernel left --sizes 64,96,112,128 --batches 10240,40960 --output $R/time_left_small_n.md > $R/time_left_small_n.log 2>&1
 tar czf $OUT/r.tgz -C $OUT r
 cat > /tmp/run_lineinfo.py <<'PY'
 import sys, runpy

@@ -148,7 +148,7 @@ def run_time(dt, sizes, batches, output, kernel="tensor", threads=None):
         cholesky.TENSOR_THREADS = {nt: threads for nt in cholesky.TENSOR_THREADS}
         cholesky._tensor_config.cache_clear()
     ours = factor_of(kernel)
-    rule = {"tensor": "TENSOR_RANGE", "left": "LEFT_RANGE"}.get(kernel, "GLOBAL_BATCHES")
+    rule = {"tensor": "TENSOR_RANGE", "left": "LEFT_RULES"}.get(kernel, "GLOBAL_BATCHES")
     gen = numpy.random.default_rng(3)
     copy_rate = copy_bandwidth()                  # GB/s, one read and one write
     cupy.get_default_memory_pool().free_all_blocks()

@@ -7,11 +7,12 @@ thread block, each matrix read and written once.
 potrf for n > LEAF: float64 n = 33..128 (TENSOR_RANGE) in one launch of kernels/potrf.cu
 ``chol_tensor`` (the lower triangle in shared memory, DMMA trailing updates; input kept, or in
 place from n = 36 or below TENSOR_IN_PLACE_BELOW matrices); small batches at n = 129..512 one
-launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..256 (LEFT_RANGE)
-one launch of ``chol_left`` (left-looking 32-wide panels, DMMA updates); else left-looking
-panels on the referenced triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then
-kernels/potrf.cu ``chol_panel``: factor, solve below, zeros), in place or, for a kept input,
-reading it in the panel kernel. posv and potrs with several right-hand sides, float64, from 100
+launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..256, and
+97..128 from 1000 matrices (LEFT_RULES, ahead of chol_tensor), one launch of ``chol_left``
+(left-looking 32-wide panels, DMMA updates); else left-looking panels on the referenced
+triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
+``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
+panel kernel. posv and potrs with several right-hand sides, float64, from 100
 matrices: kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
 memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <= n <=
 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
@@ -519,22 +520,27 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_left<{t}, {o}>" for t in ("float", "double"
                               for o in ("false", "true")]
 
 
-# The n (first, last) a dtype's POTRF takes chol_left for, input kept or in place, at every
-# batch that chol_tensor's and chol_global's rules leave. H100, float64, ms against the default
-# path without it (the panels at these batches; `python3 scripts/probe_chol_tensor.py time
-# --kernel left`, reports/gpu_20261127k calls 1-2, since chol_left takes each panel's update by
-# the column before from shared memory): kept, n = 160-256 at batch 2000 / 10240 1.39-1.56 /
-# 1.27-1.48x; in place 1.26-1.39 / 1.10-1.26x (n = 192 at 10240 1.11x: 3.52-3.54 against
-# 3.90-3.92 ms). n = 320-512 at batch 2000-4096 0.74-0.91x (512 threads, one block an SM;
-# reports/gpu_20261127j call 2, before the change). float32 0.59-0.84x (the float32 panels
-# move half the bytes; chol_left widens every entry to double): none.
-LEFT_RANGE = {"float64": (GLOBAL_FROM, 256)}
+# Where a dtype's POTRF takes chol_left, input kept or in place: rows (first n, last n, first
+# batch), after chol_global's rows and ahead of chol_tensor's. H100, float64, ms against the
+# default path without it (`python3 scripts/probe_chol_tensor.py time --kernel left`,
+# reports/gpu_20261127k calls 1-4, since chol_left takes each panel's update by the column
+# before from shared memory). n = 160-256, against the panels: kept, batch 2000 / 10240
+# 1.39-1.56 / 1.27-1.48x; in place 1.26-1.39 / 1.10-1.26x (n = 192 at 10240 1.11x: 3.52-3.54
+# against 3.90-3.92 ms). n = 97-128, against chol_tensor: batch 1000-40960 1.13-1.28x (kept and
+# in place), batch 1-100 0.73-0.93x (one matrix's latency, 0.03-0.04 against 0.02-0.03 ms;
+# 101-999 not measured: chol_tensor keeps them); n = 64 / 96 0.89-1.02x. n = 320-512 at batch
+# 2000-4096 0.74-0.91x (512 threads, one block an SM; reports/gpu_20261127j call 2, before the
+# change). float32 0.59-0.84x (the float32 panels move half the bytes; chol_left widens every
+# entry to double): none.
+LEFT_RULES = {"float64": ((97, TENSOR_MAX, 1000), (GLOBAL_FROM, 256, 1))}
 
 
 def use_left(a):
-    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (LEFT_RANGE)."""
-    first, last = LEFT_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last
+    """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (a row of
+    LEFT_RULES holds its n and batch)."""
+    batch, n = a.shape[0], a.shape[1]
+    return any(first <= n <= last and batch >= from_batch
+               for first, last, from_batch in LEFT_RULES.get(dtype_name(a.dtype), ()))
 
 
 def left_smem_bytes(n):
@@ -592,16 +598,19 @@ def potrs_inplace(l, b, lower, src=None):
 
 
 def _one_block_factor(a, kept):
-    """The one-launch POTRF that serves the batch ``a`` (input kept or not): potrf_tensor,
-    potrf_global with its blocks a matrix, potrf_left, or None."""
-    if a.shape[1] > tri.LEAF and use_tensor(a, kept):
-        return potrf_tensor
+    """The one-launch POTRF that serves the batch ``a`` (input kept or not): potrf_global with
+    its blocks a matrix, potrf_left, potrf_tensor, or None (in that order; chol_global's rows
+    start above chol_tensor's sizes)."""
     blocks = global_blocks(a)
     if blocks == 1:
         return potrf_global
     if blocks:
         return functools.partial(potrf_global, blocks=blocks)
-    return potrf_left if use_left(a) else None
+    if use_left(a):
+        return potrf_left
+    if a.shape[1] > tri.LEAF and use_tensor(a, kept):
+        return potrf_tensor
+    return None
 
 
 def potrf(a, lower=True, keep=()):

@@ -180,14 +180,29 @@ def test_left_threads_cover_the_panel_and_fit_the_launch_bound():
     assert cholesky.left_smem_bytes(cholesky.GLOBAL_MAX) + 1024 <= 228 * 1024
 
 
-def test_left_rule_serves_its_float64_range_at_every_batch(monkeypatch):
-    monkeypatch.setattr(cholesky, "LEFT_RANGE", {"float64": (129, 256)})
-    for batch in (1, 4096, 10240, 100000):
+def test_left_rule_serves_its_rows_only(monkeypatch):
+    monkeypatch.setattr(cholesky, "LEFT_RULES", {"float64": ((97, 128, 1000), (129, 256, 1))})
+    for batch in (1, 999):
         assert [n for n in range(1, 600)
                 if cholesky.use_left(FakeBatch(n, numpy.float64, batch))] == list(range(129, 257))
+    for batch in (1000, 10240, 100000):
+        assert [n for n in range(1, 600)
+                if cholesky.use_left(FakeBatch(n, numpy.float64, batch))] == list(range(97, 257))
     assert not any(cholesky.use_left(FakeBatch(n, numpy.float32, 10240)) for n in range(1, 600))
 
 
+def test_one_launch_potrf_takes_global_then_left_then_tensor(monkeypatch):
+    monkeypatch.setattr(cholesky, "LEFT_RULES", {"float64": ((97, 128, 1000), (129, 256, 1))})
+    monkeypatch.setattr(cholesky, "TENSOR_RANGE", {"float64": (33, 128)})
+    monkeypatch.setattr(cholesky, "GLOBAL_BATCHES", {"float64": ((512, 1, 400, 1),)})
+    for n, batch, kernel in ((112, 10240, cholesky.potrf_left), (112, 999, cholesky.potrf_tensor),
+                             (96, 10240, cholesky.potrf_tensor), (192, 399, cholesky.potrf_global),
+                             (192, 400, cholesky.potrf_left), (300, 400, None)):
+        for kept in (True, False):
+            assert cholesky._one_block_factor(FakeBatch(n, numpy.float64, batch), kept) is kernel
+
+
 def test_left_rule_stays_inside_the_kernels_sizes():
-    for first, last in cholesky.LEFT_RANGE.values():
-        assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX
+    for rows in cholesky.LEFT_RULES.values():
+        for first, last, from_batch in rows:
+            assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX and from_batch >= 1

@@ -75,8 +75,9 @@ def potrf_path(request, gpu, monkeypatch):
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {"float32": every, "float64": every})
     else:
         monkeypatch.setattr(gpu, "GLOBAL_BATCHES", {})
-    every_n = {dtype: (gpu.tri.LEAF + 1, gpu.GLOBAL_MAX) for dtype in ("float32", "float64")}
-    monkeypatch.setattr(gpu, "LEFT_RANGE", every_n if request.param == "left" else {})
+    every_n = {dtype: ((gpu.tri.LEAF + 1, gpu.GLOBAL_MAX, 1),)
+               for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "LEFT_RULES", every_n if request.param == "left" else {})
     if request.param == "pair":                 # tri_pair's own POTRS sweeps, every dtype
         monkeypatch.setattr(gpu.tri, "PAIR_POTRS_BLOCK", frozenset())
     if request.param in ("pair", "pair_block"):

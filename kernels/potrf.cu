@@ -1998,7 +1998,7 @@ chol_cluster(T* A, index_t lda, index_t stride, int n, index_t batch, int lower,
 //             kc = k - 1 from panel k - 1, still in shared memory, then for each kc < k - 1
 //             from a tile: L's rows j0 .. j0 + R - 1 of block column kc loaded into shared
 //             memory (rows CG_LD apart; its first 32 rows are L_k,kc). (The column before from
-//             shared memory rather than from A: 8-10 % faster at n = 160-256, reports/
+//             shared memory rather than from A: 8-11 % faster at n = 160-256, reports/
 //             gpu_20261127k call 1.) Then the strips go into shared memory, warp 0 factors the
 //             diagonal block (chol_factor_32), a thread a row solves the rows below
 //             (solve_row_32) and the block stores the panel with the zeros of the other

@@ -192,17 +192,18 @@ TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
 TENSOR_THREADS = {2: 64, 3: 128, 4: 256}
 # The n (first, last) a dtype's POTRF takes chol_tensor for: every batch with the input kept (a
 # default call, out of place), in place every batch from n = TENSOR_IN_PLACE_FROM and below
-# TENSOR_IN_PLACE_BELOW matrices under it; ahead of the one-launch, small-batch and panel
-# paths. H100, float64, ms (scripts/probe_chol_tensor.py time, reports/gpu_20261127 calls 7-9):
-# kept, n = 48-128, 1.12-1.33x the panels at batch 10240, 1.17-2.4x the one-launch / vendor
-# paths at batch 1-500; in place 1.12-2.05x at batch 64-2000 (n = 48 at 64: 0.89x, 0.015
-# against 0.013 ms), but 0.86-0.96x at 10240 but for n = 96 (1.08x). Since ct_load / ct_store
-# step their addresses a row at a time (reports/gpu_20261127i calls 6-7, 17-20 % faster), in
-# place at batch 10240 / 100000: n = 64 1.12 / 1.09x, 96 1.31 / 1.43x, 112 1.13 / 1.11x, 128
-# 1.14x; n = 48 1.01 / 0.94x (kept 1.26-1.74x at every n). With 64 threads a block at NT = 2
-# (reports/gpu_20261127j calls 1-2): in place at batch 10240 / 100000 n = 36 1.18 / 1.10x, 40
-# 1.12 / 1.09x, 44 1.17 / 1.10x, 48 1.14-1.22 / 1.13x, n = 33 1.94 / 0.94x; kept n = 33-48
-# 1.27-1.66x; so from n = 33 kept and from 36 in place.
+# TENSOR_IN_PLACE_BELOW matrices under it; ahead of the one-launch, small-batch and panel paths,
+# behind chol_left's rows (LEFT_RULES: n = 97-128 from 1000 matrices). H100, float64, ms
+# (scripts/probe_chol_tensor.py time, reports/gpu_20261127 calls 7-9): kept, n = 48-128,
+# 1.12-1.33x the panels at batch 10240, 1.17-2.4x the one-launch / vendor paths at batch 1-500;
+# in place 1.12-2.05x at batch 64-2000 (n = 48 at 64: 0.89x, 0.015 against 0.013 ms), but
+# 0.86-0.96x at 10240 but for n = 96 (1.08x). Since ct_load / ct_store step their addresses a row
+# at a time (reports/gpu_20261127i calls 6-7, 17-20 % faster), in place at batch 10240 / 100000:
+# n = 64 1.12 / 1.09x, 96 1.31 / 1.43x, 112 1.13 / 1.11x, 128 1.14x; n = 48 1.01 / 0.94x (kept
+# 1.26-1.74x at every n). With 64 threads a block at NT = 2 (reports/gpu_20261127j calls 1-2): in
+# place at batch 10240 / 100000 n = 36 1.18 / 1.10x, 40 1.12 / 1.09x, 44 1.17 / 1.10x, 48
+# 1.14-1.22 / 1.13x, n = 33 1.94 / 0.94x; kept n = 33-48 1.27-1.66x; so from n = 33 kept and from
+# 36 in place.
 # float32 lost everywhere measured (0.38-0.58x with plain loads widened on the way; since its
 # loads are cp.async copies into staging slots, 0.58-0.86x at batch 10240 and 0.72-1.09x at 1000,
 # n = 48-128, reports/gpu_20261127h call 5: the float32 panels move half the bytes).

@@ -1528,6 +1528,105 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
     }
 }
 
+// chol_tensor_trsm<T, NT, RC, BACKWARD, OUT>: TRSM on the left, op(A) X = alpha B, of 32 < n <=
+// 32 NT with any number of right-hand sides, in one launch, one matrix a block at a time (grid
+// stride): chol_tensor_solve's storage and passes for one triangular solve. Launcher:
+// linalg/_cuda/cholesky.py tensor_trsm (for linalg/_cuda/triangular.py trsm and its
+// recursion's blocks).
+// Storage:    the triangle's lower form S as chol_tensor's blocks (S = A for a lower A, A^T for an
+//             upper one, read transposed), each diagonal block inverted in place
+//             (ct_invert_diagonal: S_II strictly below its diagonal, S_II^-T on and above it);
+//             then the right-hand sides 32 RC at a time.
+// Solve:      op(A) = S (a lower A with trans N, an upper one with T): forward, S X = B; else
+//             (BACKWARD) S^T X = B from the last block. A step I: B_I := S_II^-1 B_I (S_II^-T
+//             backward) by 2 RC warps' DMMA strips, then every warp updates the blocks still to
+//             solve, B_K -= S_KI X_I (K > I; backward B_K -= S_IK^T X_I, K < I). The explicit
+//             diagonal inverses bound the residual by those 32 x 32 blocks' condition numbers,
+//             as chol_tensor_solve's do (the tests hold it to the scaled residual of
+//             test_gpu_triangular.py).
+// Output:     alpha X into B (in place), or with OUT read from B_in (same ldb and stride, no
+//             overlap) and written to B. A is only read.
+// info:       the first zero or non-finite diagonal entry (1-based), 0 with unit (whose diagonal
+//             is never read); that matrix's X not meaningful.
+template <int NT, int RC, bool BACKWARD>
+__device__ __forceinline__ void ctt_solve_chunk(double* z, const double* s) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int step = 0; step < NT; ++step) {
+        const int I = BACKWARD ? NT - 1 - step : step;
+        const double* d = ct_block(s, I, I);
+        double held[4][4];                        // warp w < 2 RC: strip w of the diagonal product
+        if (warp < 2 * RC) {
+            const double* b = cts_rhs<RC>(z, I, warp >> 1);
+            cts_strip_zero(held);
+            if constexpr (BACKWARD)
+                cts_strip_mma<false>(held, CtsInverseT{d}, CtsPlain{b}, warp & 1, lane);
+            else
+                cts_strip_mma<false>(held, CtsInverse{d}, CtsPlain{b}, warp & 1, lane);
+        }
+        __syncthreads();                          // B_I read by every strip of the product
+        if (warp < 2 * RC) cts_strip_store(cts_rhs<RC>(z, I, warp >> 1), held, warp & 1, lane);
+        __syncthreads();
+        const int strips = (BACKWARD ? I : NT - 1 - I) * 2 * RC;
+        for (int u = warp; u < strips; u += warps) {
+            const int K = (BACKWARD ? 0 : I + 1) + u / (2 * RC), rho = (u >> 1) % RC;
+            double acc[4][4];
+            cts_strip_load(acc, cts_rhs<RC>(z, K, rho), u & 1, lane);
+            if constexpr (BACKWARD)
+                cts_strip_mma<true>(acc, CtsTransposed{ct_block(s, I, K)},
+                                    CtsPlain{cts_rhs<RC>(z, I, rho)}, u & 1, lane);
+            else
+                cts_strip_mma<true>(acc, CtsPlain{ct_block(s, K, I)},
+                                    CtsPlain{cts_rhs<RC>(z, I, rho)}, u & 1, lane);
+            cts_strip_store(cts_rhs<RC>(z, K, rho), acc, u & 1, lane);
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T, int NT, int RC, bool BACKWARD, bool OUT>
+__global__ void __launch_bounds__(256, 2)
+chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
+                 index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower, int unit,
+                 double alpha, int* __restrict__ info, const T* __restrict__ B_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    double* z = recip + 32 * NT;
+    __shared__ int fail;
+    const int t = threadIdx.x;
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        const T* bin = (OUT ? B_in : B) + m * sb;
+        T* x = B + m * sb;
+        cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);   // in flight with A's copies
+        ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
+        if (t == 0) fail = CTS_NO_FAIL;
+        __syncthreads();
+        if (unit) {
+            for (int i = t; i < 32 * NT; i += blockDim.x) recip[i] = 1.0;
+            __syncthreads();
+        } else {
+            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
+        }
+        ct_invert_diagonal<NT>(s, recip);
+        __syncthreads();
+        for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
+            if (c0 > 0) {
+                cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                __syncthreads();
+            }
+            ctt_solve_chunk<NT, RC, BACKWARD>(z, s);
+            if (alpha != 1.0) {
+                for (int e = t; e < NT * RC * CT_BLOCK; e += blockDim.x) z[e] *= alpha;
+                __syncthreads();
+            }
+            cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
+            __syncthreads();                      // the blocks are reused by the next chunk
+        }
+        if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
+    }
+}
+
 // chol_tensor_inverse<T, NT, FACTOR, OUT>: POTI (FACTOR: A = L L^T first) or POTRI (A holds the
 // factor) of 32 < n <= 32 NT in one launch, one matrix a block at a time (grid stride), so that
 // the referenced triangle is read once and A^-1 written once (the path before runs TRTRI and

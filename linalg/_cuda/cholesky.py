@@ -366,6 +366,62 @@ def tensor_solve_smem_bytes(nt, chunks):
     return tensor_inverse_smem_bytes(nt) + nt * chunks * TENSOR_BLOCK_ELEMS * 8
 
 
+# kernels/potrf.cu chol_tensor_trsm: TRSM on the left for LEAF < n <= TENSOR_MAX in one launch,
+# one matrix a block (chol_tensor_solve's storage, passes and threads: TENSOR_SOLVE_CHUNKS,
+# TENSOR_SOLVE_THREADS), each diagonal block of the triangle inverted once a matrix, every step of
+# every pass DMMA products; A read once, B read once and X written once. It serves
+# linalg/_cuda/triangular.py trsm for a whole matrix and the blocks of its recursion (so POTRS's
+# too) after tri_cols' and tri_pair's rules (TENSOR_TRSM_RANGE: dtype -> (first, last) n, from
+# TENSOR_TRSM_FROM_BATCH matrices). H100, float64, in place, n vectors, ms before -> with it
+# (`python3 scripts/probe_tensor_trsm.py`, reports/gpu_20261127l call 4; the recursion into
+# tri_pair and cuBLAS GEMMs before): batch 10240 TRSM lower N n = 64 / 96 / 128 / 192 / 256
+# 0.573 -> 0.349, 1.55 -> 0.985, 2.55 -> 2.35, 6.90 -> 5.70, 12.50 -> 11.54 (lower T 1.06-1.79x);
+# batch 1000 n = 96 / 128 / 192 / 256 1.08-4.1x. float32: off (chol_tensor_solve's float32 lost
+# to the paths before, 0.44-0.77x).
+TENSOR_TRSM_RANGE = {"float64": (33, 128)}
+TENSOR_TRSM_FROM_BATCH = 100
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {o}>"
+                              for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
+                              for w in ("false", "true") for o in ("false", "true")]
+
+
+def use_tensor_trsm(a):
+    """True where a left TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a
+    recursion's block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_FROM_BATCH)."""
+    first, last = TENSOR_TRSM_RANGE.get(dtype_name(a.dtype), (0, -1))
+    return first <= a.shape[1] <= last and a.shape[0] >= TENSOR_TRSM_FROM_BATCH
+
+
+def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+    """kernels/potrf.cu chol_tensor_trsm: op(A) X = alpha B on the left for the (batch, n, n)
+    triangle ``a`` (lower or upper; only read, unit column stride) and ``b`` (batch, n, nrhs),
+    LEAF < n <= TENSOR_MAX. In place, or with ``out`` (triangular.result_array) from ``b`` into
+    ``out``, ``b`` unchanged. Returns info (the first zero or non-finite diagonal entry, 0 with
+    ``unit``)."""
+    batch, n, nrhs = b.shape
+    dst, fresh = tri.write_target(out, b)
+    # The kernel holds S, the lower form (A, or A^T for an upper A); op(A) is S or S^T.
+    backward = lower == bool(trans)
+    launcher, threads, smem = _tensor_trsm_config(current_device(), a.dtype, n, backward, fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(a)
+    _, ldb, sb = tri.view_args(dst)
+    launcher(grid_1d(batch, 1), threads, (a, lda, sa, dst, ldb, sb, n, nrhs, batch, int(lower),
+                                          int(unit), float(alpha), info, b), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_trsm_config(device_id, dtype, n, backward, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_trsm at order n (chol_tensor_solve's
+    passes and threads at NT = ceil(n / 32))."""
+    nt = tensor_blocks_a_side(n)
+    chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
+    name = (f"chol_tensor_trsm<{ctype(dtype)}, {nt}, {chunks}, {cbool(backward)}, "
+            f"{cbool(fresh)}>")
+    return kernel("potrf", name, "pqqpqqiiqiidpp"), threads, tensor_solve_smem_bytes(nt, chunks)
+
+
 # kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TENSOR_MAX in one launch,
 # one matrix a block: the lower form as chol_tensor's blocks (POTI factors it there), X = L^-1
 # and then X^T X in place by 32-row block steps, every product on the float64 tensor cores; the
@@ -570,6 +626,13 @@ def _left_config(device_id, dtype, n, fresh):
     return kernel("potrf", name, "pqqiqipp"), left_threads(n), left_smem_bytes(n)
 
 
+# Whether potrs_inplace's blocks (of n > TENSOR_MAX) run chol_tensor_solve where its rules take
+# their order, batch and right-hand sides. With chol_tensor_trsm on the recursion's other
+# blocks (call 4 above), POTRS with n vectors n = 192 / 256: batch 10240 13.74 -> 9.85 / 25.24
+# -> 20.24 ms, batch 1000 1.55 / 1.26x.
+NESTED_TENSOR_SOLVE = True
+
+
 def potrs_inplace(l, b, lower, src=None):
     """Solve A X = B over ``b`` (batch, n, nrhs) from the Cholesky factor ``l`` (L L^T or U^T U),
     recursively: the diagonal blocks' forward and backward solves meet in the middle block, whose
@@ -583,6 +646,10 @@ def potrs_inplace(l, b, lower, src=None):
         return
     if tri.use_pair("potrs", l.dtype, n, nested=True):
         tri.tri_pair(l, b if src is None else src, flags, tri.TRI_WARP_POTRS, out=b)
+        return
+    if NESTED_TENSOR_SOLVE and use_tensor_solve("potrs", l, b.shape[2]):
+        tensor_solve(l, b if src is None else src, lower, factored=True,
+                     out=None if src is None else b)
         return
     n1 = tri.split(n)
     l11, l22, b1, b2 = l[:, :n1, :n1], l[:, n1:, n1:], b[:, :n1], b[:, n1:]

@@ -1168,6 +1168,13 @@ def solve_leaf(a, b, flags, alpha=1.0, out=None):
     return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha, out=out)
 
 
+def _cholesky():
+    """linalg/_cuda/cholesky.py, imported on use (it imports this module): its chol_tensor_trsm
+    launcher serves TRSM on the left (``trsm`` and its recursion's blocks)."""
+    from . import cholesky
+    return cholesky
+
+
 def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,
                  pair_blocks=False):
     """op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B; real dtypes. ``nested``:
@@ -1180,6 +1187,11 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,
     flags = _flags(right, lower, trans, unit)
     if n <= LEAF:
         solve_leaf(a, b if src is None else src, flags, alpha, out=b)
+        return
+    chol = _cholesky()
+    if not right and chol.use_tensor_trsm(a):
+        chol.tensor_trsm(a, b if src is None else src, lower, trans, unit, alpha,
+                         out=None if src is None else b)
         return
     if use_pair("trsm", a.dtype, n, nested) or (nested and pair_blocks and pair_serves(n)):
         tri_pair(a, b if src is None else src, flags, TRI_WARP_SOLVE, alpha, out=b)
@@ -1275,6 +1287,10 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
                                   and not small_batch("trsm", a)):
         x = result_array(b, "b", keep)
         return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
+    chol = _cholesky()
+    if not right and chol.use_tensor_trsm(a):
+        x = result_array(b, "b", keep)
+        return x, chol.tensor_trsm(a, b, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):
         b = writable(b, "b", keep)

@@ -218,6 +218,13 @@ def global_serves(n):
     return LEAF < n <= GLOBAL_MAX
 
 
+def above_leaf(n):
+    """Whether size ``n`` is above the leaf kernels' (the paths of larger matrices and their
+    recursions' blocks serve it)."""
+    from linalg._cuda.triangular import LEAF
+    return n > LEAF
+
+
 def cols_serves(n):
     """Whether kernels/tri_cols.cu can serve size ``n`` (forced, from LEAF + 1 for every op)."""
     from linalg._cuda.triangular import COLS_MAX, LEAF

@@ -502,6 +502,7 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     on here)."""
     from linalg._cuda import cholesky as chol_mod
     monkeypatch.setattr(chol_mod, "TENSOR_SOLVE_RANGE", {})    # chol_tensor_solve off
+    monkeypatch.setattr(chol_mod, "TENSOR_TRSM_RANGE", {})     # chol_tensor_trsm off
     monkeypatch.setattr(tri_mod, "PAIR_LAUNCH_BELOW", {("trsm", "float64"): 100,
                                                        ("potrs", "float64"): 100})
     monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 10**12)
@@ -561,6 +562,114 @@ def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype
     except Exception:           # the paths after it need a GPU: only the first call counts
         pass
     assert (calls[:1] == [("tensor", op == "potrs", True)]) == taken, calls
+
+
+def _emulate_tensor_trsm(args, backward):
+    """kernels/potrf.cu chol_tensor_trsm's arithmetic on its launch arguments in NumPy: S, the
+    lower form (A's lower triangle, or its upper one transposed), op(A) = S or, backward, S^T;
+    X = alpha op(A)^-1 B read from B_in, written to B (rows ldb apart, matrices sb apart)."""
+    (a, lda, sa, dst, ldb, sb, n, nrhs, batch, lower, unit, alpha, info, b_in) = args
+    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
+    assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
+    assert dst.shape == (batch, n, nrhs)
+    s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
+    if unit:
+        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
+    op = s.swapaxes(1, 2) if backward else s
+    dst[...] = alpha * numpy.linalg.solve(op, b_in)
+    info[...] = 0
+
+
+@pytest.mark.parametrize("lower,trans,unit", list(__import__("itertools").product(
+    (True, False), (False, True), (False, True))))
+def test_tensor_trsm_launch_solves_every_left_variant(monkeypatch, lower, trans, unit):
+    """cholesky.tensor_trsm's launch (the kernel's BACKWARD from lower and trans, the lower
+    form's flag, unit, alpha) solves op(A) X = alpha B: the kernel's arithmetic emulated on its
+    arguments, out of place (B unchanged) and in place, A a block of a larger matrix."""
+    from linalg._cuda import cholesky as chol_mod
+
+    def config(device, dtype, n, backward, fresh):
+        launch = lambda grid, threads, args, smem: _emulate_tensor_trsm(args, backward)  # noqa
+        return launch, 256, 0
+    monkeypatch.setattr(chol_mod, "_tensor_trsm_config", config)
+    monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(chol_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
+    g = numpy.random.default_rng(5)
+    big = numpy.eye(9) * 3 + g.standard_normal((2, 9, 9))
+    a = big[:, 1:8, 1:8]                                     # lda 9: a block of a larger matrix
+    t = numpy.tril(a) if lower else numpy.triu(a)
+    if unit:
+        t = t.copy()
+        t[:, numpy.arange(7), numpy.arange(7)] = 1.0
+    op = t.swapaxes(1, 2) if trans else t
+    b = g.standard_normal((2, 7, 3))
+    expected = numpy.linalg.solve(op, 1.5 * b)
+    out = numpy.empty_like(b)
+    info = chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5, out=out)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-12)
+    assert not info.any()
+    kept = b.copy()
+    chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5)
+    numpy.testing.assert_allclose(b, expected, rtol=1e-10, atol=1e-12)
+    assert not numpy.array_equal(b, kept)
+
+
+@pytest.mark.parametrize("side, dtype, batch, n, taken", [
+    ("left", numpy.float64, 100, 100, True), ("left", numpy.float64, 99, 100, False),
+    ("left", numpy.float64, 10240, 33, True), ("left", numpy.float64, 10240, 128, True),
+    ("left", numpy.float64, 10240, 129, False), ("right", numpy.float64, 10240, 100, False),
+    ("left", numpy.float32, 10240, 100, False)])
+def test_tensor_trsm_rule_takes_whole_left_solves(monkeypatch, side, dtype, batch, n, taken):
+    """chol_tensor_trsm takes float64 TRSM on the left with n in TENSOR_TRSM_RANGE from
+    TENSOR_TRSM_FROM_BATCH matrices, after tri_cols and tri_pair's rules (off here)."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+        calls.append(("tensor", lower, trans, unit, alpha, out is b))
+        return info
+    monkeypatch.setattr(chol_mod, "tensor_trsm", fake_tensor_trsm)
+    monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)
+    monkeypatch.setattr(tri_mod, "pair_launch_below", lambda op, dtype: 0)
+    monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 0)
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda a, unit, prior=None: info)
+    monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, **kwargs: calls.append(("other",)))
+    a, b = numpy.zeros((batch, n, n), dtype), numpy.zeros((batch, n, 4), dtype)
+    tri_mod.trsm(a, b.swapaxes(1, 2) if side == "right" else b, side, False, "T", True, 2.0)
+    assert calls == ([("tensor", False, True, True, 2.0, True)] if taken else [("other",)])
+
+
+def test_recursions_blocks_take_tensor_trsm_and_tensor_solve(monkeypatch):
+    """Above TENSOR_MAX the TRSM recursion's left blocks run chol_tensor_trsm (the first block
+    from the kept input, the second in place after the GEMM), and POTRS's recursion its
+    diagonal blocks' solves by chol_tensor_trsm and its middle block by chol_tensor_solve."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    batch, n = 100, 256
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+        calls.append(("trsm", a.shape[1], bool(trans), out is not None))
+        return info
+
+    def fake_tensor_solve(a, b, lower, factored, out=None):
+        calls.append(("solve", a.shape[1], factored))
+        return info
+    monkeypatch.setattr(chol_mod, "tensor_trsm", fake_tensor_trsm)
+    monkeypatch.setattr(chol_mod, "tensor_solve", fake_tensor_solve)
+    monkeypatch.setattr(tri_mod, "gemm", lambda *args, **kwargs: calls.append(("gemm",)))
+    monkeypatch.setattr(tri_mod, "copy_into", lambda out, x: calls.append(("copy",)))
+    monkeypatch.setattr(tri_mod, "_diag_info", lambda a, unit, prior=None: info)
+    monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 0)
+    monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)
+    a, b = numpy.zeros((batch, n, n)), numpy.zeros((batch, n, 8))
+    tri_mod.trsm_inplace(a, b, False, True, False, False, 1.0, src=b.copy())
+    assert calls == [("trsm", 128, False, True), ("copy",), ("gemm",), ("trsm", 128, False, False)]
+    calls.clear()
+    chol_mod.potrs_inplace(a, b, True)
+    assert calls == [("trsm", 128, False, False), ("gemm",), ("solve", 128, True), ("gemm",),
+                     ("trsm", 128, True, False)]
 
 
 def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):

@@ -33,7 +33,7 @@ def gpu():
 
 @pytest.fixture(params=["recursion", "vendor", "pair", "pair_block", "one_launch", "cols",
                         "tensor", "tensor_solve", "tensor_inverse", "global", "cluster",
-                        "left"])
+                        "left", "tensor_trsm"])
 def potrf_path(request, gpu, monkeypatch):
     """Every operation above the leaf size by our recursion or by its small-batch vendor path
     (cuSOLVER potrf, cuBLAS triangular solves), whatever the batch count; "pair": the recursion
@@ -51,7 +51,10 @@ def potrf_path(request, gpu, monkeypatch):
     parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
-    kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others)."""
+    kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
+    "tensor_trsm": POTRS / POSV with several right-hand sides by chol_tensor_solve for 33..128
+    and, above, by the recursion whose blocks run chol_tensor_solve and chol_tensor_trsm (every
+    batch and dtype; chol_tensor_trsm off for the others)."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
@@ -61,8 +64,12 @@ def potrf_path(request, gpu, monkeypatch):
     every_op = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("posv", "potrs")
                 for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
-                        every_op if request.param == "tensor_solve" else {})
+                        every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
+    every_trsm = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
+                        every_trsm if request.param == "tensor_trsm" else {})
+    monkeypatch.setattr(gpu, "TENSOR_TRSM_FROM_BATCH", 1)
     every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("potri", "poti")
                      for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",

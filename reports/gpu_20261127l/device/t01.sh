@@ -1,0 +1,34 @@
+#!/bin/bash
+# Call 1: kernels/tri_tensor.cu's first run: its GPU tests, memcheck on a small run of each
+# mode, then the probe against the default paths (TRSM, POTRS with n vectors, float64).
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
+export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
+R=$OUT/r; mkdir -p $R
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
+cat > /tmp/small.py <<'PY'
+import sys, itertools
+sys.path.insert(0, ".")
+import cupy, numpy
+from linalg._cuda import _compile
+_compile.COMPILE_OPTIONS = tuple(_compile.COMPILE_OPTIONS) + ("-lineinfo",)
+from linalg._cuda import triangular as tri
+g = numpy.random.default_rng(0)
+for dt, n, blocks in itertools.product((numpy.float32, numpy.float64), (33, 100, 256), (3, 4)):
+    for right, lower, trans in itertools.product((False, True), (True, False), (False, True)):
+        t = numpy.eye(n) * 2 + g.standard_normal((2, n, n)) / n
+        b = g.standard_normal((2, 40, n) if right else (2, n, 40))
+        tri.tri_tensor(cupy.asarray(t.astype(dt)), cupy.asarray(b.astype(dt)), right, lower, trans, False, min_blocks=blocks)
+    tri.tri_tensor(cupy.asarray(t.astype(dt)), cupy.asarray(g.standard_normal((2, n, 40)).astype(dt)), False, True, False, False, potrs=True, min_blocks=blocks)
+cupy.cuda.Device().synchronize()
+print("small done")
+PY
+timeout 240 python3 -m pytest -q -p no:cacheprovider -m gpu -n 8 tests/linalg/test_gpu_tri_tensor.py > $R/tests.txt 2>&1
+echo "rc $?" >> $R/tests.txt
+tar czf $OUT/r.tgz -C $OUT r
+timeout 150 /usr/local/cuda/bin/compute-sanitizer --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tensor python3 /tmp/small.py > $R/memcheck.txt 2>&1
+echo "rc $?" >> $R/memcheck.txt
+tar czf $OUT/r.tgz -C $OUT r
+timeout 200 python3 scripts/probe_tri_tensor.py --sizes 96,128,192,256 --batches 10240 --ops trsm,potrs,trsm_right,trsm_upper_t > $R/probe.md 2>&1
+echo "rc $?" >> $R/probe.md
+tar czf $OUT/r.tgz -C $OUT r
+cat $R/gpu.txt; tail -n 15 $R/tests.txt; tail -n 4 $R/memcheck.txt; cat $R/probe.md

@@ -1280,17 +1280,19 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         x = result_array(b, "b", keep)
         return x, tri_cols(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    # A kept B: from PAIR_KEPT_FROM, tri_pair's out-of-place launch where PAIR_RULES admits it
-    # in the recursion's blocks (it costs less than the recursion's reads and copies there).
-    kept = "b" in keep and n >= PAIR_KEPT_FROM
-    if pair_launch("trsm", a) or (use_pair("trsm", a.dtype, n, nested=kept)
-                                  and not small_batch("trsm", a)):
+    if pair_launch("trsm", a):
         x = result_array(b, "b", keep)
         return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
     chol = _cholesky()
-    if not right and chol.use_tensor_trsm(a):
+    if not right and chol.use_tensor_trsm(a):                   # in place or out of place
         x = result_array(b, "b", keep)
         return x, chol.tensor_trsm(a, b, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
+    # A kept B: from PAIR_KEPT_FROM, tri_pair's out-of-place launch where PAIR_RULES admits it
+    # in the recursion's blocks (it costs less than the recursion's reads and copies there).
+    kept = "b" in keep and n >= PAIR_KEPT_FROM
+    if use_pair("trsm", a.dtype, n, nested=kept) and not small_batch("trsm", a):
+        x = result_array(b, "b", keep)
+        return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
     info = _diag_info(a, unit_diagonal)
     if small_batch("trsm", a):
         b = writable(b, "b", keep)

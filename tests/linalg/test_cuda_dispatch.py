@@ -640,6 +640,29 @@ def test_tensor_trsm_rule_takes_whole_left_solves(monkeypatch, side, dtype, batc
     assert calls == ([("tensor", False, True, True, 2.0, True)] if taken else [("other",)])
 
 
+def test_tensor_trsm_comes_before_the_kept_b_pair_rule(monkeypatch):
+    """A kept B at n = 56..64 (PAIR_KEPT_FROM, where tri_pair's out-of-place launch beat the
+    recursion) goes to chol_tensor_trsm's out-of-place launch, B only read: H100, batch 10240,
+    n = 64, the default call took 0.616 ms through tri_pair, 0.352 in place on chol_tensor_trsm
+    (reports/gpu_20261127l call 5)."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(10240, numpy.int32)
+
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+        calls.append(("tensor", out is not None and out is not b))
+        return info
+    monkeypatch.setattr(chol_mod, "tensor_trsm", fake_tensor_trsm)
+    monkeypatch.setattr(tri_mod, "tri_pair", lambda *args, **kwargs: calls.append(("pair",)))
+    monkeypatch.setattr(tri_mod, "pair_launch_below", lambda op, dtype: 0)
+    monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)
+    monkeypatch.setattr(tri_mod, "result_array",
+                        lambda x, name, keep: numpy.empty_like(x) if name in keep else x)
+    a, b = numpy.zeros((10240, 64, 64)), numpy.zeros((10240, 64, 64))
+    tri_mod.trsm(a, b, keep=("b",))
+    assert calls == [("tensor", True)]
+
+
 def test_recursions_blocks_take_tensor_trsm_and_tensor_solve(monkeypatch):
     """Above TENSOR_MAX the TRSM recursion's left blocks run chol_tensor_trsm (the first block
     from the kept input, the second in place after the GEMM), and POTRS's recursion its

@@ -13,10 +13,14 @@ launch of ``chol_global`` / ``chol_cluster`` (GLOBAL_BATCHES); float64 n = 129..
 triangle (per 32-wide panel one cuBLAS GEMM with the finished panels, then kernels/potrf.cu
 ``chol_panel``: factor, solve below, zeros), in place or, for a kept input, reading it in the
 panel kernel. posv and potrs with several right-hand sides, float64, from 100
-matrices: kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..96 factoring in shared
-memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE); else potrs with many right-hand sides: 33 <= n <=
+matrices: kernels/potrf.cu ``chol_tensor_solve`` in one launch (POSV n = 33..64 below 10240
+matrices factoring in shared memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE, TENSOR_SOLVE_BELOW;
+else POSV is potrf then potrs); else potrs with many right-hand sides: 33 <= n <=
 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
-(64-leaves of tri_pair, 32-leaves below). potri and poti, float64 n = 33..128, float32 potri n =
+(64-leaves of tri_pair, 32-leaves below; above n = 128 its blocks on chol_tensor_trsm and
+chol_tensor_solve where their rules take them). TRSM on the left for triangular.py, float64 n =
+33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
+(``tensor_trsm``, TENSOR_TRSM_RANGE). potri and poti, float64 n = 33..128, float32 potri n =
 64..128 (TENSOR_INVERSE_RANGE): one launch of kernels/potrf.cu ``chol_tensor_inverse`` (POTI
 factoring in shared memory, then L^-1 and L^-T L^-1 there); else potri = trtri + LAUUM
 (linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES
@@ -303,10 +307,19 @@ def _tensor_config(device_id, dtype, n, fresh):
 # threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes: 1.1-1.5x slower, 65 KB
 # of shared memory a block holds an SM to three blocks), 256 threads at NT = 3 and 4, two
 # passes at NT = 4 (POTRS 10 % faster).
+# The fused POSV against POTRF then POTRS once both had grown faster (chol_tensor, chol_left,
+# chol_tensor_solve's POTRS by operators; `python3 scripts/probe_posv_rule.py`,
+# reports/gpu_20261127l call 7, in place and kept alike, ms fused / two-step): batch 10240 n =
+# 40 / 48 / 64 0.66 / 0.59, 0.70 / 0.62, 0.76 / 0.71 (two-step 1.08-1.13x), n = 80 / 96 2.52 /
+# 1.74, 2.62 / 1.88 (1.39-1.45x); batch 1000 n = 40-64 fused 1.04-1.06x, n = 80 / 96 two-step
+# 1.28-1.35x. So POSV keeps the fused kernel for n = 33-64 below TENSOR_SOLVE_BELOW's 10240
+# matrices (batches between 1000 and 10240 not measured); TENSOR_SOLVE_BELOW: (op, dtype) ->
+# the batch from which the op leaves chol_tensor_solve (none: every batch).
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 256}
-TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 96), ("potrs", "float64"): (33, 128)}
+TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
+TENSOR_SOLVE_BELOW = {("posv", "float64"): 10240}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
@@ -319,10 +332,11 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'p
 def use_tensor_solve(op, a, nrhs):
     """True where ``op`` ("posv" or "potrs") of the (batch, n, n) batch ``a`` with ``nrhs``
     right-hand sides runs on chol_tensor_solve (TENSOR_SOLVE_RANGE, TENSOR_SOLVE_NRHS_FROM,
-    TENSOR_SOLVE_FROM_BATCH)."""
-    first, last = TENSOR_SOLVE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
+    TENSOR_SOLVE_FROM_BATCH, TENSOR_SOLVE_BELOW)."""
+    key = (op, dtype_name(a.dtype))
+    first, last = TENSOR_SOLVE_RANGE.get(key, (0, -1))
     return (first <= a.shape[1] <= last and nrhs >= TENSOR_SOLVE_NRHS_FROM
-            and a.shape[0] >= TENSOR_SOLVE_FROM_BATCH)
+            and TENSOR_SOLVE_FROM_BATCH <= a.shape[0] < TENSOR_SOLVE_BELOW.get(key, 2**62))
 
 
 def tensor_solve(a, b, lower, factored, out=None):

@@ -14,7 +14,10 @@ kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is
 copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF: trsm/trtri (and the
 Cholesky module's potrs with several vectors) as one launch of kernels/tri_cols.cu, the
 right-hand sides split over blocks, where COLS_BELOW says (``use_cols``); else by one cuBLAS
-call (linalg/_cuda/vendor.py) where ``small_batch`` (rules in linalg/tuning/*.json) says.
+call (linalg/_cuda/vendor.py) where ``small_batch`` (rules in linalg/tuning/*.json) says. TRSM
+on the left, float64 33 <= n <= 128 from 100 matrices (and the recursion's left blocks of those
+sizes): one launch of kernels/potrf.cu ``chol_tensor_trsm`` (linalg/_cuda/cholesky.py
+``tensor_trsm``).
 Complex dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.

@@ -66,6 +66,7 @@ def potrf_path(request, gpu, monkeypatch):
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
                         every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
+    monkeypatch.setattr(gpu, "TENSOR_SOLVE_BELOW", {})
     every_trsm = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
                         every_trsm if request.param == "tensor_trsm" else {})

@@ -390,8 +390,11 @@ def tensor_solve_smem_bytes(nt, chunks):
 # (`python3 scripts/probe_tensor_trsm.py`, reports/gpu_20261127l call 4; the recursion into
 # tri_pair and cuBLAS GEMMs before): batch 10240 TRSM lower N n = 64 / 96 / 128 / 192 / 256
 # 0.573 -> 0.349, 1.55 -> 0.985, 2.55 -> 2.35, 6.90 -> 5.70, 12.50 -> 11.54 (lower T 1.06-1.79x);
-# batch 1000 n = 96 / 128 / 192 / 256 1.08-4.1x. float32: off (chol_tensor_solve's float32 lost
-# to the paths before, 0.44-0.77x).
+# batch 1000 n = 96 / 128 / 192 / 256 1.08-4.1x. It comes before the small-batch vendor rule
+# (triangular.small_batch: cuBLAS trsmBatched below batch 768 at n = 65-128), which it beats from
+# 100 matrices (call 5: batch 100 / 300, n = 96 0.094 / 0.168 -> 0.032 / 0.049 ms, n = 128 0.131 /
+# 0.261 -> 0.052 / 0.100). float32: off (chol_tensor_solve's float32 lost to the paths before,
+# 0.44-0.77x).
 TENSOR_TRSM_RANGE = {"float64": (33, 128)}
 TENSOR_TRSM_FROM_BATCH = 100
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {o}>"

@@ -1171,11 +1171,17 @@ def solve_leaf(a, b, flags, alpha=1.0, out=None):
     return tri_warp(a, b, flags & ~TRI_POTRS, mode, alpha, out=out)
 
 
+_CHOLESKY = []        # linalg/_cuda/cholesky.py once imported (see _cholesky)
+
+
 def _cholesky():
-    """linalg/_cuda/cholesky.py, imported on use (it imports this module): its chol_tensor_trsm
-    launcher serves TRSM on the left (``trsm`` and its recursion's blocks)."""
-    from . import cholesky
-    return cholesky
+    """linalg/_cuda/cholesky.py, imported on first use (it imports this module) and kept: its
+    chol_tensor_trsm launcher serves TRSM on the left (``trsm`` and its recursion's blocks), and
+    a function-level import on every call would cost its host time again (~0.5 us)."""
+    if not _CHOLESKY:
+        from . import cholesky
+        _CHOLESKY.append(cholesky)
+    return _CHOLESKY[0]
 
 
 def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,

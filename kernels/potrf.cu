@@ -1528,8 +1528,9 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
     }
 }
 
-// chol_tensor_trsm<T, NT, RC, BACKWARD, OUT>: TRSM on the left, op(A) X = alpha B, of 32 < n <=
-// 32 NT with any number of right-hand sides, in one launch, one matrix a block at a time (grid
+// chol_tensor_trsm<T, NT, RC, BACKWARD, RIGHT, OUT>: TRSM, op(A) X = alpha B (RIGHT: X op(A) =
+// alpha B, solved as op(A)^T X^T = alpha B^T, X^T's vectors B's rows), of 32 < n <= 32 NT with
+// any number of right-hand sides, in one launch, one matrix a block at a time (grid
 // stride): chol_tensor_solve's storage and passes for one triangular solve. Launcher:
 // linalg/_cuda/cholesky.py tensor_trsm (for linalg/_cuda/triangular.py trsm and its
 // recursion's blocks).
@@ -1537,7 +1538,7 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
 //             upper one, read transposed), each diagonal block inverted in place
 //             (ct_invert_diagonal: S_II strictly below its diagonal, S_II^-T on and above it);
 //             then the right-hand sides 32 RC at a time.
-// Solve:      op(A) = S (a lower A with trans N, an upper one with T): forward, S X = B; else
+// Solve:      the solve's operator (op(A), or op(A)^T on the right) = S: forward, S X = B; else
 //             (BACKWARD) S^T X = B from the last block. A step I: B_I := S_II^-1 B_I (S_II^-T
 //             backward) by 2 RC warps' DMMA strips, then every warp updates the blocks still to
 //             solve, B_K -= S_KI X_I (K > I; backward B_K -= S_IK^T X_I, K < I). The explicit
@@ -1583,7 +1584,39 @@ __device__ __forceinline__ void ctt_solve_chunk(double* z, const double* s) {
     }
 }
 
-template <typename T, int NT, int RC, bool BACKWARD, bool OUT>
+// The right side's vectors: X^T's column c is B's row c0 + c (n entries, contiguous), so a warp
+// loads 32 equations of one vector (coalesced) into a column of a chunk block; zeros past n and
+// past nvec. float64 by cp.async (the caller waits), float widened on the way.
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb, int n, int nvec,
+                                              int c0) {
+    constexpr int SEGS = NT * 32 * RC;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < SEGS; u += warps) {
+        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
+        double* dst = cts_rhs<RC>(z, I, c >> 5) + lane * CT_LD + (c & 31);
+        if (i < n && col < nvec) {
+            if constexpr (sizeof(T) == 8)
+                cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
+            else
+                *dst = double(b[(index_t)col * ldb + i]);
+        } else {
+            *dst = 0.0;
+        }
+    }
+}
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void ctt_store_rows(T* x, index_t ldb, int n, int nvec, int c0,
+                                               const double* z) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < NT * 32 * RC; u += warps) {
+        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
+        if (i < n && col < nvec)
+            x[(index_t)col * ldb + i] = T(cts_rhs<RC>(z, I, c >> 5)[lane * CT_LD + (c & 31)]);
+    }
+}
+
+template <typename T, int NT, int RC, bool BACKWARD, bool RIGHT, bool OUT>
 __global__ void __launch_bounds__(256, 2)
 chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                  index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower, int unit,
@@ -1597,7 +1630,10 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
         const T* bin = (OUT ? B_in : B) + m * sb;
         T* x = B + m * sb;
-        cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);   // in flight with A's copies
+        if constexpr (RIGHT)                              // in flight with A's copies
+            ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
+        else
+            cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
         ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
         if (t == 0) fail = CTS_NO_FAIL;
         __syncthreads();
@@ -1611,7 +1647,10 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
         __syncthreads();
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
-                cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                if constexpr (RIGHT)
+                    ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                else
+                    cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
                 if constexpr (sizeof(T) == 8) cp_async_wait_all();
                 __syncthreads();
             }
@@ -1620,7 +1659,10 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
                 for (int e = t; e < NT * RC * CT_BLOCK; e += blockDim.x) z[e] *= alpha;
                 __syncthreads();
             }
-            cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
+            if constexpr (RIGHT)
+                ctt_store_rows<T, NT, RC>(x, ldb, n, nrhs, c0, z);
+            else
+                cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
             __syncthreads();                      // the blocks are reused by the next chunk
         }
         if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;

@@ -7,11 +7,13 @@ cholesky.NESTED_TENSOR_SOLVE), alternated over --rounds, and the largest differe
 results over the largest entry.
 
     python3 scripts/probe_tensor_trsm.py [--sizes 64,96,128,192,256] [--batches 1000,10240]
-                                         [--ops trsm,trsm_lt,trsm_un,potrs] [--rounds 2]
+                                         [--ops trsm,trsm_lt,trsm_un,trsm_right,potrs]
+                                         [--rounds 2]
 
 One markdown row per (op, n, batch): off ms, on ms (each round), off / on (medians), % of the
 copy bandwidth on (A, B read once, X written once), diff. trsm: lower N; trsm_lt: lower T;
-trsm_un: upper N (the last two solve backward).
+trsm_un: upper N (the last two solve backward); trsm_right, trsm_right_lt: the right side, lower
+N and T.
 """
 import argparse
 import statistics
@@ -27,8 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_cholesky import copy_bandwidth, spd_batch, timeit  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
-# op -> (lower, trans) of a left TRSM with the Cholesky factor (or its transpose as an upper A)
-OPS = {"trsm": (True, "N"), "trsm_lt": (True, "T"), "trsm_un": (False, "N")}
+# op -> (side, lower, trans) of a TRSM with the Cholesky factor (or its transpose as an upper A)
+OPS = {"trsm": ("left", True, "N"), "trsm_lt": ("left", True, "T"),
+       "trsm_un": ("left", False, "N"), "trsm_right": ("right", True, "N"),
+       "trsm_right_lt": ("right", True, "T")}
 
 
 def settings(on):
@@ -60,9 +64,9 @@ def main(argv=None):
                 if op == "potrs":
                     call = lambda: gchol.potrs(l, work, True)  # noqa: E731
                 else:
-                    lower, trans = OPS[op]
+                    side, lower, trans = OPS[op]
                     a = l if lower else u
-                    call = lambda: gtri.trsm(a, work, "left", lower, trans)  # noqa: E731
+                    call = lambda: gtri.trsm(a, work, side, lower, trans)  # noqa: E731
                 times, outs = {False: [], True: []}, {}
                 for _ in range(args.rounds):
                     for on in (False, True):

@@ -397,29 +397,32 @@ def tensor_solve_smem_bytes(nt, chunks):
 # 0.44-0.77x).
 TENSOR_TRSM_RANGE = {"float64": (33, 128)}
 TENSOR_TRSM_FROM_BATCH = 100
-COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {o}>"
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
-                              for w in ("false", "true") for o in ("false", "true")]
+                              for w in ("false", "true") for r in ("false", "true")
+                              for o in ("false", "true")]
 
 
 def use_tensor_trsm(a):
-    """True where a left TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a
-    recursion's block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_FROM_BATCH)."""
+    """True where a TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a recursion's
+    block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_FROM_BATCH)."""
     first, last = TENSOR_TRSM_RANGE.get(dtype_name(a.dtype), (0, -1))
     return first <= a.shape[1] <= last and a.shape[0] >= TENSOR_TRSM_FROM_BATCH
 
 
-def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
-    """kernels/potrf.cu chol_tensor_trsm: op(A) X = alpha B on the left for the (batch, n, n)
-    triangle ``a`` (lower or upper; only read, unit column stride) and ``b`` (batch, n, nrhs),
-    LEAF < n <= TENSOR_MAX. In place, or with ``out`` (triangular.result_array) from ``b`` into
-    ``out``, ``b`` unchanged. Returns info (the first zero or non-finite diagonal entry, 0 with
-    ``unit``)."""
-    batch, n, nrhs = b.shape
+def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
+    """kernels/potrf.cu chol_tensor_trsm: op(A) X = alpha B (left; ``b`` (batch, n, nrhs)) or X
+    op(A) = alpha B (``right``; ``b`` (batch, nrhs, n)) for the (batch, n, n) triangle ``a``
+    (lower or upper; only read, unit column stride), LEAF < n <= TENSOR_MAX. In place, or with
+    ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged. Returns info
+    (the first zero or non-finite diagonal entry, 0 with ``unit``)."""
+    batch, n, nrhs = a.shape[0], a.shape[1], b.shape[1] if right else b.shape[2]
     dst, fresh = tri.write_target(out, b)
-    # The kernel holds S, the lower form (A, or A^T for an upper A); op(A) is S or S^T.
-    backward = lower == bool(trans)
-    launcher, threads, smem = _tensor_trsm_config(current_device(), a.dtype, n, backward, fresh)
+    # The kernel holds S, the lower form (A, or A^T for an upper A); the solve's operator, op(A)
+    # (op(A)^T on the right), is S or S^T.
+    backward = (lower == bool(trans)) != right
+    launcher, threads, smem = _tensor_trsm_config(current_device(), a.dtype, n, backward, right,
+                                                  fresh)
     info = info_array(batch)
     _, lda, sa = tri.view_args(a)
     _, ldb, sb = tri.view_args(dst)
@@ -429,13 +432,13 @@ def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
 
 
 @functools.lru_cache(maxsize=1024)
-def _tensor_trsm_config(device_id, dtype, n, backward, fresh):
+def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
     """(launcher, threads, shared bytes) of chol_tensor_trsm at order n (chol_tensor_solve's
     passes and threads at NT = ceil(n / 32))."""
     nt = tensor_blocks_a_side(n)
     chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
     name = (f"chol_tensor_trsm<{ctype(dtype)}, {nt}, {chunks}, {cbool(backward)}, "
-            f"{cbool(fresh)}>")
+            f"{cbool(right)}, {cbool(fresh)}>")
     return kernel("potrf", name, "pqqpqqiiqiidpp"), threads, tensor_solve_smem_bytes(nt, chunks)
 
 

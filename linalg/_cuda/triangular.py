@@ -1198,9 +1198,9 @@ def trsm_inplace(a, b, right, lower, trans, unit, alpha, nested=False, src=None,
         solve_leaf(a, b if src is None else src, flags, alpha, out=b)
         return
     chol = _cholesky()
-    if not right and chol.use_tensor_trsm(a):
+    if chol.use_tensor_trsm(a):
         chol.tensor_trsm(a, b if src is None else src, lower, trans, unit, alpha,
-                         out=None if src is None else b)
+                         out=None if src is None else b, right=right)
         return
     if use_pair("trsm", a.dtype, n, nested) or (nested and pair_blocks and pair_serves(n)):
         tri_pair(a, b if src is None else src, flags, TRI_WARP_SOLVE, alpha, out=b)
@@ -1293,9 +1293,10 @@ def trsm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
         x = result_array(b, "b", keep)
         return x, tri_pair(a, b, flags, TRI_WARP_SOLVE, alpha, out=x)
     chol = _cholesky()
-    if not right and chol.use_tensor_trsm(a):                   # in place or out of place
+    if chol.use_tensor_trsm(a):                                  # in place or out of place
         x = result_array(b, "b", keep)
-        return x, chol.tensor_trsm(a, b, lower, _trans_flag(trans), unit_diagonal, alpha, out=x)
+        return x, chol.tensor_trsm(a, b, lower, _trans_flag(trans), unit_diagonal, alpha, out=x,
+                                   right=right)
     # A kept B: from PAIR_KEPT_FROM, tri_pair's out-of-place launch where PAIR_RULES admits it
     # in the recursion's blocks (it costs less than the recursion's reads and copies there).
     kept = "b" in keep and n >= PAIR_KEPT_FROM

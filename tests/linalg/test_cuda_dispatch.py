@@ -566,32 +566,40 @@ def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype
     assert (calls[:1] == [("tensor", op == "potrs", True)]) == taken, calls
 
 
-def _emulate_tensor_trsm(args, backward):
+def _emulate_tensor_trsm(args, backward, right):
     """kernels/potrf.cu chol_tensor_trsm's arithmetic on its launch arguments in NumPy: S, the
-    lower form (A's lower triangle, or its upper one transposed), op(A) = S or, backward, S^T;
-    X = alpha op(A)^-1 B read from B_in, written to B (rows ldb apart, matrices sb apart)."""
+    lower form (A's lower triangle, or its upper one transposed), the solve's operator S or,
+    backward, S^T; X = alpha op^-1 B read from B_in, written to B (rows ldb apart, matrices sb
+    apart; right: X^T and B^T, the vectors B's rows)."""
     (a, lda, sa, dst, ldb, sb, n, nrhs, batch, lower, unit, alpha, info, b_in) = args
     assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
     assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
-    assert dst.shape == (batch, n, nrhs)
+    assert dst.shape == ((batch, nrhs, n) if right else (batch, n, nrhs))
     s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
     if unit:
         s[:, numpy.arange(n), numpy.arange(n)] = 1.0
     op = s.swapaxes(1, 2) if backward else s
-    dst[...] = alpha * numpy.linalg.solve(op, b_in)
+    if right:
+        dst[...] = alpha * numpy.linalg.solve(op, b_in.swapaxes(1, 2)).swapaxes(1, 2)
+    else:
+        dst[...] = alpha * numpy.linalg.solve(op, b_in)
     info[...] = 0
 
 
-@pytest.mark.parametrize("lower,trans,unit", list(__import__("itertools").product(
-    (True, False), (False, True), (False, True))))
-def test_tensor_trsm_launch_solves_every_left_variant(monkeypatch, lower, trans, unit):
-    """cholesky.tensor_trsm's launch (the kernel's BACKWARD from lower and trans, the lower
-    form's flag, unit, alpha) solves op(A) X = alpha B: the kernel's arithmetic emulated on its
-    arguments, out of place (B unchanged) and in place, A a block of a larger matrix."""
+@pytest.mark.parametrize("side,lower,trans,unit", list(__import__("itertools").product(
+    ("left", "right"), (True, False), (False, True), (False, True))))
+def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans, unit):
+    """cholesky.tensor_trsm's launch (the kernel's BACKWARD from the side, lower and trans, the
+    lower form's flag, unit, alpha) solves op(A) X = alpha B or X op(A) = alpha B: the kernel's
+    arithmetic emulated on its arguments, out of place (B unchanged) and in place, A a block of
+    a larger matrix."""
     from linalg._cuda import cholesky as chol_mod
+    right = side == "right"
 
-    def config(device, dtype, n, backward, fresh):
-        launch = lambda grid, threads, args, smem: _emulate_tensor_trsm(args, backward)  # noqa
+    def config(device, dtype, n, backward, right_, fresh):
+        assert right_ == right
+        launch = lambda grid, threads, args, smem: _emulate_tensor_trsm(args, backward,  # noqa
+                                                                        right)
         return launch, 256, 0
     monkeypatch.setattr(chol_mod, "_tensor_trsm_config", config)
     monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
@@ -604,14 +612,15 @@ def test_tensor_trsm_launch_solves_every_left_variant(monkeypatch, lower, trans,
         t = t.copy()
         t[:, numpy.arange(7), numpy.arange(7)] = 1.0
     op = t.swapaxes(1, 2) if trans else t
-    b = g.standard_normal((2, 7, 3))
-    expected = numpy.linalg.solve(op, 1.5 * b)
+    b = g.standard_normal((2, 3, 7) if right else (2, 7, 3))
+    expected = (numpy.linalg.solve(op.swapaxes(1, 2), 1.5 * b.swapaxes(1, 2)).swapaxes(1, 2)
+                if right else numpy.linalg.solve(op, 1.5 * b))
     out = numpy.empty_like(b)
-    info = chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5, out=out)
+    info = chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5, out=out, right=right)
     numpy.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-12)
     assert not info.any()
     kept = b.copy()
-    chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5)
+    chol_mod.tensor_trsm(a, b, lower, trans, unit, 1.5, right=right)
     numpy.testing.assert_allclose(b, expected, rtol=1e-10, atol=1e-12)
     assert not numpy.array_equal(b, kept)
 
@@ -619,17 +628,17 @@ def test_tensor_trsm_launch_solves_every_left_variant(monkeypatch, lower, trans,
 @pytest.mark.parametrize("side, dtype, batch, n, taken", [
     ("left", numpy.float64, 100, 100, True), ("left", numpy.float64, 99, 100, False),
     ("left", numpy.float64, 10240, 33, True), ("left", numpy.float64, 10240, 128, True),
-    ("left", numpy.float64, 10240, 129, False), ("right", numpy.float64, 10240, 100, False),
+    ("left", numpy.float64, 10240, 129, False), ("right", numpy.float64, 10240, 100, True),
     ("left", numpy.float32, 10240, 100, False)])
-def test_tensor_trsm_rule_takes_whole_left_solves(monkeypatch, side, dtype, batch, n, taken):
-    """chol_tensor_trsm takes float64 TRSM on the left with n in TENSOR_TRSM_RANGE from
+def test_tensor_trsm_rule_takes_whole_solves(monkeypatch, side, dtype, batch, n, taken):
+    """chol_tensor_trsm takes float64 TRSM (either side) with n in TENSOR_TRSM_RANGE from
     TENSOR_TRSM_FROM_BATCH matrices, after tri_cols and tri_pair's rules (off here)."""
     from linalg._cuda import cholesky as chol_mod
     calls = []
     info = numpy.zeros(batch, numpy.int32)
 
-    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
-        calls.append(("tensor", lower, trans, unit, alpha, out is b))
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
+        calls.append(("tensor", lower, trans, unit, alpha, out is b, right))
         return info
     monkeypatch.setattr(chol_mod, "tensor_trsm", fake_tensor_trsm)
     monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)
@@ -639,7 +648,8 @@ def test_tensor_trsm_rule_takes_whole_left_solves(monkeypatch, side, dtype, batc
     monkeypatch.setattr(tri_mod, "trsm_inplace", lambda *args, **kwargs: calls.append(("other",)))
     a, b = numpy.zeros((batch, n, n), dtype), numpy.zeros((batch, n, 4), dtype)
     tri_mod.trsm(a, b.swapaxes(1, 2) if side == "right" else b, side, False, "T", True, 2.0)
-    assert calls == ([("tensor", False, True, True, 2.0, True)] if taken else [("other",)])
+    assert calls == ([("tensor", False, True, True, 2.0, True, side == "right")] if taken
+                     else [("other",)])
 
 
 def test_tensor_trsm_comes_before_the_kept_b_pair_rule(monkeypatch):
@@ -651,7 +661,7 @@ def test_tensor_trsm_comes_before_the_kept_b_pair_rule(monkeypatch):
     calls = []
     info = numpy.zeros(10240, numpy.int32)
 
-    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
         calls.append(("tensor", out is not None and out is not b))
         return info
     monkeypatch.setattr(chol_mod, "tensor_trsm", fake_tensor_trsm)
@@ -674,7 +684,7 @@ def test_recursions_blocks_take_tensor_trsm_and_tensor_solve(monkeypatch):
     batch, n = 100, 256
     info = numpy.zeros(batch, numpy.int32)
 
-    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None):
+    def fake_tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
         calls.append(("trsm", a.shape[1], bool(trans), out is not None))
         return info
 
@@ -691,6 +701,9 @@ def test_recursions_blocks_take_tensor_trsm_and_tensor_solve(monkeypatch):
     a, b = numpy.zeros((batch, n, n)), numpy.zeros((batch, n, 8))
     tri_mod.trsm_inplace(a, b, False, True, False, False, 1.0, src=b.copy())
     assert calls == [("trsm", 128, False, True), ("copy",), ("gemm",), ("trsm", 128, False, False)]
+    calls.clear()
+    tri_mod.trsm_inplace(a, numpy.zeros((batch, 8, n)), True, True, False, False, 1.0)
+    assert calls == [("trsm", 128, False, False), ("gemm",), ("trsm", 128, False, False)]
     calls.clear()
     chol_mod.potrs_inplace(a, b, True)
     assert calls == [("trsm", 128, False, False), ("gemm",), ("solve", 128, True), ("gemm",),

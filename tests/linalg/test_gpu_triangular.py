@@ -45,8 +45,8 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_trsm": TRSM on the left by kernels/potrf.cu chol_tensor_trsm for 33..128 and for the
-    recursion's blocks above, every batch and dtype (off for the other parameters)."""
+    "tensor_trsm": TRSM (both sides) by kernels/potrf.cu chol_tensor_trsm for 33..128 and for
+    the recursion's blocks above, every batch and dtype (off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")

@@ -1,7 +1,7 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
 // larger kernels (chol_block, chol_panel, chol_tensor, chol_global, chol_left) below it, and
-// chol_tensor's siblings for POSV / POTRS (chol_tensor_solve) and POTRI / POTI
-// (chol_tensor_inverse).
+// chol_tensor's siblings for POSV / POTRS (chol_tensor_solve), TRSM (chol_tensor_trsm), POTRI /
+// POTI (chol_tensor_inverse) and TRTRI (chol_tensor_trtri).
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -31,8 +31,9 @@
 //             512 on small batches (chol_global, chol_cluster below), up to 256 at larger
 //             ones (chol_left below), or by left-looking 32-wide panels (chol_panel below,
 //             reusing the potrf phase); potri / poti in one launch up
-//             to n = 128 (chol_tensor_inverse below); trtri/lauum by the launchers' recursion
-//             down to this kernel.
+//             to n = 128 (chol_tensor_inverse below); trtri up to n = 128 by chol_tensor_trtri
+//             below where its rule takes it; trtri/lauum by the launchers' recursion down to
+//             these kernels.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.
@@ -1790,6 +1791,70 @@ chol_tensor_inverse(T* __restrict__ A, index_t lda, index_t stride, int n, index
         cti_lauum<NT>(s);
         cti_store<T, NT>(a, lda, n, s);
         if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
+        __syncthreads();                          // the blocks are reused by the next matrix
+    }
+}
+
+// chol_tensor_trtri<T, NT, OUT>: TRTRI, X = T^-1 of a triangular T, 32 < n <= 32 NT, in one
+// launch, one matrix a block at a time (grid stride): chol_tensor_inverse's storage and its
+// first half, so that the triangle is read once and X written once (the recursion before
+// reads and writes its blocks at every level and runs two GEMMs a level). Launcher:
+// linalg/_cuda/cholesky.py tensor_trtri (for linalg/_cuda/triangular.py trtri and the
+// recursion's blocks).
+// Storage:    S, the lower form (T, or T^T for an upper T, read transposed), as chol_tensor's
+//             blocks (the identity past n); S^-1 is T^-1 (lower) or T^-T (upper).
+// Steps:      the diagonal's reciprocals (ones with unit, whose diagonal is never read), the
+//             diagonal blocks inverted (ct_invert_diagonal), then S^-1 below them by block
+//             columns from the right (cti_trtri).
+// Output:     X in the caller's form (lower: S^-1, upper: its transpose), zeros in the other
+//             triangle, into A, or with OUT read from A_in (same lda and stride, no overlap) and
+//             written to A. flags: 1 lower, 2 unit diagonal.
+// info:       the first zero or non-finite diagonal entry (1-based; triangular._diag_info's
+//             rule), 0 with unit; that matrix's X not meaningful.
+
+// X = S^-1 (or its transpose for an upper T) into the caller's n x n matrix, zeros in the other
+// triangle: the diagonal blocks hold X_II transposed on and above their diagonals
+// (ct_invert_diagonal), the blocks below X_IJ.
+template <typename T, int NT>
+__device__ __forceinline__ void ctr_store(T* a, index_t lda, int n, int lower, const double* s) {
+    const int lane = threadIdx.x & 31;
+    ct_store_rows<T, NT>(a, lda, n, [&](int i, int J) {
+        const int I = i >> 5, r = i & 31;
+        if (lower) {                                              // X(i, j), j <= i
+            if (J < I) return ct_block(s, I, J)[r * CT_LD + lane];
+            return J == I && lane <= r ? ct_block(s, I, I)[lane * CT_LD + r] : 0.0;
+        }
+        if (J > I) return ct_block(s, J, I)[lane * CT_LD + r];  // X(j, i), j >= i
+        return J == I && lane >= r ? ct_block(s, I, I)[r * CT_LD + lane] : 0.0;
+    });
+}
+
+template <typename T, int NT, bool OUT>
+__global__ void __launch_bounds__(256, 2)
+chol_tensor_trtri(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
+                  int flags, int* __restrict__ info, const T* __restrict__ A_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    __shared__ int fail;
+    const int t = threadIdx.x, lower = flags & 1;
+    const bool unit = flags & 2;
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        ct_load<T, NT>(s, OUT ? A_in + m * stride : a, lda, n, lower);
+        if (t == 0) fail = CTS_NO_FAIL;
+        __syncthreads();
+        if (unit) {
+            for (int i = t; i < 32 * NT; i += blockDim.x) recip[i] = 1.0;
+            __syncthreads();
+        } else {
+            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
+        }
+        ct_invert_diagonal<NT>(s, recip);
+        __syncthreads();
+        cti_trtri<NT>(s);
+        ctr_store<T, NT>(a, lda, n, lower, s);
+        if (t == 0) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
         __syncthreads();                          // the blocks are reused by the next matrix
     }
 }

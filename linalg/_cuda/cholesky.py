@@ -510,6 +510,59 @@ def tensor_inverse_smem_bytes(nt):
     return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
 
 
+# kernels/potrf.cu chol_tensor_trtri: TRTRI for LEAF < n <= TENSOR_MAX in one launch, one matrix
+# a block, chol_tensor_inverse's steps up to X = L^-1 (the triangle read once, X written once;
+# the recursion before reads and writes its blocks at every level around two GEMMs).
+# TENSOR_TRTRI_RANGE: dtype -> (first, last) n it serves, at every batch (after tri_cols's
+# small-batch rule) and for trtri_recursion's blocks (so POTRI / POTI above TENSOR_MAX too);
+# TENSOR_TRTRI_THREADS[NT]: threads a block (at least 32 NT, a thread a column of the diagonal
+# blocks, and 64 (NT - 1), a warp a 16-row strip of block column 0). chol_small<T, 64> keeps
+# n <= 64.
+TENSOR_TRTRI_RANGE = {"float64": (65, 128)}
+TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256}
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trtri<{t}, {b}, {o}>"
+                              for t in ("float", "double") for b in TENSOR_TRTRI_THREADS
+                              for o in ("false", "true")]
+
+
+def use_tensor_trtri(a):
+    """True where TRTRI of the (batch, n, n) triangle ``a`` (a whole matrix or a recursion's
+    block) runs on chol_tensor_trtri (TENSOR_TRTRI_RANGE)."""
+    first, last = TENSOR_TRTRI_RANGE.get(dtype_name(a.dtype), (0, -1))
+    return first <= a.shape[1] <= last
+
+
+def tensor_trtri(a, lower, unit, out=None):
+    """kernels/potrf.cu chol_tensor_trtri: X = T^-1 for the (batch, n, n) triangle ``a`` (lower
+    or upper, unit column stride; with ``unit`` its diagonal is not read), LEAF < n <=
+    TENSOR_MAX, the other triangle of X zero. In place, or with ``out`` (triangular.result_array)
+    from ``a`` into ``out``, ``a`` unchanged. Returns info (the first zero or non-finite
+    diagonal entry, 0 with ``unit``)."""
+    batch, n = a.shape[0], a.shape[1]
+    dst, fresh = tri.write_target(out, a)
+    launcher, threads, smem = _tensor_trtri_config(current_device(), a.dtype, n, fresh)
+    info = info_array(batch)
+    _, lda, sa = tri.view_args(dst)
+    launcher(grid_1d(batch, 1), threads,
+             (dst, lda, sa, n, batch, int(bool(lower)) | 2 * int(bool(unit)), info, a), smem)
+    return info
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_trtri_config(device_id, dtype, n, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_trtri at order n: NT = ceil(n / 32),
+    TENSOR_TRTRI_THREADS[NT] threads, chol_tensor_inverse's shared memory."""
+    nt = tensor_blocks_a_side(n)
+    threads = TENSOR_TRTRI_THREADS[nt]
+    if threads < max(32 * nt, 64 * (nt - 1)) or threads % 32:
+        raise ValueError(f"chol_tensor_trtri at NT = {nt} needs a multiple of 32 threads, at "
+                         f"least {max(32 * nt, 64 * (nt - 1))} (a thread a column of the "
+                         f"diagonal blocks, a warp a 16-row strip of block column 0), not "
+                         f"{threads}")
+    name = f"chol_tensor_trtri<{ctype(dtype)}, {nt}, {cbool(fresh)}>"
+    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+
+
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
 # a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 and the
 # next diagonal block in shared memory, rows GLOBAL_LD apart); chol_cluster: the same steps with

@@ -1229,13 +1229,17 @@ def trtri_recursion(a, lower, unit, src=None):
     stays zero); real dtypes. With ``src`` (a view of a's shape and strides), T is read from
     ``src``'s triangle and X written to ``a`` (src unchanged; a's other triangle zero already):
     the out-of-place form reads the input once where a copy first would read it twice. Leaves:
-    chol_small up to LEAF, and chol_small<T, 64> from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX where
-    ONE_LAUNCH_LEAVES."""
+    chol_small up to LEAF, chol_small<T, 64> from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX where
+    ONE_LAUNCH_LEAVES, chol_tensor_trtri where cholesky.TENSOR_TRTRI_RANGE takes the block."""
     cupy = cupy_module()
     n = a.shape[1]
     t = a if src is None else src
     if n <= LEAF or (ONE_LAUNCH_LEAVES and one_launch_from("trtri", a.dtype) <= n <= ONE_LAUNCH_MAX):
         chol_small(t, CHOL_TRTRI, lower, unit, out=a)
+        return
+    chol = _cholesky()
+    if chol.use_tensor_trtri(a):
+        chol.tensor_trtri(t, lower, unit, out=None if src is None else a)
         return
     n1 = split(n)
     a11, a22 = a[:, :n1, :n1], a[:, n1:, n1:]
@@ -1351,6 +1355,10 @@ def trtri(a, lower=True, unit_diagonal=False, keep=()):
     if use_cols("trtri", a):             # X solves A X = I; a new array, A only read
         x = cupy_module().empty(a.shape, dtype=a.dtype)
         return x, tri_cols(a, x, False, lower, False, unit_diagonal, mode=COLS_INVERSE)
+    chol = _cholesky()
+    if chol.use_tensor_trtri(a):                                # in place or out of place
+        x = result_array(a, "a", keep)
+        return x, chol.tensor_trtri(a, lower, unit_diagonal, out=x)
     if a.shape[1] <= LEAF or one_launch("trtri", a):
         x = result_array(a, "a", keep)
         info = chol_small(a, CHOL_TRTRI, lower, unit_diagonal, out=x)

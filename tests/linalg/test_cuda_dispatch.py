@@ -710,6 +710,120 @@ def test_recursions_blocks_take_tensor_trsm_and_tensor_solve(monkeypatch):
                      ("trsm", 128, True, False)]
 
 
+def _emulate_tensor_trtri(args):
+    """kernels/potrf.cu chol_tensor_trtri's arithmetic on its launch arguments in NumPy: S, the
+    lower form (the lower triangle, or the upper one transposed; ones on the diagonal with flag
+    2), S^-1 read from A_in, written to A in the caller's form with a zero other triangle."""
+    (a, lda, sa, n, batch, flags, info, a_in) = args
+    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
+    assert a_in.strides == a.strides and a.shape == (batch, n, n)
+    lower, unit = bool(flags & 1), bool(flags & 2)
+    s = numpy.tril(a_in) if lower else numpy.tril(a_in.swapaxes(1, 2))
+    if unit:
+        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
+    x = numpy.linalg.inv(s)
+    a[...] = x if lower else x.swapaxes(1, 2)
+    info[...] = 0
+
+
+@pytest.mark.parametrize("lower, unit", list(__import__("itertools").product((True, False),
+                                                                            (False, True))))
+def test_tensor_trtri_launch_inverts_every_variant(monkeypatch, lower, unit):
+    """cholesky.tensor_trtri's launch (the lower and unit flags, the view's lda and stride, the
+    input read from a kept operand) inverts the triangle: the kernel's arithmetic emulated on its
+    arguments, out of place (the input unchanged) and in place, A a block of a larger matrix."""
+    from linalg._cuda import cholesky as chol_mod
+
+    def config(device, dtype, n, fresh):
+        return (lambda grid, threads, args, smem: _emulate_tensor_trtri(args)), 256, 0
+    monkeypatch.setattr(chol_mod, "_tensor_trtri_config", config)
+    monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(chol_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
+    g = numpy.random.default_rng(6)
+    big = numpy.eye(9) * 3 + g.standard_normal((2, 9, 9))
+    a = big[:, 1:8, 1:8]                                     # lda 9: a block of a larger matrix
+    t = numpy.tril(a) if lower else numpy.triu(a)
+    if unit:
+        t = t.copy()
+        t[:, numpy.arange(7), numpy.arange(7)] = 1.0
+    expected = numpy.linalg.inv(t)
+    kept = a.copy()
+    out = numpy.empty_like(big)[:, 1:8, 1:8]
+    info = chol_mod.tensor_trtri(a, lower, unit, out=out)
+    numpy.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-12)
+    assert not info.any() and numpy.array_equal(a, kept)
+    chol_mod.tensor_trtri(a, lower, unit)
+    numpy.testing.assert_allclose(a, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype, batch, n, keep, taken", [
+    (numpy.float64, 10240, 65, (), True), (numpy.float64, 10240, 128, ("a",), True),
+    (numpy.float64, 1, 100, (), True), (numpy.float64, 10240, 64, (), False),
+    (numpy.float64, 10240, 129, (), False), (numpy.float32, 10240, 100, (), False)])
+def test_tensor_trtri_rule_takes_whole_inverses(monkeypatch, dtype, batch, n, keep, taken):
+    """chol_tensor_trtri takes TRTRI with n in TENSOR_TRTRI_RANGE (float64 65..128) at every batch
+    after tri_cols's rule (off here) and ahead of the small-batch one-launch rule (chol_block),
+    in place or into a new array when the input is kept; chol_small<T, 64> keeps n <= 64."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_trtri(a, lower, unit, out=None):
+        calls.append(("tensor", lower, unit, out is a))
+        return info
+
+    def elsewhere(*args, **kwargs):
+        calls.append(("other",))
+        raise RuntimeError("another path")
+    monkeypatch.setattr(chol_mod, "tensor_trtri", fake_tensor_trtri)
+    monkeypatch.setattr(tri_mod, "cols_below", lambda op, dtype, n: 0)
+    for name in ("chol_small", "trtri_recursion", "_diag_info", "writable"):
+        monkeypatch.setattr(tri_mod, name, elsewhere)
+    monkeypatch.setattr(tri_mod, "result_array",      # NumPy standing in for cupy.empty
+                        lambda x, name, k: numpy.empty_like(x) if name in k else x)
+    with pytest.raises(RuntimeError) if not taken else __import__("contextlib").nullcontext():
+        tri_mod.trtri(numpy.zeros((batch, n, n), dtype), False, True, keep=keep)
+    assert calls[:1] == ([("tensor", False, True, not keep)] if taken else [("other",)])
+
+
+def test_tensor_trtri_settings_leave_a_thread_for_each_column(monkeypatch):
+    """chol_tensor_trtri's settings give every NT the threads its steps need (a thread a column
+    of the diagonal blocks, a warp a strip of block column 0), and a setting short of them is
+    refused with the reason before anything compiles."""
+    from linalg._cuda import cholesky as chol_mod
+    for nt, threads in chol_mod.TENSOR_TRTRI_THREADS.items():
+        assert threads >= max(32 * nt, 64 * (nt - 1)) and threads % 32 == 0
+    monkeypatch.setattr(chol_mod, "TENSOR_TRTRI_THREADS", {2: 128, 3: 256, 4: 160})
+    chol_mod._tensor_trtri_config.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="at least 192"):
+            chol_mod._tensor_trtri_config(0, numpy.dtype(numpy.float64), 128, False)
+    finally:
+        chol_mod._tensor_trtri_config.cache_clear()
+
+
+def test_trtri_recursions_blocks_take_tensor_trtri(monkeypatch):
+    """Above TENSOR_MAX TRTRI's recursion inverts its diagonal blocks on chol_tensor_trtri (from
+    the kept input where there is one) around its two GEMMs, so POTRI / POTI at n = 256 do."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+    batch, n = 100, 256
+    info = numpy.zeros(batch, numpy.int32)
+
+    def fake_tensor_trtri(a, lower, unit, out=None):
+        calls.append(("trtri", a.shape[1], out is not None))
+        return info
+    monkeypatch.setattr(chol_mod, "tensor_trtri", fake_tensor_trtri)
+    monkeypatch.setattr(tri_mod, "gemm", lambda *args, **kwargs: calls.append(("gemm",)))
+    monkeypatch.setattr(tri_mod, "cupy_module", lambda: numpy)    # the GEMMs' work array
+    a = numpy.zeros((batch, n, n))
+    tri_mod.trtri_recursion(a, True, False)
+    assert calls == [("trtri", 128, False), ("trtri", 128, False), ("gemm",), ("gemm",)]
+    calls.clear()
+    tri_mod.trtri_recursion(a, False, True, src=a.copy())
+    assert calls == [("trtri", 128, True), ("trtri", 128, True), ("gemm",), ("gemm",)]
+
+
 def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
     """chol_tensor_solve's settings give every NT the warps its operators and passes need (a
     16-row strip of each diagonal block and pass a warp), and a setting short of them is refused
@@ -1058,6 +1172,13 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     monkeypatch.setattr(tri_mod, "trtri_recursion",
                         lambda a, lower, unit, src=None: events.append(("trtri", src is not None)))
     monkeypatch.setattr(tri_mod, "triangle_fix", lambda a, keep_lower, zero: a)
+    # chol_tensor_trtri in TENSOR_TRTRI_RANGE, reading a kept input; else the recursion
+    monkeypatch.setattr(chol_mod, "tensor_trtri", lambda a, lower, unit, out=None:
+                        events.append(("tensor_trtri", out is not a)))
+    assert run(tri_mod.trtri, m100, True, False, keep=("a",)) == [("new", "a"),
+                                                                 ("tensor_trtri", True)]
+    assert run(tri_mod.trtri, m100, True, False) == [("tensor_trtri", False)]
+    monkeypatch.setattr(chol_mod, "TENSOR_TRTRI_RANGE", {})
     assert run(tri_mod.trtri, m100, True, False, keep=("a",)) == [("new", "a"), ("trtri", True)]
     assert run(tri_mod.trtri, m100, True, False) == [("trtri", False)]
     assert run(tri_mod.trtri, m16, True, False, keep=("a",)) == [("new", "a"), ("chol_small", True)]
@@ -1204,6 +1325,8 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
     """trtri_recursion(x, lower, unit, src): with the leaves (chol_small) and GEMMs standing in
     with NumPy, x becomes the inverse of src's triangle, src is unchanged, and the in-place
     recursion on a copy gives the same result."""
+    from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(chol_mod, "TENSOR_TRTRI_RANGE", {})    # the recursion below its leaf
     fake = types.ModuleType("cupy")
     fake.empty = numpy.empty
     monkeypatch.setitem(sys.modules, "cupy", fake)
@@ -1240,6 +1363,8 @@ def test_trtri_recursion_out_of_place_reads_the_source_and_inverts(monkeypatch, 
 def test_trtri_recursion_leaves_follow_one_launch_from(monkeypatch, dtype, n, big, leaves):
     """The TRTRI recursion's leaves are chol_small's up to LEAF, in order, and with
     ONE_LAUNCH_LEAVES also every block from ONE_LAUNCH_FROM to ONE_LAUNCH_MAX (chol_small<T, 64>)."""
+    from linalg._cuda import cholesky as chol_mod
+    monkeypatch.setattr(chol_mod, "TENSOR_TRTRI_RANGE", {})    # the recursion below its leaf
     fake = types.ModuleType("cupy")
     fake.empty = numpy.empty
     monkeypatch.setitem(sys.modules, "cupy", fake)

@@ -47,8 +47,8 @@ def potrf_path(request, gpu, monkeypatch):
     dtype; the other parameters run with chol_tensor off (the panels); "tensor_solve": POSV
     and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..128,
     every dtype, off for the other parameters; "tensor_inverse": POTRI and POTI by
-    kernels/potrf.cu chol_tensor_inverse for 33..128, every dtype, off for the other
-    parameters; "global": POTRF by
+    kernels/potrf.cu chol_tensor_inverse for 33..128 and above by the recursion whose TRTRI
+    blocks run chol_tensor_trtri, every dtype, both off for the other parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
     kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
@@ -75,6 +75,8 @@ def potrf_path(request, gpu, monkeypatch):
                      for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",
                         every_inverse if request.param == "tensor_inverse" else {})
+    monkeypatch.setattr(gpu, "TENSOR_TRTRI_RANGE",
+                        every_trsm if request.param == "tensor_inverse" else {})
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)

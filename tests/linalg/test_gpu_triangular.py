@@ -37,7 +37,7 @@ PAIR_EVERYWHERE = {(op, dtype): "all" for op in ("trsm", "trmm", "potrs")
                    for dtype in ("float32", "float64")}
 
 
-@pytest.fixture(params=["ours", "cublas", "pair", "one_launch", "cols", "tensor_trsm"])
+@pytest.fixture(params=["ours", "cublas", "pair", "one_launch", "cols", "tensor_tri"])
 def trsm_path(request, gpu, monkeypatch):
     """trsm/trtri above the leaf size by our recursion or by cuBLAS trsm(Batched) (the
     small-batch path), whatever the batch count; "pair": our path with kernels/tri_pair.cu for
@@ -45,15 +45,18 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_trsm": TRSM (both sides) by kernels/potrf.cu chol_tensor_trsm for 33..128 and for
-    the recursion's blocks above, every batch and dtype (off for the other parameters)."""
+    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm and
+    chol_tensor_trtri for 33..128 and for the recursions' blocks above, every batch and dtype
+    (both off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     from linalg._cuda import cholesky
     every = {dtype: (gpu.LEAF + 1, cholesky.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_RANGE",
-                        every if request.param == "tensor_trsm" else {})
+                        every if request.param == "tensor_tri" else {})
+    monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
+                        every if request.param == "tensor_tri" else {})
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_FROM_BATCH", 1)
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)

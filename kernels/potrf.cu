@@ -1177,6 +1177,14 @@ __host__ __device__ constexpr int chol_tensor_solve_smem() {
     return ((chol_tensor_blocks<NT>() + NT * RC) * CT_BLOCK + 32 * NT) * 8;
 }
 
+// Launch bounds of chol_tensor_solve and chol_tensor_trsm: 128 registers a thread either way;
+// at NT = 4 their shared memory (167 KB with two passes) holds an SM to one block, which may
+// then have up to 512 threads (TENSOR_SOLVE_THREADS), elsewhere two blocks of up to 256.
+template <int NT>
+__host__ __device__ constexpr int cts_bound_threads() { return NT == 4 ? 512 : 256; }
+template <int NT>
+__host__ __device__ constexpr int cts_bound_blocks() { return NT == 4 ? 1 : 2; }
+
 // The right-hand sides' block (I, rho) of the chunk in shared memory.
 template <int RC>
 __device__ __forceinline__ double* cts_rhs(double* z, int I, int rho) {
@@ -1486,7 +1494,7 @@ __device__ __forceinline__ void cts_substitute_chunk(double* z, const double* s,
 }
 
 template <typename T, int NT, int RC, bool FACTOR, bool OPERATORS, bool OUT>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(cts_bound_threads<NT>(), cts_bound_blocks<NT>())
 chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                   index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower,
                   int* __restrict__ info, const T* __restrict__ B_in) {
@@ -1618,7 +1626,7 @@ __device__ __forceinline__ void ctt_store_rows(T* x, index_t ldb, int n, int nve
 }
 
 template <typename T, int NT, int RC, bool BACKWARD, bool RIGHT, bool OUT>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(cts_bound_threads<NT>(), cts_bound_blocks<NT>())
 chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                  index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower, int unit,
                  double alpha, int* __restrict__ info, const T* __restrict__ B_in) {

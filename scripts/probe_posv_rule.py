@@ -3,9 +3,12 @@
 chol_left, then chol_tensor_solve's POTRS) through the backend call linalg._cuda.cholesky.posv,
 in place (A and B overwritten) and keeping both (the default public call), alternated over
 --rounds; ms between CUDA events (bench_cholesky.timeit, the operands reset before each call),
-and the largest difference of the two solutions over the largest entry.
+and the largest difference of the two solutions over the largest entry. With --op poti the
+same for POTI: chol_tensor_inverse's fused POTI against POTRF then POTRI (linalg._cuda.cholesky
+.poti, A overwritten, or kept).
 
-    python3 scripts/probe_posv_rule.py [--sizes 48,64,80,96] [--batches 1000,10240] [--rounds 2]
+    python3 scripts/probe_posv_rule.py [--op posv] [--sizes 48,64,80,96] [--batches 1000,10240]
+                                       [--rounds 2]
 
 One markdown row per (n, batch, keep): fused ms, two-step ms (each round), fused / two-step
 (medians), diff.
@@ -31,11 +34,15 @@ def main(argv=None):
     parser.add_argument("--sizes", default="48,64,80,96")
     parser.add_argument("--batches", default="1000,10240")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--op", default="posv", choices=("posv", "poti"))
     args = parser.parse_args(argv)
-    rule, below = dict(gchol.TENSOR_SOLVE_RANGE), dict(gchol.TENSOR_SOLVE_BELOW)
-    gchol.TENSOR_SOLVE_BELOW = {}                  # the fused setting at every batch
-    fused_on = {**rule, ("posv", "float64"): (33, 128)}
-    fused_off = {k: v for k, v in rule.items() if k != ("posv", "float64")}
+    posv = args.op == "posv"
+    ranges, belows = (("TENSOR_SOLVE_RANGE", "TENSOR_SOLVE_BELOW") if posv
+                      else ("TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW"))
+    rule, below = dict(getattr(gchol, ranges)), dict(getattr(gchol, belows))
+    setattr(gchol, belows, {})                     # the fused setting at every batch
+    fused_on = {**rule, (args.op, "float64"): (33, 128)}
+    fused_off = {k: v for k, v in rule.items() if k != (args.op, "float64")}
     print("| n | batch | keep | fused ms | two-step ms | fused / two-step | diff |")
     print("|---|---|---|---|---|---|---|")
     for n in (int(v) for v in args.sizes.split(",")):
@@ -47,24 +54,26 @@ def main(argv=None):
             def reset():
                 cupy.copyto(wa, a)
                 cupy.copyto(wb, b)
-            for keep in ((), ("a", "b")):
-                call = lambda: gchol.posv(wa, wb, True, keep=keep)  # noqa: E731
+            for keep in ((), ("a", "b") if posv else ("a",)):
+                call = ((lambda: gchol.posv(wa, wb, True, keep=keep)) if posv  # noqa: E731
+                        else (lambda: gchol.poti(wa, True, keep=keep)))
                 times, outs = {True: [], False: []}, {}
                 for _ in range(args.rounds):
                     for fused in (True, False):
-                        gchol.TENSOR_SOLVE_RANGE = fused_on if fused else fused_off
+                        setattr(gchol, ranges, fused_on if fused else fused_off)
                         times[fused].append(timeit(call, reset))
                         reset()
                         outs[fused] = call()[0].copy()
                 on, off = statistics.median(times[True]), statistics.median(times[False])
                 diff = float(abs(outs[True] - outs[False]).max() / abs(outs[False]).max())
-                print(f"| {n} | {batch} | {'a, b' if keep else '-'} | "
+                print(f"| {n} | {batch} | {', '.join(keep) or '-'} | "
                       + " / ".join(f"{t:.3f}" for t in times[True]) + " | "
                       + " / ".join(f"{t:.3f}" for t in times[False])
                       + f" | {on / off:.2f} | {diff:.1e} |", flush=True)
             del a, b, wa, wb
             cupy.get_default_memory_pool().free_all_blocks()
-    gchol.TENSOR_SOLVE_RANGE, gchol.TENSOR_SOLVE_BELOW = rule, below
+    setattr(gchol, ranges, rule)
+    setattr(gchol, belows, below)
 
 
 if __name__ == "__main__":

@@ -460,6 +460,9 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128),
                         ("potri", "float32"): (64, 128)}
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
+# TENSOR_INVERSE_BELOW: (op, dtype) -> {first n: the batch from which the op leaves
+# chol_tensor_inverse for n >= first n} (none: every batch).
+TENSOR_INVERSE_BELOW = {}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for f in ("false", "true") for o in ("false", "true")]
@@ -467,9 +470,13 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
 
 def use_tensor_inverse(op, a):
     """True where ``op`` ("potri" or "poti") of the (batch, n, n) batch ``a`` runs on
-    chol_tensor_inverse (n in TENSOR_INVERSE_RANGE)."""
-    first, last = TENSOR_INVERSE_RANGE.get((op, dtype_name(a.dtype)), (0, -1))
-    return first <= a.shape[1] <= last
+    chol_tensor_inverse (n in TENSOR_INVERSE_RANGE, below TENSOR_INVERSE_BELOW's batch)."""
+    key = (op, dtype_name(a.dtype))
+    first, last = TENSOR_INVERSE_RANGE.get(key, (0, -1))
+    if not first <= a.shape[1] <= last:
+        return False
+    below = [b for n, b in TENSOR_INVERSE_BELOW.get(key, {}).items() if a.shape[1] >= n]
+    return not below or a.shape[0] < min(below)
 
 
 def tensor_inverse(a, lower, factored, out=None):
@@ -518,7 +525,7 @@ def tensor_inverse_smem_bytes(nt):
 # TENSOR_TRTRI_THREADS[NT]: threads a block (at least 32 NT, a thread a column of the diagonal
 # blocks, and 64 (NT - 1), a warp a 16-row strip of block column 0). chol_small<T, 64> keeps
 # n <= 64.
-TENSOR_TRTRI_RANGE = {"float64": (65, 128)}
+TENSOR_TRTRI_RANGE = {"float64": (65, 128), "float32": (65, 128)}
 TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trtri<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_TRTRI_THREADS

@@ -759,9 +759,10 @@ def test_tensor_trtri_launch_inverts_every_variant(monkeypatch, lower, unit):
 @pytest.mark.parametrize("dtype, batch, n, keep, taken", [
     (numpy.float64, 10240, 65, (), True), (numpy.float64, 10240, 128, ("a",), True),
     (numpy.float64, 1, 100, (), True), (numpy.float64, 10240, 64, (), False),
-    (numpy.float64, 10240, 129, (), False), (numpy.float32, 10240, 100, (), False)])
+    (numpy.float64, 10240, 129, (), False), (numpy.float32, 10240, 100, (), True),
+    (numpy.float32, 10240, 64, (), False)])
 def test_tensor_trtri_rule_takes_whole_inverses(monkeypatch, dtype, batch, n, keep, taken):
-    """chol_tensor_trtri takes TRTRI with n in TENSOR_TRTRI_RANGE (float64 65..128) at every batch
+    """chol_tensor_trtri takes TRTRI with n in TENSOR_TRTRI_RANGE (65..128) at every batch
     after tri_cols's rule (off here) and ahead of the small-batch one-launch rule (chol_block),
     in place or into a new array when the input is kept; chol_small<T, 64> keeps n <= 64."""
     from linalg._cuda import cholesky as chol_mod

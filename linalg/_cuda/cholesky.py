@@ -305,8 +305,14 @@ def _tensor_config(device_id, dtype, n, fresh):
 # reports/gpu_20261127h call 5: POSV 0.54-0.86x, POTRS 0.74-1.19x at n = 40-128).
 # Passes of 32 right-hand sides and
 # threads by NT: one pass of 32 with 128 threads at NT = 2 (two passes: 1.1-1.5x slower, 65 KB
-# of shared memory a block holds an SM to three blocks), 256 threads at NT = 3 and 4, two
-# passes at NT = 4 (POTRS 10 % faster).
+# of shared memory a block holds an SM to three blocks), 256 threads at NT = 3, two passes at
+# NT = 4 (POTRS 10 % faster). At NT = 4 the two passes' 167 KB hold an SM to one block, so its
+# launch bound there allows 512 threads: 512 against 256 (`python3
+# scripts/probe_solve_threads.py`, reports/gpu_20261128a call 3, H100, in place, batch 10240 /
+# 1000): POTRS with n vectors n = 112 / 128 1.18 / 1.12x and 1.10 / 1.12x, n = 256 (its
+# recursion's halves) 1.08 / 1.10x; chol_tensor_trsm (these settings too) TRSM left n = 112 /
+# 128 / 256 1.20 / 1.12 / 1.09x at 10240 and 1.10-1.14x at 1000, right 1.08-1.11x; 384 threads
+# in between.
 # The fused POSV against POTRF then POTRS once both had grown faster (chol_tensor, chol_left,
 # chol_tensor_solve's POTRS by operators; `python3 scripts/probe_posv_rule.py`,
 # reports/gpu_20261127l call 7, in place and kept alike, ms fused / two-step): batch 10240 n =
@@ -317,7 +323,7 @@ def _tensor_config(device_id, dtype, n, fresh):
 # the batch from which the op leaves chol_tensor_solve (none: every batch).
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
-TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 256}
+TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512}
 TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
 TENSOR_SOLVE_BELOW = {("posv", "float64"): 10240}
 TENSOR_SOLVE_FROM_BATCH = 100
@@ -460,9 +466,15 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128),
                         ("potri", "float32"): (64, 128)}
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
-# TENSOR_INVERSE_BELOW: (op, dtype) -> {first n: the batch from which the op leaves
-# chol_tensor_inverse for n >= first n} (none: every batch).
-TENSOR_INVERSE_BELOW = {}
+# POTI fused against POTRF then POTRI once chol_left (POTRF n = 97..128 from 1000 matrices) and
+# chol_tensor_trtri had come (`python3 scripts/probe_posv_rule.py --op poti`, reports/
+# gpu_20261128a call 3, in place and kept alike, ms fused / two-step): batch 10240 n = 80 / 96 /
+# 112 / 128 2.09 / 1.36, 2.24 / 1.50, 3.31 / 2.43, 3.49 / 2.71 (two-step 1.29-1.54x), batch
+# 1000-3000 1.21-1.48x; n = 64 fused 1.03 / 1.09 / 2.9x at batch 10240 / 3000 / 1000. So POTI
+# leaves the fused kernel from n = 80 and 1000 matrices (batches below 1000 not measured).
+# TENSOR_INVERSE_BELOW: (op, dtype) -> (first n, batch): from that n, the batch from which the
+# op leaves chol_tensor_inverse (none: every n and batch in TENSOR_INVERSE_RANGE).
+TENSOR_INVERSE_BELOW = {("poti", "float64"): (80, 1000)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for f in ("false", "true") for o in ("false", "true")]
@@ -473,10 +485,8 @@ def use_tensor_inverse(op, a):
     chol_tensor_inverse (n in TENSOR_INVERSE_RANGE, below TENSOR_INVERSE_BELOW's batch)."""
     key = (op, dtype_name(a.dtype))
     first, last = TENSOR_INVERSE_RANGE.get(key, (0, -1))
-    if not first <= a.shape[1] <= last:
-        return False
-    below = [b for n, b in TENSOR_INVERSE_BELOW.get(key, {}).items() if a.shape[1] >= n]
-    return not below or a.shape[0] < min(below)
+    from_n, from_batch = TENSOR_INVERSE_BELOW.get(key, (2**62, 0))
+    return first <= a.shape[1] <= last and (a.shape[1] < from_n or a.shape[0] < from_batch)
 
 
 def tensor_inverse(a, lower, factored, out=None):

@@ -18,11 +18,14 @@ matrices factoring in shared memory, POTRS n = 33..128; TENSOR_SOLVE_RANGE, TENS
 else POSV is potrf then potrs); else potrs with many right-hand sides: 33 <= n <=
 64 one launch of kernels/tri_pair.cu (both solves), else recursive around the fused leaf POTRS
 (64-leaves of tri_pair, 32-leaves below; above n = 128 its blocks on chol_tensor_trsm and
-chol_tensor_solve where their rules take them). TRSM on the left for triangular.py, float64 n =
-33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
-(``tensor_trsm``, TENSOR_TRSM_RANGE). potri and poti, float64 n = 33..128, float32 potri n =
-64..128 (TENSOR_INVERSE_RANGE): one launch of kernels/potrf.cu ``chol_tensor_inverse`` (POTI
-factoring in shared memory, then L^-1 and L^-T L^-1 there); else potri = trtri + LAUUM
+chol_tensor_solve where their rules take them). TRSM (either side) for triangular.py, float64
+n = 33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
+(``tensor_trsm``, TENSOR_TRSM_RANGE). TRTRI for triangular.py, n = 65..128 and the recursion's
+blocks: kernels/potrf.cu ``chol_tensor_trtri`` (``tensor_trtri``, TENSOR_TRTRI_RANGE). potri
+and poti, float64 n = 33..128 (poti from n = 72 below 1000 matrices only:
+TENSOR_INVERSE_BELOW), float32 potri n = 64..128 (TENSOR_INVERSE_RANGE): one launch of
+kernels/potrf.cu ``chol_tensor_inverse`` (POTI factoring in shared memory, then L^-1 and L^-T
+L^-1 there); else potri = trtri + LAUUM
 (linalg/_cuda/triangular.py: LAUUM by kernels up to n = 64, by tri_tile up to 256 where TILE_RULES
 says, else one dense cuBLAS product), poti = potrf + potri. Small batches above n = 32
 (triangular.small_batch): cuSOLVER potrf and cuBLAS triangular solves (linalg/_cuda/vendor.py).

@@ -1537,6 +1537,22 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
     }
 }
 
+// A triangle's diagonal for chol_tensor_trsm and chol_tensor_trtri: its reciprocals (ones with
+// unit, the diagonal then never read; else the first zero or non-finite entry into *fail) and
+// each diagonal block inverted (ct_invert_diagonal). Starts and ends after a barrier.
+template <int NT>
+__device__ __forceinline__ void ct_triangle_diagonal(double* s, double* recip, int n, bool unit,
+                                                     int* fail) {
+    if (unit) {
+        for (int i = threadIdx.x; i < 32 * NT; i += blockDim.x) recip[i] = 1.0;
+        __syncthreads();
+    } else {
+        ct_diagonal_reciprocals<NT>(s, recip, n, fail);
+    }
+    ct_invert_diagonal<NT>(s, recip);
+    __syncthreads();
+}
+
 // chol_tensor_trsm<T, NT, RC, BACKWARD, RIGHT, OUT>: TRSM, op(A) X = alpha B (RIGHT: X op(A) =
 // alpha B, solved as op(A)^T X^T = alpha B^T, X^T's vectors B's rows), of 32 < n <= 32 NT with
 // any number of right-hand sides, in one launch, one matrix a block at a time (grid
@@ -1646,14 +1662,7 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
         ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
         if (t == 0) fail = CTS_NO_FAIL;
         __syncthreads();
-        if (unit) {
-            for (int i = t; i < 32 * NT; i += blockDim.x) recip[i] = 1.0;
-            __syncthreads();
-        } else {
-            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
-        }
-        ct_invert_diagonal<NT>(s, recip);
-        __syncthreads();
+        ct_triangle_diagonal<NT>(s, recip, n, unit, &fail);
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
                 if constexpr (RIGHT)
@@ -1852,14 +1861,7 @@ chol_tensor_trtri(T* __restrict__ A, index_t lda, index_t stride, int n, index_t
         ct_load<T, NT>(s, OUT ? A_in + m * stride : a, lda, n, lower);
         if (t == 0) fail = CTS_NO_FAIL;
         __syncthreads();
-        if (unit) {
-            for (int i = t; i < 32 * NT; i += blockDim.x) recip[i] = 1.0;
-            __syncthreads();
-        } else {
-            ct_diagonal_reciprocals<NT>(s, recip, n, &fail);
-        }
-        ct_invert_diagonal<NT>(s, recip);
-        __syncthreads();
+        ct_triangle_diagonal<NT>(s, recip, n, unit, &fail);
         cti_trtri<NT>(s);
         ctr_store<T, NT>(a, lda, n, lower, s);
         if (t == 0) info[m] = fail == CTS_NO_FAIL ? 0 : fail;

@@ -566,6 +566,18 @@ def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype
     assert (calls[:1] == [("tensor", op == "potrs", True)]) == taken, calls
 
 
+def _triangle_in_larger_matrix(g, lower, unit):
+    """(a, t): ``a`` two 7 x 7 blocks of 9 x 9 matrices (lda 9, a kernel's view of a larger
+    matrix), ``t`` the triangle the kernel reads from it (ones on the diagonal with ``unit``)."""
+    big = numpy.eye(9) * 3 + g.standard_normal((2, 9, 9))
+    a = big[:, 1:8, 1:8]
+    t = numpy.tril(a) if lower else numpy.triu(a)
+    if unit:
+        t = t.copy()
+        t[:, numpy.arange(7), numpy.arange(7)] = 1.0
+    return a, t
+
+
 def _emulate_tensor_trsm(args, backward, right):
     """kernels/potrf.cu chol_tensor_trsm's arithmetic on its launch arguments in NumPy: S, the
     lower form (A's lower triangle, or its upper one transposed), the solve's operator S or,
@@ -605,12 +617,7 @@ def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans
     monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
     monkeypatch.setattr(chol_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
     g = numpy.random.default_rng(5)
-    big = numpy.eye(9) * 3 + g.standard_normal((2, 9, 9))
-    a = big[:, 1:8, 1:8]                                     # lda 9: a block of a larger matrix
-    t = numpy.tril(a) if lower else numpy.triu(a)
-    if unit:
-        t = t.copy()
-        t[:, numpy.arange(7), numpy.arange(7)] = 1.0
+    a, t = _triangle_in_larger_matrix(g, lower, unit)
     op = t.swapaxes(1, 2) if trans else t
     b = g.standard_normal((2, 3, 7) if right else (2, 7, 3))
     expected = (numpy.linalg.solve(op.swapaxes(1, 2), 1.5 * b.swapaxes(1, 2)).swapaxes(1, 2)
@@ -740,15 +747,10 @@ def test_tensor_trtri_launch_inverts_every_variant(monkeypatch, lower, unit):
     monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
     monkeypatch.setattr(chol_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
     g = numpy.random.default_rng(6)
-    big = numpy.eye(9) * 3 + g.standard_normal((2, 9, 9))
-    a = big[:, 1:8, 1:8]                                     # lda 9: a block of a larger matrix
-    t = numpy.tril(a) if lower else numpy.triu(a)
-    if unit:
-        t = t.copy()
-        t[:, numpy.arange(7), numpy.arange(7)] = 1.0
+    a, t = _triangle_in_larger_matrix(g, lower, unit)
     expected = numpy.linalg.inv(t)
     kept = a.copy()
-    out = numpy.empty_like(big)[:, 1:8, 1:8]
+    out = numpy.empty((2, 9, 9))[:, 1:8, 1:8]                # the strides of a
     info = chol_mod.tensor_trtri(a, lower, unit, out=out)
     numpy.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-12)
     assert not info.any() and numpy.array_equal(a, kept)

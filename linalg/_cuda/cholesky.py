@@ -22,7 +22,7 @@ chol_tensor_solve where their rules take them). TRSM (either side) for triangula
 n = 33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
 (``tensor_trsm``, TENSOR_TRSM_RANGE). TRTRI for triangular.py, n = 65..128 and the recursion's
 blocks: kernels/potrf.cu ``chol_tensor_trtri`` (``tensor_trtri``, TENSOR_TRTRI_RANGE). potri
-and poti, float64 n = 33..128 (poti from n = 72 below 1000 matrices only:
+and poti, float64 n = 33..128 (poti from n = 65 below 1000 matrices only:
 TENSOR_INVERSE_BELOW), float32 potri n = 64..128 (TENSOR_INVERSE_RANGE): one launch of
 kernels/potrf.cu ``chol_tensor_inverse`` (POTI factoring in shared memory, then L^-1 and L^-T
 L^-1 there); else potri = trtri + LAUUM
@@ -473,12 +473,13 @@ TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
 # chol_tensor_trtri had come (`python3 scripts/probe_posv_rule.py --op poti`, reports/
 # gpu_20261128a call 3, in place and kept alike, ms fused / two-step): batch 10240 n = 80 / 96 /
 # 112 / 128 2.09 / 1.36, 2.24 / 1.50, 3.31 / 2.43, 3.49 / 2.71 (two-step 1.29-1.54x), batch
-# 1000-3000 1.21-1.48x; n = 72 (call 4) 1.97 / 1.31 at 10240 (1.50x), 1.40x at 1000; n = 64
-# fused 1.03 / 1.09 / 2.9x at batch 10240 / 3000 / 1000. So POTI leaves the fused kernel from n
-# = 72 and 1000 matrices (n = 65-71 and batches below 1000 not measured).
+# 1000-3000 1.21-1.48x; n = 72 (call 4) 1.97 / 1.31 at 10240 (1.50x), 1.40x at 1000; n = 65
+# (call 6) 1.83 / 1.23 (1.50x), 1.32-1.36x at 1000; n = 64 fused 1.03 / 1.09 / 2.9x at batch
+# 10240 / 3000 / 1000. So POTI leaves the fused kernel from n = 65 (NT = 3) and 1000 matrices
+# (batches below 1000 not measured).
 # TENSOR_INVERSE_BELOW: (op, dtype) -> (first n, batch): from that n, the batch from which the
 # op leaves chol_tensor_inverse (none: every n and batch in TENSOR_INVERSE_RANGE).
-TENSOR_INVERSE_BELOW = {("poti", "float64"): (72, 1000)}
+TENSOR_INVERSE_BELOW = {("poti", "float64"): (65, 1000)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for f in ("false", "true") for o in ("false", "true")]

@@ -852,13 +852,13 @@ def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
     ("potri", numpy.float64, 1, 64, True), ("potri", numpy.float64, 1, 20, False),
     ("potri", numpy.float32, 10240, 64, True), ("potri", numpy.float32, 10240, 63, False),
     ("poti", numpy.float32, 10240, 64, False), ("poti", numpy.float64, 10240, 64, True),
-    ("poti", numpy.float64, 10240, 71, True), ("poti", numpy.float64, 10240, 72, False),
+    ("poti", numpy.float64, 10240, 64, True), ("poti", numpy.float64, 10240, 65, False),
     ("poti", numpy.float64, 999, 128, True), ("poti", numpy.float64, 1000, 96, False),
     ("poti", numpy.float64, 10240, 129, False), ("poti", numpy.float64, 1, 40, True)])
 def test_tensor_inverse_rule_comes_first_for_potri_and_poti(monkeypatch, op, dtype, batch, n,
                                                             taken):
     """chol_tensor_inverse takes float64 POTRI and POTI and float32 POTRI in
-    TENSOR_INVERSE_RANGE at every batch (POTI from n = 72 below 1000 matrices only:
+    TENSOR_INVERSE_RANGE at every batch (POTI from n = 65 below 1000 matrices only:
     TENSOR_INVERSE_BELOW), ahead of every other rule; the inverse goes to the operand itself, or, kept, to a
     new array (the operand only read)."""
     from linalg._cuda import cholesky as chol_mod

@@ -389,7 +389,9 @@ def tensor_solve_smem_bytes(nt, chunks):
     return tensor_inverse_smem_bytes(nt) + nt * chunks * TENSOR_BLOCK_ELEMS * 8
 
 
-# kernels/potrf.cu chol_tensor_trsm: TRSM on the left for LEAF < n <= TENSOR_MAX in one launch,
+# kernels/potrf.cu chol_tensor_trsm: TRSM (either side since 2026-11-28: the right side's
+# vectors are B's rows; right N / T 1.14-1.79x the recursion at batch 10240, n = 64-256,
+# reports/gpu_20261128a call 1) for LEAF < n <= TENSOR_MAX in one launch,
 # one matrix a block (chol_tensor_solve's storage, passes and threads: TENSOR_SOLVE_CHUNKS,
 # TENSOR_SOLVE_THREADS), each diagonal block of the triangle inverted once a matrix, every step of
 # every pass DMMA products; A read once, B read once and X written once. It serves

@@ -1176,8 +1176,9 @@ _CHOLESKY = []        # linalg/_cuda/cholesky.py once imported (see _cholesky)
 
 def _cholesky():
     """linalg/_cuda/cholesky.py, imported on first use (it imports this module) and kept: its
-    chol_tensor_trsm launcher serves TRSM on the left (``trsm`` and its recursion's blocks), and
-    a function-level import on every call would cost its host time again (~0.5 us)."""
+    chol_tensor_trsm and chol_tensor_trtri launchers serve TRSM and TRTRI (whole matrices and the
+    recursions' blocks), and a function-level import on every call would cost its host time
+    again (~0.5 us)."""
     if not _CHOLESKY:
         from . import cholesky
         _CHOLESKY.append(cholesky)

@@ -1630,6 +1630,9 @@ __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb
         }
     }
 }
+
+// The chunk's solution back into B's rows c0 .. (equations < n, vectors < nvec), a warp 32
+// equations of one vector (coalesced).
 template <typename T, int NT, int RC>
 __device__ __forceinline__ void ctt_store_rows(T* x, index_t ldb, int n, int nvec, int c0,
                                                const double* z) {

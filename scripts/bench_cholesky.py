@@ -76,6 +76,23 @@ def timeit(fn, reset=None, reps=10, warmup=2, short_ms=0.2, short_reps=50, warm_
     return statistics.median(once() for _ in range(reps))
 
 
+def alternate(call, reset, result, settings, apply, rounds):
+    """Time call() under each of ``settings`` in turn (``apply(setting)`` first), alternated over
+    ``rounds`` so that drift favours none: ({setting: [median ms of each round]}, {setting: a
+    copy of result() after one more call}, the largest difference of those results from the
+    first setting's over its largest entry)."""
+    times, outs = {s: [] for s in settings}, {}
+    for _ in range(rounds):
+        for s in settings:
+            apply(s)
+            times[s].append(timeit(call, reset))
+            reset()
+            outs[s] = result(call()).copy()
+    first = outs[settings[0]]
+    diff = max(float(abs(outs[s] - first).max() / abs(first).max()) for s in settings)
+    return times, outs, diff
+
+
 def copy_bandwidth():
     """GB/s of a device-to-device copy of 1 GiB (bytes read + written)."""
     src = cupy.ones(2**27, dtype=numpy.float64)

@@ -24,7 +24,7 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cholesky import spd_batch, timeit  # noqa: E402
+from bench_cholesky import alternate, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol  # noqa: E402
 
 
@@ -57,15 +57,11 @@ def main(argv=None):
             for keep in ((), ("a", "b") if posv else ("a",)):
                 call = ((lambda: gchol.posv(wa, wb, True, keep=keep)) if posv  # noqa: E731
                         else (lambda: gchol.poti(wa, True, keep=keep)))
-                times, outs = {True: [], False: []}, {}
-                for _ in range(args.rounds):
-                    for fused in (True, False):
-                        setattr(gchol, ranges, fused_on if fused else fused_off)
-                        times[fused].append(timeit(call, reset))
-                        reset()
-                        outs[fused] = call()[0].copy()
+                apply = lambda fused: setattr(gchol, ranges,  # noqa: E731
+                                              fused_on if fused else fused_off)
+                times, _, diff = alternate(call, reset, lambda out: out[0], (False, True), apply,
+                                           args.rounds)
                 on, off = statistics.median(times[True]), statistics.median(times[False])
-                diff = float(abs(outs[True] - outs[False]).max() / abs(outs[False]).max())
                 print(f"| {n} | {batch} | {', '.join(keep) or '-'} | "
                       + " / ".join(f"{t:.3f}" for t in times[True]) + " | "
                       + " / ".join(f"{t:.3f}" for t in times[False])

@@ -24,7 +24,7 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cholesky import spd_batch, timeit  # noqa: E402
+from bench_cholesky import alternate, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 
@@ -60,17 +60,9 @@ def main(argv=None):
                 else:
                     side = "right" if op == "trsm_right" else "left"
                     call = lambda: gtri.trsm(l, work, side, True, "N")  # noqa: E731
-                times, outs = {t: [] for t in settings}, {}
-                for _ in range(args.rounds):
-                    for t in settings:
-                        use_threads(t, defaults)
-                        times[t].append(timeit(call, reset))
-                        reset()
-                        call()
-                        outs[t] = work.copy()
+                times, _, diff = alternate(call, reset, lambda _: work, settings,
+                                           lambda t: use_threads(t, defaults), args.rounds)
                 med = {t: statistics.median(times[t]) for t in settings}
-                first = outs[settings[0]]
-                diff = max(float(abs(outs[t] - first).max() / abs(first).max()) for t in settings)
                 print(f"| {op} | {n} | {batch} | "
                       + " | ".join(" / ".join(f"{v:.3f}" for v in times[t]) for t in settings)
                       + " | " + " | ".join(f"{med[settings[0]] / med[t]:.2f}"

@@ -26,7 +26,7 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cholesky import copy_bandwidth, spd_batch, timeit  # noqa: E402
+from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 # op -> (side, lower, trans) of a TRSM with the Cholesky factor (or its transpose as an upper A)
@@ -67,17 +67,10 @@ def main(argv=None):
                     side, lower, trans = OPS[op]
                     a = l if lower else u
                     call = lambda: gtri.trsm(a, work, side, lower, trans)  # noqa: E731
-                times, outs = {False: [], True: []}, {}
-                for _ in range(args.rounds):
-                    for on in (False, True):
-                        settings(on)
-                        times[on].append(timeit(call, reset))
-                        reset()
-                        call()
-                        outs[on] = work.copy()
+                times, _, diff = alternate(call, reset, lambda _: work, (False, True), settings,
+                                           args.rounds)
                 off, on = statistics.median(times[False]), statistics.median(times[True])
                 pct = 3 * batch * n * n * 8 / (on * 1e-3) / 1e9 / bandwidth * 100
-                diff = float(abs(outs[True] - outs[False]).max() / abs(outs[False]).max())
                 print(f"| {op} | {n} | {batch} | " + " / ".join(f"{t:.3f}" for t in times[False])
                       + " | " + " / ".join(f"{t:.3f}" for t in times[True])
                       + f" | {off / on:.2f} | {pct:.0f} | {diff:.1e} |", flush=True)

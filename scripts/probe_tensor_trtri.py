@@ -27,7 +27,7 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cholesky import copy_bandwidth, spd_batch, timeit  # noqa: E402
+from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 
@@ -77,17 +77,13 @@ def main(argv=None):
                     work, original, fn = operands(op, dtype, batch, n)
                     reset = lambda: cupy.copyto(work, original)  # noqa: E731
                     call = lambda: fn(work)  # noqa: E731
-                    times, outs = {False: [], True: []}, {}
-                    for _ in range(args.rounds):
-                        for on in (False, True):
-                            settings(on, dtype, args.first, threads, rules[1])
-                            times[on].append(timeit(call, reset))
-                            reset()
-                            outs[on] = call()[0].copy()
+                    apply = lambda on: settings(on, dtype, args.first, threads,  # noqa: E731
+                                                rules[1])
+                    times, _, diff = alternate(call, reset, lambda out: out[0], (False, True),
+                                               apply, args.rounds)
                     off, on = statistics.median(times[False]), statistics.median(times[True])
                     item = numpy.dtype(dtype).itemsize
                     pct = 2 * batch * n * n * item / (on * 1e-3) / 1e9 / bandwidth * 100
-                    diff = float(abs(outs[True] - outs[False]).max() / abs(outs[False]).max())
                     print(f"| {op} | {dtype} | {n} | {batch} | "
                           + " / ".join(f"{t:.3f}" for t in times[False]) + " | "
                           + " / ".join(f"{t:.3f}" for t in times[True])

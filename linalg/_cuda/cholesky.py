@@ -251,8 +251,9 @@ def potrf_tensor(a, lower, src=None):
 
 def _factor_a_block(config, a, lower, src, blocks=1):
     """Launch a one-matrix-a-block kernel with chol_tensor's parameters (chol_tensor,
-    chol_tensor_inverse, chol_global; chol_cluster: one matrix a cluster of ``blocks`` blocks)
-    on the view ``a``, in place or from ``src``;
+    chol_tensor_inverse, chol_tensor_trtri, whose ``lower`` carries its flags, chol_global;
+    chol_cluster: one matrix a cluster of ``blocks`` blocks) on the view ``a``, in place or
+    from ``src``;
     ``config(device_id, dtype, n, fresh)`` gives its (launcher, threads, shared bytes). Returns
     info."""
     batch, n = a.shape[0], a.shape[1]
@@ -323,12 +324,12 @@ def _tensor_config(device_id, dtype, n, fresh):
 # 1.74, 2.62 / 1.88 (1.39-1.45x); batch 1000 n = 40-64 fused 1.04-1.06x, n = 80 / 96 two-step
 # 1.28-1.35x. So POSV keeps the fused kernel for n = 33-64 below TENSOR_SOLVE_BELOW's 10240
 # matrices (batches between 1000 and 10240 not measured); TENSOR_SOLVE_BELOW: (op, dtype) ->
-# the batch from which the op leaves chol_tensor_solve (none: every batch).
+# (first n, batch) as TENSOR_INVERSE_BELOW (below: leaves_fused).
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512}
 TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
-TENSOR_SOLVE_BELOW = {("posv", "float64"): 10240}
+TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
@@ -345,7 +346,8 @@ def use_tensor_solve(op, a, nrhs):
     key = (op, dtype_name(a.dtype))
     first, last = TENSOR_SOLVE_RANGE.get(key, (0, -1))
     return (first <= a.shape[1] <= last and nrhs >= TENSOR_SOLVE_NRHS_FROM
-            and TENSOR_SOLVE_FROM_BATCH <= a.shape[0] < TENSOR_SOLVE_BELOW.get(key, 2**62))
+            and a.shape[0] >= TENSOR_SOLVE_FROM_BATCH
+            and not leaves_fused(TENSOR_SOLVE_BELOW, key, a))
 
 
 def tensor_solve(a, b, lower, factored, out=None):
@@ -492,8 +494,15 @@ def use_tensor_inverse(op, a):
     chol_tensor_inverse (n in TENSOR_INVERSE_RANGE, below TENSOR_INVERSE_BELOW's batch)."""
     key = (op, dtype_name(a.dtype))
     first, last = TENSOR_INVERSE_RANGE.get(key, (0, -1))
-    from_n, from_batch = TENSOR_INVERSE_BELOW.get(key, (2**62, 0))
-    return first <= a.shape[1] <= last and (a.shape[1] < from_n or a.shape[0] < from_batch)
+    return first <= a.shape[1] <= last and not leaves_fused(TENSOR_INVERSE_BELOW, key, a)
+
+
+def leaves_fused(table, key, a):
+    """True where ``table`` (TENSOR_SOLVE_BELOW, TENSOR_INVERSE_BELOW: (op, dtype) -> (first n,
+    batch)) sends the (batch, n, n) batch ``a`` from a fused kernel to the two-launch path: n
+    from the first n, from that many matrices."""
+    from_n, from_batch = table.get(key, (2**62, 0))
+    return a.shape[1] >= from_n and a.shape[0] >= from_batch
 
 
 def tensor_inverse(a, lower, factored, out=None):
@@ -562,14 +571,10 @@ def tensor_trtri(a, lower, unit, out=None):
     TENSOR_MAX, the other triangle of X zero. In place, or with ``out`` (triangular.result_array)
     from ``a`` into ``out``, ``a`` unchanged. Returns info (the first zero or non-finite
     diagonal entry, 0 with ``unit``)."""
-    batch, n = a.shape[0], a.shape[1]
-    dst, fresh = tri.write_target(out, a)
-    launcher, threads, smem = _tensor_trtri_config(current_device(), a.dtype, n, fresh)
-    info = info_array(batch)
-    _, lda, sa = tri.view_args(dst)
-    launcher(grid_1d(batch, 1), threads,
-             (dst, lda, sa, n, batch, int(bool(lower)) | 2 * int(bool(unit)), info, a), smem)
-    return info
+    flags = int(bool(lower)) | 2 * int(bool(unit))             # the kernel's lower slot
+    if out is None or out is a:
+        return _factor_a_block(_tensor_trtri_config, a, flags, None)
+    return _factor_a_block(_tensor_trtri_config, out, flags, a)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1,7 +1,9 @@
 """Kernel-vs-vendor dispatch of the GPU launchers, on the CPU without CuPy: the tuning-table
 crossovers (linalg/_tuning.py, linalg/tuning/*.json) and the launchers' choice, with NumPy standing
 in for CuPy and the kernel launch recorded instead of run."""
+import contextlib
 import functools
+import itertools
 import json
 import sys
 import types
@@ -598,7 +600,7 @@ def _emulate_tensor_trsm(args, backward, right):
     info[...] = 0
 
 
-@pytest.mark.parametrize("side,lower,trans,unit", list(__import__("itertools").product(
+@pytest.mark.parametrize("side,lower,trans,unit", list(itertools.product(
     ("left", "right"), (True, False), (False, True), (False, True))))
 def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans, unit):
     """cholesky.tensor_trsm's launch (the kernel's BACKWARD from the side, lower and trans, the
@@ -733,7 +735,7 @@ def _emulate_tensor_trtri(args):
     info[...] = 0
 
 
-@pytest.mark.parametrize("lower, unit", list(__import__("itertools").product((True, False),
+@pytest.mark.parametrize("lower, unit", list(itertools.product((True, False),
                                                                             (False, True))))
 def test_tensor_trtri_launch_inverts_every_variant(monkeypatch, lower, unit):
     """cholesky.tensor_trtri's launch (the lower and unit flags, the view's lda and stride, the
@@ -784,7 +786,7 @@ def test_tensor_trtri_rule_takes_whole_inverses(monkeypatch, dtype, batch, n, ke
         monkeypatch.setattr(tri_mod, name, elsewhere)
     monkeypatch.setattr(tri_mod, "result_array",      # NumPy standing in for cupy.empty
                         lambda x, name, k: numpy.empty_like(x) if name in k else x)
-    with pytest.raises(RuntimeError) if not taken else __import__("contextlib").nullcontext():
+    with pytest.raises(RuntimeError) if not taken else contextlib.nullcontext():
         tri_mod.trtri(numpy.zeros((batch, n, n), dtype), False, True, keep=keep)
     assert calls[:1] == ([("tensor", False, True, not keep)] if taken else [("other",)])
 
@@ -1686,7 +1688,7 @@ def _launch_emulated(monkeypatch):
     monkeypatch.setattr(tri_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
 
 
-@pytest.mark.parametrize("side,lower,trans,unit", list(__import__("itertools").product(
+@pytest.mark.parametrize("side,lower,trans,unit", list(itertools.product(
     ("left", "right"), (True, False), (False, True), (False, True))))
 def test_tri_cols_launch_arguments_describe_every_variant(monkeypatch, side, lower, trans, unit):
     """The launcher's strides, order and vector layout solve op(A) X = alpha B (left) or

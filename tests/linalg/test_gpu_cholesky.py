@@ -67,16 +67,16 @@ def potrf_path(request, gpu, monkeypatch):
                         every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_BELOW", {})
-    every_trsm = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
+    every_dtype = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
-                        every_trsm if request.param == "tensor_trsm" else {})
+                        every_dtype if request.param == "tensor_trsm" else {})
     monkeypatch.setattr(gpu, "TENSOR_TRSM_FROM_BATCH", 1)
     every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("potri", "poti")
                      for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",
                         every_inverse if request.param == "tensor_inverse" else {})
     monkeypatch.setattr(gpu, "TENSOR_TRTRI_RANGE",
-                        every_trsm if request.param == "tensor_inverse" else {})
+                        every_dtype if request.param == "tensor_inverse" else {})
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)

@@ -1117,8 +1117,18 @@ __device__ __forceinline__ void ct_factor(double* s, double* recip, int n,
     }
 }
 
+// Launch bounds of chol_tensor, chol_tensor_inverse and chol_tensor_trtri: up to NT = 4 two
+// blocks an SM (NT = 4's 91 KiB of shared memory let two share it); at NT = 5 / 6 (n =
+// 129..192) the 136 / 190 KiB hold an SM to one block, and 384 threads (2 NT warps:
+// cti_lauum's last block row, a warp a strip) run under a 168-register bound. NT = 7 would need
+// 254 KiB (227 on sm_90).
+template <int NT>
+__host__ __device__ constexpr int ct_bound_threads() { return NT <= 4 ? 256 : 384; }
+template <int NT>
+__host__ __device__ constexpr int ct_bound_blocks() { return NT <= 4 ? 2 : 1; }
+
 template <typename T, int NT, bool OUT>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(ct_bound_threads<NT>(), ct_bound_blocks<NT>())
 chol_tensor(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch, int lower,
             int* __restrict__ info, const T* __restrict__ A_in) {
     extern __shared__ __align__(16) double ct_smem[];
@@ -1785,7 +1795,7 @@ __device__ __forceinline__ void cti_store(T* a, index_t lda, int n, const double
 }
 
 template <typename T, int NT, bool FACTOR, bool OUT>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(ct_bound_threads<NT>(), ct_bound_blocks<NT>())
 chol_tensor_inverse(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
                     int lower, int* __restrict__ info, const T* __restrict__ A_in) {
     extern __shared__ __align__(16) double ct_smem[];
@@ -1850,7 +1860,7 @@ __device__ __forceinline__ void ctr_store(T* a, index_t lda, int n, int lower, c
 }
 
 template <typename T, int NT, bool OUT>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(ct_bound_threads<NT>(), ct_bound_blocks<NT>())
 chol_tensor_trtri(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
                   int flags, int* __restrict__ info, const T* __restrict__ A_in) {
     extern __shared__ __align__(16) double ct_smem[];

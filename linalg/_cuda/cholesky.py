@@ -56,7 +56,7 @@ COMPILE_CHECK = {"potrf.cu": [f"chol_panel<{t}, {o}>" for t in ("float", "double
                  + [f"chol_solve<{t}, {c}, {o}>" for t in ("float", "double")
                     for c in tri.SIZE_CLASSES for o in ("false", "true")]
                  + [f"chol_tensor<{t}, {b}, {o}>" for t in ("float", "double")
-                    for b in (2, 3, 4) for o in ("false", "true")]
+                    for b in (2, 3, 4, 5, 6) for o in ("false", "true")]
                  + [f"chol_global<{t}, {o}>" for t in ("float", "double")
                     for o in ("false", "true")]}
 # posv for n <= LEAF with at least POSV_FUSED_FROM right-hand sides: one launch of
@@ -190,13 +190,17 @@ def potrf_panels(a, lower, src=None):
     return info
 
 
-# kernels/potrf.cu chol_tensor: POTRF of LEAF < n <= TENSOR_MAX in one launch, a matrix's
+# kernels/potrf.cu chol_tensor: POTRF of LEAF < n <= TRIANGLE_MAX in one launch, a matrix's
 # lower triangle in shared memory as 32 x 32 blocks of TENSOR_BLOCK_ELEMS doubles (rows
 # TENSOR_LD apart), then 32 reciprocals; TENSOR_THREADS[NT] a block (NT = ceil(n / 32)).
 TENSOR_MAX = 128
 TENSOR_LD = 36
 TENSOR_BLOCK_ELEMS = 32 * TENSOR_LD
-TENSOR_THREADS = {2: 64, 3: 128, 4: 256}
+# chol_tensor, chol_tensor_inverse and chol_tensor_trtri hold the lower form up to NT = 6 (n =
+# TRIANGLE_MAX; 190 KiB of shared memory, one block an SM, kernels/potrf.cu ct_bound_threads);
+# NT = 5-6 serve where their ranges reach past TENSOR_MAX.
+TRIANGLE_MAX = 192
+TENSOR_THREADS = {2: 64, 3: 128, 4: 256, 5: 384, 6: 384}
 # The n (first, last) a dtype's POTRF takes chol_tensor for: every batch with the input kept (a
 # default call, out of place), in place every batch from n = TENSOR_IN_PLACE_FROM and below
 # TENSOR_IN_PLACE_BELOW matrices under it; ahead of the one-launch, small-batch and panel paths,
@@ -241,7 +245,7 @@ def use_tensor(a, kept):
 
 
 def potrf_tensor(a, lower, src=None):
-    """kernels/potrf.cu chol_tensor on the (batch, n, n) view ``a`` (LEAF < n <= TENSOR_MAX):
+    """kernels/potrf.cu chol_tensor on the (batch, n, n) view ``a`` (LEAF < n <= TRIANGLE_MAX):
     the factor in one launch, one matrix a block (its lower triangle in shared memory, the
     trailing updates on the float64 tensor cores), zeros in the other triangle. In place, or
     with ``src`` (a's shape and strides) the factor of ``src`` written to ``a``, ``src`` only
@@ -455,7 +459,7 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
     return kernel("potrf", name, "pqqpqqiiqiidpp"), threads, tensor_solve_smem_bytes(nt, chunks)
 
 
-# kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TENSOR_MAX in one launch,
+# kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TRIANGLE_MAX in one launch,
 # one matrix a block: the lower form as chol_tensor's blocks (POTI factors it there), X = L^-1
 # and then X^T X in place by 32-row block steps, every product on the float64 tensor cores; the
 # triangle read once, A^-1 written once (the paths before: TRTRI and LAUUM launches, POTI a
@@ -472,7 +476,7 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # 1000, n = 33 0.86x; POTI n = 96 / 128 0.85 / 0.76x at 10240 (the factor's share): POTRI only.
 TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128),
                         ("potri", "float32"): (64, 128)}
-TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256}
+TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 # POTI fused against POTRF then POTRI once chol_left (POTRF n = 97..128 from 1000 matrices) and
 # chol_tensor_trtri had come (`python3 scripts/probe_posv_rule.py --op poti`, reports/
 # gpu_20261128a call 3, in place and kept alike, ms fused / two-step): batch 10240 n = 80 / 96 /
@@ -507,7 +511,7 @@ def leaves_fused(table, key, a):
 
 def tensor_inverse(a, lower, factored, out=None):
     """kernels/potrf.cu chol_tensor_inverse on the (batch, n, n) batch ``a``, LEAF < n <=
-    TENSOR_MAX: A^-1 whole (both triangles, exactly symmetric) of POTI (``a`` the matrices,
+    TRIANGLE_MAX: A^-1 whole (both triangles, exactly symmetric) of POTI (``a`` the matrices,
     factored False; returns potrf's info) or POTRI (``a`` the Cholesky factors in the ``lower``
     or upper form, factored True; returns the first zero or non-finite diagonal entry of each).
     In place, or with ``out`` (triangular.result_array) from ``a`` into ``out``, ``a``
@@ -543,7 +547,7 @@ def tensor_inverse_smem_bytes(nt):
     return (nt * (nt + 1) // 2 * TENSOR_BLOCK_ELEMS + 32 * nt) * 8
 
 
-# kernels/potrf.cu chol_tensor_trtri: TRTRI for LEAF < n <= TENSOR_MAX in one launch, one matrix
+# kernels/potrf.cu chol_tensor_trtri: TRTRI for LEAF < n <= TRIANGLE_MAX in one launch, one matrix
 # a block, chol_tensor_inverse's steps up to X = L^-1 (the triangle read once, X written once;
 # the recursion before reads and writes its blocks at every level around two GEMMs).
 # TENSOR_TRTRI_RANGE: dtype -> (first, last) n it serves, at every batch (after tri_cols's
@@ -552,7 +556,7 @@ def tensor_inverse_smem_bytes(nt):
 # blocks, and 64 (NT - 1), a warp a 16-row strip of block column 0). chol_small<T, 64> keeps
 # n <= 64.
 TENSOR_TRTRI_RANGE = {"float64": (65, 128), "float32": (65, 128)}
-TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256}
+TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trtri<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_TRTRI_THREADS
                               for o in ("false", "true")]
@@ -568,7 +572,7 @@ def use_tensor_trtri(a):
 def tensor_trtri(a, lower, unit, out=None):
     """kernels/potrf.cu chol_tensor_trtri: X = T^-1 for the (batch, n, n) triangle ``a`` (lower
     or upper, unit column stride; with ``unit`` its diagonal is not read), LEAF < n <=
-    TENSOR_MAX, the other triangle of X zero. In place, or with ``out`` (triangular.result_array)
+    TRIANGLE_MAX, the other triangle of X zero. In place, or with ``out`` (triangular.result_array)
     from ``a`` into ``out``, ``a`` unchanged. Returns info (the first zero or non-finite
     diagonal entry, 0 with ``unit``)."""
     flags = int(bool(lower)) | 2 * int(bool(unit))             # the kernel's lower slot

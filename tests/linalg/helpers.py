@@ -206,9 +206,9 @@ def one_launch_serves(n):
 
 def tensor_serves(n):
     """Whether kernels/potrf.cu chol_tensor can serve size ``n`` (forced, every dtype)."""
-    from linalg._cuda.cholesky import TENSOR_MAX
+    from linalg._cuda.cholesky import TRIANGLE_MAX
     from linalg._cuda.triangular import LEAF
-    return LEAF < n <= TENSOR_MAX
+    return LEAF < n <= TRIANGLE_MAX
 
 
 def global_serves(n):

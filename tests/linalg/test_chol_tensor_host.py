@@ -126,12 +126,32 @@ class FakeBatch:
         self.dtype = numpy.dtype(dtype)
 
 
+def launch_bound_threads(nt):
+    """kernels/potrf.cu ct_bound_threads: the triangle kernels' launch bound."""
+    return 256 if nt <= 4 else 384
+
+
 def test_threads_cover_the_rows_a_step_solves():
     """ct_solve_rows takes a thread a row below the diagonal block (32 (NT - 1) at the first
-    step); the kernel's launch bound is 256 threads."""
-    assert sorted(cholesky.TENSOR_THREADS) == [2, 3, 4]
+    step); the kernel's launch bound is 256 threads up to NT = 4, 384 at NT = 5-6."""
+    assert sorted(cholesky.TENSOR_THREADS) == [2, 3, 4, 5, 6]
     for nt, threads in cholesky.TENSOR_THREADS.items():
-        assert 32 * (nt - 1) <= threads <= 256 and threads % 32 == 0
+        assert 32 * (nt - 1) <= threads <= launch_bound_threads(nt) and threads % 32 == 0
+
+
+@pytest.mark.parametrize("n", [129, 160, 161, 192])
+def test_triangle_kernels_fit_one_block_an_sm_past_128(n):
+    """NT = 5-6: the lower form (15 / 21 blocks of 32 x 36 doubles) and the reciprocals fit an
+    H100 SM's 227 KiB of a block's shared memory (one block an SM), the settings within the
+    launch bound, for chol_tensor, chol_tensor_inverse and chol_tensor_trtri alike."""
+    nt = cholesky.tensor_blocks_a_side(n)
+    assert nt == (5 if n <= 160 else 6) and n <= cholesky.TRIANGLE_MAX
+    assert cholesky.tensor_inverse_smem_bytes(nt) <= 227 * 1024
+    assert cholesky.tensor_smem_bytes(n) <= cholesky.tensor_inverse_smem_bytes(nt)
+    for table in (cholesky.TENSOR_THREADS, cholesky.TENSOR_INVERSE_THREADS,
+                  cholesky.TENSOR_TRTRI_THREADS):
+        assert table[nt] <= launch_bound_threads(nt)
+    assert cholesky.tensor_inverse_smem_bytes(7) > 227 * 1024       # why NT stops at 6
 
 
 def test_rule_serves_its_range_only(monkeypatch):

@@ -43,12 +43,12 @@ def potrf_path(request, gpu, monkeypatch):
     whatever the batch (POTRF, POTRI, POTI by chol_small<T, 64> for 33..64 and chol_block for
     65..128, POTRS with n right-hand sides by tri_pair up to 64); "cols": POTRS with several
     right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
-    "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..128, every
+    "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..192, every
     dtype; the other parameters run with chol_tensor off (the panels); "tensor_solve": POSV
     and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..128,
     every dtype, off for the other parameters; "tensor_inverse": POTRI and POTI by
-    kernels/potrf.cu chol_tensor_inverse for 33..128 and above by the recursion whose TRTRI
-    blocks run chol_tensor_trtri, every dtype, both off for the other parameters; "global": POTRF by
+    kernels/potrf.cu chol_tensor_inverse for 33..192 and above by the recursion whose TRTRI
+    blocks run chol_tensor_trtri (up to 192), every dtype, both off for the other parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
     kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
@@ -59,7 +59,7 @@ def potrf_path(request, gpu, monkeypatch):
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     tensor = request.param == "tensor"
-    forced = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
+    forced = {dtype: (gpu.tri.LEAF + 1, gpu.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
     every_op = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("posv", "potrs")
                 for dtype in ("float32", "float64")}
@@ -71,12 +71,13 @@ def potrf_path(request, gpu, monkeypatch):
     monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
                         every_dtype if request.param == "tensor_trsm" else {})
     monkeypatch.setattr(gpu, "TENSOR_TRSM_FROM_BATCH", 1)
-    every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("potri", "poti")
-                     for dtype in ("float32", "float64")}
+    every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TRIANGLE_MAX)
+                     for op in ("potri", "poti") for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",
                         every_inverse if request.param == "tensor_inverse" else {})
+    up_to_192 = {dtype: (gpu.tri.LEAF + 1, gpu.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_TRTRI_RANGE",
-                        every_dtype if request.param == "tensor_inverse" else {})
+                        up_to_192 if request.param == "tensor_inverse" else {})
     if request.param in ("global", "cluster"):
         monkeypatch.setattr(gpu, "GLOBAL_FROM", gpu.tri.LEAF + 1)
         every = ((gpu.GLOBAL_MAX, 1, 2**62, 1),)
@@ -282,11 +283,13 @@ def test_potri_poti(cp, gpu, potrf_path, n, lower, dtype):
     _inverse_check(inv.get(), a, dtype)
 
 
-@pytest.fixture(params=["threads_needed", "threads_256"])
+@pytest.fixture(params=["threads_needed", "threads_bound"])
 def inverse_threads(request, gpu, monkeypatch):
-    """chol_tensor_inverse with the 64 NT threads its steps need, and with 256 for every NT
-    (the launch settings are cached: cleared before and after)."""
-    threads = {nt: 64 * nt if request.param == "threads_needed" else 256 for nt in (2, 3, 4)}
+    """chol_tensor_inverse with the 64 NT threads its steps need, and with its launch bound's
+    threads for every NT (256 up to NT = 4, 384 at NT = 5-6; the launch settings are cached:
+    cleared before and after)."""
+    threads = {nt: 64 * nt if request.param == "threads_needed" else (256 if nt <= 4 else 384)
+               for nt in gpu.TENSOR_INVERSE_THREADS}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_THREADS", threads)
     gpu._tensor_inverse_config.cache_clear()
     yield request.param
@@ -295,7 +298,7 @@ def inverse_threads(request, gpu, monkeypatch):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
-@pytest.mark.parametrize("n", [33, 40, 64, 65, 96, 97, 128])
+@pytest.mark.parametrize("n", [33, 40, 64, 65, 96, 97, 128, 129, 160, 192])
 def test_tensor_inverse(cp, gpu, inverse_threads, n, lower, dtype):
     """chol_tensor_inverse itself: POTI out of place (a unchanged) with a matrix that is not
     positive definite reported by index, POTRI in place with a zero and a NaN diagonal entry of
@@ -320,6 +323,43 @@ def test_tensor_inverse(cp, gpu, inverse_threads, n, lower, dtype):
     assert info.get().tolist() == [0, n // 2 + 1, 0, n, 0]
     good = [0, 2, 4]
     _inverse_check(d_f.get()[good], a[good], dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("n", [129, 160, 192])
+def test_triangle_kernels_past_128(cp, gpu, n, lower, dtype):
+    """chol_tensor and chol_tensor_trtri at NT = 5-6 (n up to TRIANGLE_MAX, one block an SM):
+    POTRF out of place with a matrix that is not positive definite reported by index (its
+    neighbours' factors right, the input unchanged), then TRTRI of the factors in place, with
+    and without a unit diagonal, and with a zero diagonal entry reported by index."""
+    a = spd(n, 4, dtype)
+    bad = a.copy()
+    bad[1, n - 2, n - 2] = -5.0
+    d_a = cp.asarray(poison_triangle(bad, lower))
+    kept = d_a.get()
+    out = cp.empty_like(d_a)
+    info = gpu.potrf_tensor(out, lower, src=d_a)
+    assert info.get().tolist() == [0, n - 1, 0, 0]
+    assert numpy.array_equal(d_a.get(), kept, equal_nan=True), "a changed by an out-of-place call"
+    good = [0, 2, 3]
+    factors = out.get()[good]
+    check_factor(factors, a[good], lower, dtype)
+    for unit in (False, True):
+        t = factors.copy()
+        if unit:
+            t[:, numpy.arange(n), numpy.arange(n)] = 1
+        f = poison_triangle(factors, lower, unit=unit)   # a unit diagonal is NaN: never read
+        if not unit:
+            f[1, n // 2, n // 2] = 0
+        d_f = cp.asarray(f)
+        info = gpu.tensor_trtri(d_f, lower, unit)
+        assert info.get().tolist() == [0, 0 if unit else n // 2 + 1, 0]
+        x = d_f.get()[[0, 2]]
+        other = numpy.triu(x, 1) if lower else numpy.tril(x, -1)
+        assert not other.any(), "other triangle of the inverse not zero"
+        res = scaled_residual(t[[0, 2]] @ x - numpy.eye(n), fro(t[[0, 2]]) * fro(x), n, dtype)
+        assert res < THRESHOLD, f"||T X - I|| scaled residual {res}"
 
 
 @pytest.mark.parametrize("n", [5, 40, 70])

@@ -45,8 +45,8 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm and
-    chol_tensor_trtri for 33..128 and for the recursions' blocks above, every batch and dtype
+    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm (33..128)
+    and chol_tensor_trtri (33..192) and for the recursions' blocks above, every batch and dtype
     (both off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
@@ -55,8 +55,9 @@ def trsm_path(request, gpu, monkeypatch):
     every = {dtype: (gpu.LEAF + 1, cholesky.TENSOR_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_RANGE",
                         every if request.param == "tensor_tri" else {})
+    up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
-                        every if request.param == "tensor_tri" else {})
+                        up_to_192 if request.param == "tensor_tri" else {})
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_FROM_BATCH", 1)
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)

@@ -47,7 +47,7 @@ def apply(setting, committed):
         if setting == "fused":
             rules["TENSOR_INVERSE_BELOW"] = {}
         else:
-            rules["TENSOR_INVERSE_BELOW"] = {("poti", "float64"): (33, 1)}
+            rules["TENSOR_INVERSE_BELOW"] = {("poti", "float64"): (33, last, 1)}
         rules["TENSOR_RANGE"]["float64"] = (33, last)
         rules["LEFT_RULES"]["float64"] = left_rows_above(committed["LEFT_RULES"]["float64"],
                                                          last)

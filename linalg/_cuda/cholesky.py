@@ -218,6 +218,9 @@ TENSOR_THREADS = {2: 64, 3: 128, 4: 256, 5: 384, 6: 384}
 # float32 lost everywhere measured (0.38-0.58x with plain loads widened on the way; since its
 # loads are cp.async copies into staging slots, 0.58-0.86x at batch 10240 and 0.72-1.09x at 1000,
 # n = 48-128, reports/gpu_20261127h call 5: the float32 panels move half the bytes).
+# NT = 5-6 (one block an SM) lost to chol_left: n = 160 / 192 at batch 1000 and 10240
+# 0.71-0.88x (`python3 scripts/probe_triangle_192.py`, reports/gpu_20261128b call 1; the
+# factorization's diagonal steps run on one warp with no other block to overlap them).
 TENSOR_RANGE = {"float64": (33, 128)}
 TENSOR_IN_PLACE_FROM = 36
 TENSOR_IN_PLACE_BELOW = 2048
@@ -328,12 +331,15 @@ def _tensor_config(device_id, dtype, n, fresh):
 # 1.74, 2.62 / 1.88 (1.39-1.45x); batch 1000 n = 40-64 fused 1.04-1.06x, n = 80 / 96 two-step
 # 1.28-1.35x. So POSV keeps the fused kernel for n = 33-64 below TENSOR_SOLVE_BELOW's 10240
 # matrices (batches between 1000 and 10240 not measured); TENSOR_SOLVE_BELOW: (op, dtype) ->
-# (first n, batch) as TENSOR_INVERSE_BELOW (below: leaves_fused).
+# (first n, last n, batch) as TENSOR_INVERSE_BELOW (below: leaves_fused). With 512 threads at NT
+# = 4 the fused POSV still lost (reports/gpu_20261128b call 1, ms fused / two-step, in place and
+# kept alike): n = 96 0.283 / 0.222 at batch 1000, 2.62 / 1.88 at 10240; n = 128 0.88 / 0.42,
+# 8.3 / 3.8.
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512}
 TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
-TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 10240)}
+TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
@@ -474,8 +480,14 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # 6 % faster, POTI 1 % slower. float32 (its loads cp.async copies into staging slots since call
 # 5; 0.67-0.88x before): POTRI n = 64 / 96 / 128 1.01 / 1.40 / 1.07x at batch 10240, 1.5-2.2x at
 # 1000, n = 33 0.86x; POTI n = 96 / 128 0.85 / 0.76x at 10240 (the factor's share): POTRI only.
-TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, 128), ("poti", "float64"): (33, 128),
-                        ("potri", "float32"): (64, 128)}
+# NT = 5-6 (n = 129..192, one block an SM, 384 threads; `python3 scripts/probe_triangle_192.py`,
+# reports/gpu_20261128b call 1, H100, in place, ms against the rules before): POTRI n = 160 /
+# 192 at batch 10240 3.92 -> 2.34 / 5.39 -> 3.31 (1.67 / 1.63x; TRTRI on chol_tensor_trtri, then
+# LAUUM: 1.27 / 1.30x), batch 1000 1.74 / 1.58x; POTI (POTRF on chol_left, then POTRI) n = 160
+# / 192 at 10240 6.03 -> 4.51 / 8.91 -> 6.21 (1.34 / 1.43x; chol_tensor then the fused POTRI
+# 1.13 / 1.22x), batch 1000 1.43 / 1.41x: POTI stays fused there (TENSOR_INVERSE_BELOW).
+TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, TRIANGLE_MAX),
+                        ("poti", "float64"): (33, TRIANGLE_MAX), ("potri", "float32"): (64, 128)}
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 # POTI fused against POTRF then POTRI once chol_left (POTRF n = 97..128 from 1000 matrices) and
 # chol_tensor_trtri had come (`python3 scripts/probe_posv_rule.py --op poti`, reports/
@@ -483,11 +495,11 @@ TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 # 112 / 128 2.09 / 1.36, 2.24 / 1.50, 3.31 / 2.43, 3.49 / 2.71 (two-step 1.29-1.54x), batch
 # 1000-3000 1.21-1.48x; n = 72 (call 4) 1.97 / 1.31 at 10240 (1.50x), 1.40x at 1000; n = 65
 # (call 6) 1.83 / 1.23 (1.50x), 1.32-1.36x at 1000; n = 64 fused 1.03 / 1.09 / 2.9x at batch
-# 10240 / 3000 / 1000. So POTI leaves the fused kernel from n = 65 (NT = 3) and 1000 matrices
-# (batches below 1000 not measured).
-# TENSOR_INVERSE_BELOW: (op, dtype) -> (first n, batch): from that n, the batch from which the
-# op leaves chol_tensor_inverse (none: every n and batch in TENSOR_INVERSE_RANGE).
-TENSOR_INVERSE_BELOW = {("poti", "float64"): (65, 1000)}
+# 10240 / 3000 / 1000. So POTI leaves the fused kernel for n = 65..128 (NT = 3-4) from 1000
+# matrices (batches below 1000 not measured); at NT = 5-6 the fused kernel wins (above).
+# TENSOR_INVERSE_BELOW: (op, dtype) -> (first n, last n, batch): for those n, the batch from
+# which the op leaves chol_tensor_inverse (none: every n and batch in TENSOR_INVERSE_RANGE).
+TENSOR_INVERSE_BELOW = {("poti", "float64"): (65, 128, 1000)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_inverse<{t}, {b}, {f}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for f in ("false", "true") for o in ("false", "true")]
@@ -503,10 +515,10 @@ def use_tensor_inverse(op, a):
 
 def leaves_fused(table, key, a):
     """True where ``table`` (TENSOR_SOLVE_BELOW, TENSOR_INVERSE_BELOW: (op, dtype) -> (first n,
-    batch)) sends the (batch, n, n) batch ``a`` from a fused kernel to the two-launch path: n
-    from the first n, from that many matrices."""
-    from_n, from_batch = table.get(key, (2**62, 0))
-    return a.shape[1] >= from_n and a.shape[0] >= from_batch
+    last n, batch)) sends the (batch, n, n) batch ``a`` from a fused kernel to the two-launch
+    path: n from the first to the last n, from that many matrices."""
+    first, last, from_batch = table.get(key, (1, 0, 0))
+    return first <= a.shape[1] <= last and a.shape[0] >= from_batch
 
 
 def tensor_inverse(a, lower, factored, out=None):
@@ -554,8 +566,11 @@ def tensor_inverse_smem_bytes(nt):
 # small-batch rule) and for trtri_recursion's blocks (so POTRI / POTI above TENSOR_MAX too);
 # TENSOR_TRTRI_THREADS[NT]: threads a block (at least 32 NT, a thread a column of the diagonal
 # blocks, and 64 (NT - 1), a warp a 16-row strip of block column 0). chol_small<T, 64> keeps
-# n <= 64.
-TENSOR_TRTRI_RANGE = {"float64": (65, 128), "float32": (65, 128)}
+# n <= 64. NT = 5-6 (n = 129..192; `python3 scripts/probe_triangle_192.py`, reports/
+# gpu_20261128b call 1, H100, float64, in place, against the recursion into 96- and 64-blocks
+# and two GEMMs): n = 160 / 192 at batch 10240 2.48 -> 1.65 / 3.52 -> 2.29 ms (1.51 / 1.54x, 89 /
+# 92 % of the copy bandwidth), at 1000 1.65 / 1.54x.
+TENSOR_TRTRI_RANGE = {"float64": (65, TRIANGLE_MAX), "float32": (65, 128)}
 TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trtri<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_TRTRI_THREADS

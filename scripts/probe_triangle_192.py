@@ -1,19 +1,23 @@
 """The one-launch triangle kernels at NT = 5-6 (device probe): n = 129..192 (cholesky.TRIANGLE_MAX)
 on kernels/potrf.cu chol_tensor, chol_tensor_trtri and chol_tensor_inverse (one block an SM,
-384 threads) against the committed paths, through the backend calls (linalg._cuda.cholesky.potrf,
-potri, poti, linalg._cuda.triangular.trtri; in place, lower; the operand reset before each call,
-ms between CUDA events: bench_cholesky.timeit), the settings alternated over --rounds
+384 threads) against the paths before them, through the backend calls (linalg._cuda.cholesky
+.potrf, potri, poti, linalg._cuda.triangular.trtri; in place, lower; the operand reset before
+each call, ms between CUDA events: bench_cholesky.timeit), the settings alternated over --rounds
 (bench_cholesky.alternate), and the largest difference of the results over the largest entry.
 
     python3 scripts/probe_triangle_192.py [--sizes 160,192] [--batches 1000,10240]
-                                          [--ops potrf,trtri,potri,poti] [--rounds 2]
+                                          [--ops potrf,trtri,potri,poti] [--dtype float64]
+                                          [--rounds 2]
 
-Settings: "base" the committed rules; "trtri" TRTRI on chol_tensor_trtri up to 192 (a whole
-matrix, POTRI's / POTI's TRTRI, the recursion's blocks); "fused" also POTRI / POTI on
-chol_tensor_inverse up to 192 (POTI at every batch) and POTRF on chol_tensor up to 192 (ahead of
-chol_left); "two_step" (poti only) POTRF on chol_tensor then POTRI on chol_tensor_inverse.
-One markdown row per (op, n, batch): each setting's ms (medians of the rounds), base / setting,
-% of the copy bandwidth (the matrix read and written once) of the fastest, diff.
+Settings: "before" the triangle kernels up to TENSOR_MAX only (TRTRI's recursion into 96- and
+64-blocks and two GEMMs, POTRI = TRTRI then LAUUM, POTI = POTRF then POTRI); "trtri" TRTRI on
+chol_tensor_trtri up to 192 (a whole matrix, POTRI's / POTI's TRTRI, the recursion's blocks);
+"fused" also POTRI / POTI on chol_tensor_inverse up to 192 (the committed rules since
+2026-11-28 03:30 UTC); "two_step" (poti) POTRF on chol_tensor, then the fused POTRI; for potrf
+"before" (chol_left) against "tensor" (chol_tensor up to 192). float32: trtri and potri only
+(float32 POTI stays off chol_tensor_inverse). One markdown row per (op, n, batch): each
+setting's ms (medians of the rounds), before / setting, % of the copy bandwidth (the matrix read
+and written once) of the fastest, diff.
 """
 import argparse
 import statistics
@@ -31,26 +35,25 @@ from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
          "LEFT_RULES")
-SETTINGS = {"potrf": ("base", "fused"), "trtri": ("base", "trtri"),
-            "potri": ("base", "trtri", "fused"), "poti": ("base", "trtri", "fused", "two_step")}
+SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
+            "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step")}
 
 
-def apply(setting, committed):
-    """Set the rules of ``setting`` (committed: the module's rules as imported)."""
+def apply(setting, committed, dtype):
+    """Set the rules of ``setting`` for ``dtype`` (committed: the module's rules as imported)."""
     rules = {name: dict(value) for name, value in committed.items()}
-    last = gchol.TRIANGLE_MAX
-    if setting != "base":
-        rules["TENSOR_TRTRI_RANGE"]["float64"] = (65, last)
-    if setting in ("fused", "two_step"):
-        for op in ("potri", "poti"):
-            rules["TENSOR_INVERSE_RANGE"][(op, "float64")] = (33, last)
-        if setting == "fused":
-            rules["TENSOR_INVERSE_BELOW"] = {}
-        else:
-            rules["TENSOR_INVERSE_BELOW"] = {("poti", "float64"): (33, last, 1)}
-        rules["TENSOR_RANGE"]["float64"] = (33, last)
-        rules["LEFT_RULES"]["float64"] = left_rows_above(committed["LEFT_RULES"]["float64"],
-                                                         last)
+    top, cap = gchol.TRIANGLE_MAX, gchol.TENSOR_MAX
+    rules["TENSOR_TRTRI_RANGE"][dtype] = (65, cap if setting == "before" else top)
+    for op in ("potri", "poti"):
+        first, _ = committed["TENSOR_INVERSE_RANGE"].get((op, dtype), (None, None))
+        if first is not None:
+            rules["TENSOR_INVERSE_RANGE"][(op, dtype)] = (
+                first, top if setting in ("fused", "two_step") else cap)
+    if setting == "two_step":
+        rules["TENSOR_INVERSE_BELOW"] = {("poti", dtype): (33, top, 1)}
+    if setting in ("tensor", "two_step"):
+        rules["TENSOR_RANGE"][dtype] = (33, top)
+        rules["LEFT_RULES"][dtype] = left_rows_above(committed["LEFT_RULES"].get(dtype, ()), top)
     for name, value in rules.items():
         setattr(gchol, name, value)
 
@@ -66,9 +69,9 @@ def left_rows_above(rows, last):
     return tuple(kept)
 
 
-def operands(op, batch, n):
+def operands(op, batch, n, dtype):
     """(the operand the call overwrites, its original, the call)."""
-    a = spd_batch(batch, n, numpy.float64)
+    a = spd_batch(batch, n, numpy.dtype(dtype))
     if op == "potrf":
         return a, a.copy(), lambda w: gchol.potrf(w, True)
     if op == "poti":
@@ -85,33 +88,37 @@ def main(argv=None):
     parser.add_argument("--sizes", default="160,192")
     parser.add_argument("--batches", default="1000,10240")
     parser.add_argument("--ops", default="potrf,trtri,potri,poti")
+    parser.add_argument("--dtype", default="float64", choices=("float64", "float32"))
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
     committed = {name: getattr(gchol, name) for name in NAMES}
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth:.0f} GB/s\n")
-    print("| op | n | batch | ms by setting | base / setting | % bw best | diff |")
+    print("| op | n | batch | ms by setting | before / setting | % bw best | diff |")
     print("|---|---|---|---|---|---|---|")
     try:
         for n in (int(v) for v in args.sizes.split(",")):
             for batch in (int(v) for v in args.batches.split(",")):
                 for op in args.ops.split(","):
-                    work, original, fn = operands(op, batch, n)
+                    work, original, fn = operands(op, batch, n, args.dtype)
                     settings = SETTINGS[op]
                     times, _, diff = alternate(
                         lambda: fn(work), lambda: cupy.copyto(work, original),
-                        lambda out: out[0], settings, lambda s: apply(s, committed), args.rounds)
+                        lambda out: out[0], settings, lambda s: apply(s, committed, args.dtype),
+                        args.rounds)
                     ms = {s: statistics.median(times[s]) for s in settings}
                     best = min(ms.values())
-                    pct = 2 * batch * n * n * 8 / (best * 1e-3) / 1e9 / bandwidth * 100
+                    item = numpy.dtype(args.dtype).itemsize
+                    pct = 2 * batch * n * n * item / (best * 1e-3) / 1e9 / bandwidth * 100
                     print(f"| {op} | {n} | {batch} | "
                           + ", ".join(f"{s} {ms[s]:.3f}" for s in settings) + " | "
-                          + ", ".join(f"{ms['base'] / ms[s]:.2f}" for s in settings[1:])
+                          + ", ".join(f"{ms['before'] / ms[s]:.2f}" for s in settings[1:])
                           + f" | {pct:.0f} | {diff:.1e} |", flush=True)
                     del work, original
                     cupy.get_default_memory_pool().free_all_blocks()
     finally:
-        apply("base", committed)
+        for name, value in committed.items():
+            setattr(gchol, name, value)
 
 
 if __name__ == "__main__":

@@ -485,9 +485,12 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # 192 at batch 10240 3.92 -> 2.34 / 5.39 -> 3.31 (1.67 / 1.63x; TRTRI on chol_tensor_trtri, then
 # LAUUM: 1.27 / 1.30x), batch 1000 1.74 / 1.58x; POTI (POTRF on chol_left, then POTRI) n = 160
 # / 192 at 10240 6.03 -> 4.51 / 8.91 -> 6.21 (1.34 / 1.43x; chol_tensor then the fused POTRI
-# 1.13 / 1.22x), batch 1000 1.43 / 1.41x: POTI stays fused there (TENSOR_INVERSE_BELOW).
+# 1.13 / 1.22x), batch 1000 1.43 / 1.41x: POTI stays fused there (TENSOR_INVERSE_BELOW). At batch
+# 1 / 10 / 100 (call 2) POTRI 1.29-1.73 / 1.33-1.65 / 7.5-7.8x, POTI 1.17-1.29 / 1.29-1.39 /
+# 4.7x. float32 POTRI n = 160 / 192 (call 2) 1.61 / 1.46x at batch 1000, 1.49 / 1.39x at 10240.
 TENSOR_INVERSE_RANGE = {("potri", "float64"): (33, TRIANGLE_MAX),
-                        ("poti", "float64"): (33, TRIANGLE_MAX), ("potri", "float32"): (64, 128)}
+                        ("poti", "float64"): (33, TRIANGLE_MAX),
+                        ("potri", "float32"): (64, TRIANGLE_MAX)}
 TENSOR_INVERSE_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 # POTI fused against POTRF then POTRI once chol_left (POTRF n = 97..128 from 1000 matrices) and
 # chol_tensor_trtri had come (`python3 scripts/probe_posv_rule.py --op poti`, reports/
@@ -569,8 +572,9 @@ def tensor_inverse_smem_bytes(nt):
 # n <= 64. NT = 5-6 (n = 129..192; `python3 scripts/probe_triangle_192.py`, reports/
 # gpu_20261128b call 1, H100, float64, in place, against the recursion into 96- and 64-blocks
 # and two GEMMs): n = 160 / 192 at batch 10240 2.48 -> 1.65 / 3.52 -> 2.29 ms (1.51 / 1.54x, 89 /
-# 92 % of the copy bandwidth), at 1000 1.65 / 1.54x.
-TENSOR_TRTRI_RANGE = {"float64": (65, TRIANGLE_MAX), "float32": (65, 128)}
+# 92 % of the copy bandwidth), at 1000 1.65 / 1.54x, at 100 9.2 / 10.4x, at 1-10 1.01-1.07x
+# (call 2); float32 (call 2) 1.43 / 1.49x at 1000, 1.25 / 1.40x at 10240.
+TENSOR_TRTRI_RANGE = {"float64": (65, TRIANGLE_MAX), "float32": (65, TRIANGLE_MAX)}
 TENSOR_TRTRI_THREADS = {2: 128, 3: 256, 4: 256, 5: 384, 6: 384}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trtri<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_TRTRI_THREADS

@@ -226,3 +226,16 @@ def test_left_rule_stays_inside_the_kernels_sizes():
     for rows in cholesky.LEFT_RULES.values():
         for first, last, from_batch in rows:
             assert cholesky.tri.LEAF < first <= last <= cholesky.GLOBAL_MAX and from_batch >= 1
+
+
+def test_triangle_rules_stay_inside_the_kernels_sizes():
+    """TRTRI's and POTRI / POTI's ranges end at TRIANGLE_MAX (NT = 6) and every NT they reach
+    has its threads; chol_tensor's POTRF range stays at TENSOR_MAX (NT = 5-6 measured slower
+    than chol_left)."""
+    ranges = [(cholesky.TENSOR_TRTRI_RANGE.values(), cholesky.TENSOR_TRTRI_THREADS),
+              (cholesky.TENSOR_INVERSE_RANGE.values(), cholesky.TENSOR_INVERSE_THREADS)]
+    for bounds, threads in ranges:
+        for first, last in bounds:
+            assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX
+            for n in range(first, last + 1):
+                assert cholesky.tensor_blocks_a_side(n) in threads

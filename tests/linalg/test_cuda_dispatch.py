@@ -765,10 +765,10 @@ def test_tensor_trtri_launch_inverts_every_variant(monkeypatch, lower, unit):
     (numpy.float64, 1, 100, (), True), (numpy.float64, 10240, 64, (), False),
     (numpy.float64, 10240, 129, (), True), (numpy.float64, 1000, 192, ("a",), True),
     (numpy.float64, 10240, 193, (), False), (numpy.float32, 10240, 100, (), True),
-    (numpy.float32, 10240, 129, (), False), (numpy.float32, 10240, 64, (), False)])
+    (numpy.float32, 10240, 192, (), True), (numpy.float32, 10240, 193, (), False),
+    (numpy.float32, 10240, 64, (), False)])
 def test_tensor_trtri_rule_takes_whole_inverses(monkeypatch, dtype, batch, n, keep, taken):
-    """chol_tensor_trtri takes TRTRI with n in TENSOR_TRTRI_RANGE (float64 65..192, float32
-    65..128) at every batch
+    """chol_tensor_trtri takes TRTRI with n in TENSOR_TRTRI_RANGE (65..192) at every batch
     after tri_cols's rule (off here) and ahead of the small-batch one-launch rule (chol_block),
     in place or into a new array when the input is kept; chol_small<T, 64> keeps n <= 64."""
     from linalg._cuda import cholesky as chol_mod
@@ -854,7 +854,7 @@ def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
     ("potri", numpy.float64, 10240, 33, True), ("potri", numpy.float64, 10240, 128, True),
     ("potri", numpy.float64, 10240, 32, False), ("potri", numpy.float64, 10240, 129, True),
     ("potri", numpy.float64, 10240, 192, True), ("potri", numpy.float64, 10240, 193, False),
-    ("potri", numpy.float32, 10240, 129, False),
+    ("potri", numpy.float32, 10240, 192, True), ("potri", numpy.float32, 10240, 193, False),
     ("potri", numpy.float64, 1, 64, True), ("potri", numpy.float64, 1, 20, False),
     ("potri", numpy.float32, 10240, 64, True), ("potri", numpy.float32, 10240, 63, False),
     ("poti", numpy.float32, 10240, 64, False), ("poti", numpy.float64, 10240, 64, True),
@@ -865,7 +865,7 @@ def test_tensor_solve_settings_leave_a_warp_for_each_strip(monkeypatch):
     ("poti", numpy.float64, 1, 40, True)])
 def test_tensor_inverse_rule_comes_first_for_potri_and_poti(monkeypatch, op, dtype, batch, n,
                                                             taken):
-    """chol_tensor_inverse takes float64 POTRI and POTI (n = 33..192) and float32 POTRI (64..128)
+    """chol_tensor_inverse takes float64 POTRI and POTI (n = 33..192) and float32 POTRI (64..192)
     in TENSOR_INVERSE_RANGE at every batch (POTI at n = 65..128 below 1000 matrices only:
     TENSOR_INVERSE_BELOW), ahead of every other rule; the inverse goes to the operand itself, or, kept, to a
     new array (the operand only read)."""

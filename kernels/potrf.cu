@@ -1188,12 +1188,13 @@ __host__ __device__ constexpr int chol_tensor_solve_smem() {
 }
 
 // Launch bounds of chol_tensor_solve and chol_tensor_trsm: 128 registers a thread either way;
-// at NT = 4 their shared memory (167 KB with two passes) holds an SM to one block, which may
-// then have up to 512 threads (TENSOR_SOLVE_THREADS), elsewhere two blocks of up to 256.
+// at NT = 4 their shared memory (167 KB with two passes) and at NT = 5 (181 KiB with one pass
+// of 32; NT = 6 would need 243) hold an SM to one block, which may then have up to 512 threads
+// (TENSOR_SOLVE_THREADS), elsewhere two blocks of up to 256.
 template <int NT>
-__host__ __device__ constexpr int cts_bound_threads() { return NT == 4 ? 512 : 256; }
+__host__ __device__ constexpr int cts_bound_threads() { return NT >= 4 ? 512 : 256; }
 template <int NT>
-__host__ __device__ constexpr int cts_bound_blocks() { return NT == 4 ? 1 : 2; }
+__host__ __device__ constexpr int cts_bound_blocks() { return NT >= 4 ? 1 : 2; }
 
 // The right-hand sides' block (I, rho) of the chunk in shared memory.
 template <int RC>

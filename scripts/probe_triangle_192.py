@@ -6,7 +6,8 @@ each call, ms between CUDA events: bench_cholesky.timeit), the settings alternat
 (bench_cholesky.alternate), and the largest difference of the results over the largest entry.
 
     python3 scripts/probe_triangle_192.py [--sizes 160,192] [--batches 1000,10240]
-                                          [--ops potrf,trtri,potri,poti] [--dtype float64]
+                                          [--ops potrf,trtri,potri,poti,trsm,potrs,posv]
+                                          [--dtype float64]
                                           [--rounds 2]
 
 Settings: "before" the triangle kernels up to TENSOR_MAX only (TRTRI's recursion into 96- and
@@ -14,10 +15,14 @@ Settings: "before" the triangle kernels up to TENSOR_MAX only (TRTRI's recursion
 chol_tensor_trtri up to 192 (a whole matrix, POTRI's / POTI's TRTRI, the recursion's blocks);
 "fused" also POTRI / POTI on chol_tensor_inverse up to 192 (the committed rules since
 2026-11-28 03:30 UTC); "two_step" (poti) POTRF on chol_tensor, then the fused POTRI; for potrf
-"before" (chol_left) against "tensor" (chol_tensor up to 192). float32: trtri and potri only
+"before" (chol_left) against "tensor" (chol_tensor up to 192). TRSM (left, lower, N), POTRS and
+POSV with n right-hand sides (B overwritten; POSV keeps A): "solve" TRSM and POTRS on
+chol_tensor_trsm / chol_tensor_solve up to cholesky.SOLVE_MAX = 160 (NT = 5, 512 threads), POSV's
+POTRS among them; "fused" (posv) the fused POSV up to 160. float32: trtri and potri only
 (float32 POTI stays off chol_tensor_inverse). One markdown row per (op, n, batch): each
-setting's ms (medians of the rounds), before / setting, % of the copy bandwidth (the matrix read
-and written once) of the fastest, diff.
+setting's ms (medians of the rounds), before / setting, % of the copy bandwidth of the fastest
+(the matrix read and written once; for the solves bench_cholesky's count: B read and written, A
+read, POSV's A written), diff.
 """
 import argparse
 import statistics
@@ -34,9 +39,13 @@ from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
-         "LEFT_RULES")
+         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_SOLVE_RANGE")
 SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
-            "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step")}
+            "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step"),
+            "trsm": ("before", "solve"), "potrs": ("before", "solve"),
+            "posv": ("before", "solve", "fused")}
+# n x n matrices read or written once (bench_cholesky's count; 2 for the others: in and out)
+MATRICES_MOVED = {"trsm": 3, "potrs": 3, "posv": 4}
 
 
 def apply(setting, committed, dtype):
@@ -51,6 +60,13 @@ def apply(setting, committed, dtype):
                 first, top if setting in ("fused", "two_step") else cap)
     if setting == "two_step":
         rules["TENSOR_INVERSE_BELOW"] = {("poti", dtype): (33, top, 1)}
+    solve_top = gchol.SOLVE_MAX if setting in ("solve", "fused") else cap
+    if dtype in committed["TENSOR_TRSM_RANGE"]:
+        rules["TENSOR_TRSM_RANGE"][dtype] = (33, solve_top)
+    if ("potrs", dtype) in committed["TENSOR_SOLVE_RANGE"]:
+        rules["TENSOR_SOLVE_RANGE"][("potrs", dtype)] = (33, solve_top)
+    if setting == "fused":
+        rules["TENSOR_SOLVE_RANGE"][("posv", dtype)] = (33, gchol.SOLVE_MAX)
     if setting in ("tensor", "two_step"):
         rules["TENSOR_RANGE"][dtype] = (33, top)
         rules["LEFT_RULES"][dtype] = left_rows_above(committed["LEFT_RULES"].get(dtype, ()), top)
@@ -72,6 +88,9 @@ def left_rows_above(rows, last):
 def operands(op, batch, n, dtype):
     """(the operand the call overwrites, its original, the call)."""
     a = spd_batch(batch, n, numpy.dtype(dtype))
+    if op == "posv":                                  # A kept (only read), B overwritten
+        b = cupy.random.default_rng(3).standard_normal((batch, n, n)).astype(dtype)
+        return b, b.copy(), lambda w: gchol.posv(a, w, True, keep=("a",))
     if op == "potrf":
         return a, a.copy(), lambda w: gchol.potrf(w, True)
     if op == "poti":
@@ -79,6 +98,11 @@ def operands(op, batch, n, dtype):
     l, _ = gchol.potrf(a, True)
     if op == "potri":
         return l, l.copy(), lambda w: gchol.potri(w, True)
+    if op in ("trsm", "potrs"):                       # n right-hand sides, B overwritten
+        b = cupy.random.default_rng(3).standard_normal((batch, n, n)).astype(dtype)
+        if op == "trsm":
+            return b, b.copy(), lambda w: gtri.trsm(l, w)
+        return b, b.copy(), lambda w: gchol.potrs(l, w, True)
     return l, l.copy(), lambda w: gtri.trtri(w, True, False)
 
 
@@ -109,7 +133,8 @@ def main(argv=None):
                     ms = {s: statistics.median(times[s]) for s in settings}
                     best = min(ms.values())
                     item = numpy.dtype(args.dtype).itemsize
-                    pct = 2 * batch * n * n * item / (best * 1e-3) / 1e9 / bandwidth * 100
+                    pct = (MATRICES_MOVED.get(op, 2) * batch * n * n * item / (best * 1e-3) / 1e9
+                           / bandwidth * 100)
                     print(f"| {op} | {n} | {batch} | "
                           + ", ".join(f"{s} {ms[s]:.3f}" for s in settings) + " | "
                           + ", ".join(f"{ms['before'] / ms[s]:.2f}" for s in settings[1:])

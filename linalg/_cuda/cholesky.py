@@ -335,9 +335,12 @@ def _tensor_config(device_id, dtype, n, fresh):
 # = 4 the fused POSV still lost (reports/gpu_20261128b call 1, ms fused / two-step, in place and
 # kept alike): n = 96 0.283 / 0.222 at batch 1000, 2.62 / 1.88 at 10240; n = 128 0.88 / 0.42,
 # 8.3 / 3.8.
+# NT = 5 (n = 129..SOLVE_MAX): the factor's 15 blocks and one pass of 32 vectors, 181 KiB, one
+# block an SM with 512 threads (NT = 6 would need 243 KiB).
+SOLVE_MAX = 160
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
-TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2}
-TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512}
+TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2, 5: 1}
+TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512, 5: 512}
 TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
 TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100

@@ -239,3 +239,17 @@ def test_triangle_rules_stay_inside_the_kernels_sizes():
             assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX
             for n in range(first, last + 1):
                 assert cholesky.tensor_blocks_a_side(n) in threads
+
+
+def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
+    """chol_tensor_solve / chol_tensor_trsm: the factor's blocks, their reciprocals and a pass's
+    vector blocks fit a block's 227 KiB up to NT = 5 (SOLVE_MAX), one block an SM with the
+    launch bound's 512 threads from NT = 4; NT = 6 does not fit."""
+    for nt, chunks in cholesky.TENSOR_SOLVE_CHUNKS.items():
+        assert cholesky.tensor_solve_smem_bytes(nt, chunks) <= 227 * 1024
+        assert cholesky.TENSOR_SOLVE_THREADS[nt] <= (512 if nt >= 4 else 256)
+    assert cholesky.tensor_blocks_a_side(cholesky.SOLVE_MAX) == max(cholesky.TENSOR_SOLVE_CHUNKS)
+    assert cholesky.tensor_solve_smem_bytes(6, 1) > 227 * 1024
+    for ranges in (cholesky.TENSOR_SOLVE_RANGE.values(), cholesky.TENSOR_TRSM_RANGE.values()):
+        for first, last in ranges:
+            assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX

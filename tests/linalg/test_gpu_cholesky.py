@@ -45,14 +45,14 @@ def potrf_path(request, gpu, monkeypatch):
     right-hand sides and TRTRI (POTRI's first step) by kernels/tri_cols.cu for 33..512;
     "tensor": POTRF (and so POSV, POTI) by kernels/potrf.cu chol_tensor for 33..192, every
     dtype; the other parameters run with chol_tensor off (the panels); "tensor_solve": POSV
-    and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..128,
+    and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..160,
     every dtype, off for the other parameters; "tensor_inverse": POTRI and POTI by
     kernels/potrf.cu chol_tensor_inverse for 33..192 and above by the recursion whose TRTRI
     blocks run chol_tensor_trtri (up to 192), every dtype, both off for the other parameters; "global": POTRF by
     kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
     chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
     kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
-    "tensor_trsm": POTRS / POSV with several right-hand sides by chol_tensor_solve for 33..128
+    "tensor_trsm": POTRS / POSV with several right-hand sides by chol_tensor_solve for 33..160
     and, above, by the recursion whose blocks run chol_tensor_solve and chol_tensor_trsm (every
     batch and dtype; chol_tensor_trsm off for the others)."""
     force_small_batch_paths(monkeypatch, gpu.tri, vendor=request.param == "vendor",
@@ -61,13 +61,13 @@ def potrf_path(request, gpu, monkeypatch):
     tensor = request.param == "tensor"
     forced = {dtype: (gpu.tri.LEAF + 1, gpu.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_RANGE", forced if tensor else {})
-    every_op = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for op in ("posv", "potrs")
+    every_op = {(op, dtype): (gpu.tri.LEAF + 1, gpu.SOLVE_MAX) for op in ("posv", "potrs")
                 for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_RANGE",
                         every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_BELOW", {})
-    every_dtype = {dtype: (gpu.tri.LEAF + 1, gpu.TENSOR_MAX) for dtype in ("float32", "float64")}
+    every_dtype = {dtype: (gpu.tri.LEAF + 1, gpu.SOLVE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
                         every_dtype if request.param == "tensor_trsm" else {})
     monkeypatch.setattr(gpu, "TENSOR_TRSM_FROM_BATCH", 1)
@@ -229,7 +229,7 @@ def solve_scheme(request, gpu, monkeypatch):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("n, nrhs", [(33, 2), (40, 70), (64, 129), (65, 5), (96, 100),
-                                     (128, 33)])
+                                     (128, 33), (150, 40), (160, 33)])
 def test_tensor_solve(cp, gpu, solve_scheme, n, nrhs, lower, dtype):
     """chol_tensor_solve itself, both schemes: right-hand sides in several passes and a partial
     last one, in place and out of place (b unchanged); POSV reports a matrix that is not

@@ -45,14 +45,14 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm (33..128)
+    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm (33..160)
     and chol_tensor_trtri (33..192) and for the recursions' blocks above, every batch and dtype
     (both off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     from linalg._cuda import cholesky
-    every = {dtype: (gpu.LEAF + 1, cholesky.TENSOR_MAX) for dtype in ("float32", "float64")}
+    every = {dtype: (gpu.LEAF + 1, cholesky.SOLVE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_RANGE",
                         every if request.param == "tensor_tri" else {})
     up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
@@ -95,6 +95,32 @@ def test_trsm_trmm_all_variants(cp, gpu, trsm_path, n, dtype):
         ref = alpha * (opm @ b if side == "left" else b @ opm)
         res = scaled_residual(y - ref, fro(opm) * fro(b), n, dtype)
         assert res < THRESHOLD, ("trmm", side, lower, trans, unit, res)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [129, 150, 160])
+def test_tensor_trsm_past_128(cp, gpu, n, dtype):
+    """chol_tensor_trsm at NT = 5 (n up to cholesky.SOLVE_MAX, one block an SM, passes of 32
+    vectors): every variant with 70 vectors (three passes, the last partial), out of place (b
+    unchanged) and in place."""
+    from linalg._cuda import cholesky
+    gen = rng(n)
+    for side, lower, trans, unit in VARIANTS:
+        t = random_triangular(gen, 2, n, dtype, lower=lower, unit_diagonal=unit)
+        b = gen.standard_normal((2, n, 70) if side == "left" else (2, 70, n)).astype(dtype)
+        opm = op_matrix(t, lower, trans, unit)
+        da, db = cp.asarray(poison_triangle(t, lower, unit)), cp.asarray(b)
+        out = cp.empty_like(db)
+        for target in (out, None):
+            info = cholesky.tensor_trsm(da, db, lower, trans == "T", unit, 1.5, out=target,
+                                        right=side == "right")
+            assert not info.get().any()
+            if target is not None:
+                assert numpy.array_equal(db.get(), b), "b changed by an out-of-place call"
+            x = (db if target is None else out).get()
+            lhs = opm @ x if side == "left" else x @ opm
+            res = scaled_residual(lhs - 1.5 * b, fro(opm) * fro(x), n, dtype)
+            assert res < THRESHOLD, (side, lower, trans, unit, target is None, res)
 
 
 @pytest.mark.parametrize("nrhs", [1, 64, 130])

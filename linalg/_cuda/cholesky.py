@@ -296,7 +296,7 @@ def _tensor_config(device_id, dtype, n, fresh):
 
 
 # kernels/potrf.cu chol_tensor_solve: POSV and POTRS with several right-hand sides for LEAF <
-# n <= TENSOR_MAX in one launch, one matrix a block: the lower form as chol_tensor's blocks
+# n <= SOLVE_MAX in one launch, one matrix a block: the lower form as chol_tensor's blocks
 # (POSV factors it there and never writes the factor), then the right-hand sides 32
 # TENSOR_SOLVE_CHUNKS[NT] columns at a time in shared memory, both solves by 32-row block steps
 # with DMMA updates; TENSOR_SOLVE_THREADS[NT] threads a block. A is only read, B read once.
@@ -336,12 +336,18 @@ def _tensor_config(device_id, dtype, n, fresh):
 # kept alike): n = 96 0.283 / 0.222 at batch 1000, 2.62 / 1.88 at 10240; n = 128 0.88 / 0.42,
 # 8.3 / 3.8.
 # NT = 5 (n = 129..SOLVE_MAX): the factor's 15 blocks and one pass of 32 vectors, 181 KiB, one
-# block an SM with 512 threads (NT = 6 would need 243 KiB).
+# block an SM with 512 threads (NT = 6 would need 243 KiB). Against the recursion before
+# (`python3 scripts/probe_triangle_192.py --ops trsm,potrs,posv`, reports/gpu_20261128b call 4,
+# H100, float64, in place, n vectors): POTRS n = 136 / 160 at batch 10240 6.95 -> 5.00 / 8.13 ->
+# 5.10 ms (1.39 / 1.59x), at 1000 1.41 / 1.62x, at 100 4.3x, at 1 0.99x; POSV (POTRF, then this
+# POTRS) 1.29-1.43x; POTRS n = 320 (its recursion's 160-blocks) 1.09x. chol_tensor_trsm there
+# lost (0.79-0.92x at batch 1000-10240, n = 320's blocks 0.91x; 2.9x at batch 100): TRSM keeps
+# TENSOR_TRSM_RANGE; the fused POSV too (0.77-0.93x).
 SOLVE_MAX = 160
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2, 5: 1}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512, 5: 512}
-TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 128)}
+TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, SOLVE_MAX)}
 TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
@@ -364,7 +370,7 @@ def use_tensor_solve(op, a, nrhs):
 
 
 def tensor_solve(a, b, lower, factored, out=None):
-    """kernels/potrf.cu chol_tensor_solve on ``b`` (batch, n, nrhs), LEAF < n <= TENSOR_MAX,
+    """kernels/potrf.cu chol_tensor_solve on ``b`` (batch, n, nrhs), LEAF < n <= SOLVE_MAX,
     ``a`` only read: POSV of ``a`` (factored False; returns potrf's info) or POTRS with the
     factor ``a`` (factored True; returns its first zero or non-finite diagonal entry). In place,
     or with ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged."""
@@ -406,7 +412,7 @@ def tensor_solve_smem_bytes(nt, chunks):
 
 # kernels/potrf.cu chol_tensor_trsm: TRSM (either side since 2026-11-28: the right side's
 # vectors are B's rows; right N / T 1.14-1.79x the recursion at batch 10240, n = 64-256,
-# reports/gpu_20261128a call 1) for LEAF < n <= TENSOR_MAX in one launch,
+# reports/gpu_20261128a call 1) for LEAF < n <= SOLVE_MAX in one launch,
 # one matrix a block (chol_tensor_solve's storage, passes and threads: TENSOR_SOLVE_CHUNKS,
 # TENSOR_SOLVE_THREADS), each diagonal block of the triangle inverted once a matrix, every step of
 # every pass DMMA products; A read once, B read once and X written once. It serves
@@ -439,7 +445,7 @@ def use_tensor_trsm(a):
 def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
     """kernels/potrf.cu chol_tensor_trsm: op(A) X = alpha B (left; ``b`` (batch, n, nrhs)) or X
     op(A) = alpha B (``right``; ``b`` (batch, nrhs, n)) for the (batch, n, n) triangle ``a``
-    (lower or upper; only read, unit column stride), LEAF < n <= TENSOR_MAX. In place, or with
+    (lower or upper; only read, unit column stride), LEAF < n <= SOLVE_MAX. In place, or with
     ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged. Returns info
     (the first zero or non-finite diagonal entry, 0 with ``unit``)."""
     batch, n, nrhs = a.shape[0], a.shape[1], b.shape[1] if right else b.shape[2]

@@ -530,13 +530,14 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     ("potrs", numpy.float64, 100, 64, 64, True), ("potrs", numpy.float64, 99, 64, 64, False),
     ("potrs", numpy.float64, 10240, 33, 2, True), ("potrs", numpy.float64, 10240, 64, 1, False),
     ("potrs", numpy.float64, 10240, 32, 32, False), ("potrs", numpy.float64, 10240, 128, 5, True),
-    ("potrs", numpy.float64, 10240, 129, 5, False), ("potrs", numpy.float32, 10240, 64, 64, False),
+    ("potrs", numpy.float64, 10240, 129, 5, True), ("potrs", numpy.float64, 1000, 160, 160, True),
+    ("potrs", numpy.float64, 10240, 161, 5, False), ("potrs", numpy.float32, 10240, 64, 64, False),
     ("posv", numpy.float64, 10239, 64, 64, True), ("posv", numpy.float64, 10240, 64, 64, False),
     ("posv", numpy.float64, 1000, 65, 65, False), ("posv", numpy.float64, 10240, 96, 96, False),
     ("posv", numpy.float64, 100, 40, 3, True), ("posv", numpy.float64, 10, 40, 3, False)])
 def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype, batch, n, nrhs,
                                                           taken):
-    """chol_tensor_solve takes float64 POSV (n = 33..64 below 10240 matrices) and POTRS (33..128)
+    """chol_tensor_solve takes float64 POSV (n = 33..64 below 10240 matrices) and POTRS (33..160)
     with several right-hand sides from TENSOR_SOLVE_FROM_BATCH matrices, ahead of every other
     rule; A is only read (no factor written by POSV), the solution goes to b itself or, kept, to
     a new array."""

@@ -48,10 +48,10 @@ def potrf_path(request, gpu, monkeypatch):
     and POTRS with several right-hand sides by kernels/potrf.cu chol_tensor_solve for 33..160,
     every dtype, off for the other parameters; "tensor_inverse": POTRI and POTI by
     kernels/potrf.cu chol_tensor_inverse for 33..192 and above by the recursion whose TRTRI
-    blocks run chol_tensor_trtri (up to 192), every dtype, both off for the other parameters; "global": POTRF by
-    kernels/potrf.cu chol_global for 33..512 at every batch and dtype; "cluster": by
-    chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left": by
-    kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
+    blocks run chol_tensor_trtri (up to 192), every dtype, both off for the other parameters;
+    "global": POTRF by kernels/potrf.cu chol_global for 33..512 at every batch and dtype;
+    "cluster": by chol_cluster, 2 blocks a matrix up to n = 128, 4 up to 256, 8 above; "left":
+    by kernels/potrf.cu chol_left for 33..512 at every batch and dtype (off for the others);
     "tensor_trsm": POTRS / POSV with several right-hand sides by chol_tensor_solve for 33..160
     and, above, by the recursion whose blocks run chol_tensor_solve and chol_tensor_trsm (every
     batch and dtype; chol_tensor_trsm off for the others)."""

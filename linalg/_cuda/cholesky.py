@@ -427,7 +427,12 @@ def tensor_solve_smem_bytes(nt, chunks):
 # 100 matrices (call 5: batch 100 / 300, n = 96 0.094 / 0.168 -> 0.032 / 0.049 ms, n = 128 0.131 /
 # 0.261 -> 0.052 / 0.100). float32: off (chol_tensor_solve's float32 lost to the paths before,
 # 0.44-0.77x).
+# Past its range, up to SOLVE_MAX (NT = 5), below TENSOR_TRSM_PAST_RANGE_BELOW[dtype] matrices:
+# H100, float64, n = 136 / 160, in place, n vectors, against the path before (`python3
+# scripts/probe_triangle_192.py --ops trsm`, reports/gpu_20261128b calls 4-5): batch 100 2.9x
+# (0.194 -> 0.068 ms at n = 160), 200 2.40 / 2.64x; 400 / 700 / 1000 / 10240 0.79-0.96x.
 TENSOR_TRSM_RANGE = {"float64": (33, 128)}
+TENSOR_TRSM_PAST_RANGE_BELOW = {"float64": 300}
 TENSOR_TRSM_FROM_BATCH = 100
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
@@ -437,9 +442,14 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
 
 def use_tensor_trsm(a):
     """True where a TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a recursion's
-    block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_FROM_BATCH)."""
-    first, last = TENSOR_TRSM_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last and a.shape[0] >= TENSOR_TRSM_FROM_BATCH
+    block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_PAST_RANGE_BELOW,
+    TENSOR_TRSM_FROM_BATCH)."""
+    name, batch, n = dtype_name(a.dtype), a.shape[0], a.shape[1]
+    if name not in TENSOR_TRSM_RANGE or batch < TENSOR_TRSM_FROM_BATCH:
+        return False
+    first, last = TENSOR_TRSM_RANGE[name]
+    return first <= n <= last or (last < n <= SOLVE_MAX
+                                  and batch < TENSOR_TRSM_PAST_RANGE_BELOW.get(name, 0))
 
 
 def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):

@@ -639,10 +639,14 @@ def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans
     ("left", numpy.float64, 100, 100, True), ("left", numpy.float64, 99, 100, False),
     ("left", numpy.float64, 10240, 33, True), ("left", numpy.float64, 10240, 128, True),
     ("left", numpy.float64, 10240, 129, False), ("right", numpy.float64, 10240, 100, True),
-    ("left", numpy.float32, 10240, 100, False)])
+    ("left", numpy.float32, 10240, 100, False), ("left", numpy.float64, 299, 160, True),
+    ("right", numpy.float64, 100, 129, True), ("left", numpy.float64, 300, 160, False),
+    ("left", numpy.float64, 99, 160, False), ("left", numpy.float64, 200, 161, False),
+    ("left", numpy.float32, 200, 160, False)])
 def test_tensor_trsm_rule_takes_whole_solves(monkeypatch, side, dtype, batch, n, taken):
     """chol_tensor_trsm takes float64 TRSM (either side) with n in TENSOR_TRSM_RANGE from
-    TENSOR_TRSM_FROM_BATCH matrices, after tri_cols and tri_pair's rules (off here)."""
+    TENSOR_TRSM_FROM_BATCH matrices, and up to SOLVE_MAX below TENSOR_TRSM_PAST_RANGE_BELOW
+    (300), after tri_cols and tri_pair's rules (off here)."""
     from linalg._cuda import cholesky as chol_mod
     calls = []
     info = numpy.zeros(batch, numpy.int32)

@@ -39,7 +39,7 @@ from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
-         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_SOLVE_RANGE")
+         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_TRSM_PAST_RANGE_BELOW", "TENSOR_SOLVE_RANGE")
 SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
             "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step"),
             "trsm": ("before", "solve"), "potrs": ("before", "solve"),
@@ -63,6 +63,8 @@ def apply(setting, committed, dtype):
     solve_top = gchol.SOLVE_MAX if setting in ("solve", "fused") else cap
     if dtype in committed["TENSOR_TRSM_RANGE"]:
         rules["TENSOR_TRSM_RANGE"][dtype] = (33, solve_top)
+    if solve_top == cap:                              # TRSM's small batches past 128 too
+        rules["TENSOR_TRSM_PAST_RANGE_BELOW"] = {}
     if ("potrs", dtype) in committed["TENSOR_SOLVE_RANGE"]:
         rules["TENSOR_SOLVE_RANGE"][("potrs", dtype)] = (33, solve_top)
     if setting == "fused":

@@ -930,9 +930,8 @@ __device__ __forceinline__ float* ct_staged(double* blk, int r) {
 // form), then a warp a block widens them to double at their places (cp.async cannot convert;
 // plain loads widened on the way, at most 8 a thread in flight, took 2.5x float64's load time).
 // Ends after a barrier for float; float64's caller waits at its own.
-template <typename T, int NT, bool WAIT = true>
+template <typename T, int NT>
 __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower) {
-    static_assert(WAIT || sizeof(T) == 8, "float input is widened after its copies land");
     constexpr int UNITS = 4 * chol_tensor_blocks<NT>();             // (block, 8 of its rows)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const int step_i = lower ? 1 : 0, step_dst = lower ? CT_LD : 1;
@@ -960,7 +959,7 @@ __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int 
             src += lda, dst += step_dst, i += step_i, j += 1 - step_i;
         }
     }
-    if constexpr (WAIT) cp_async_wait_all();
+    cp_async_wait_all();
     if constexpr (sizeof(T) == 4) {
         __syncthreads();
         for (int b = warp; b < chol_tensor_blocks<NT>(); b += warps) {
@@ -1254,27 +1253,6 @@ __device__ __forceinline__ void cts_store_rhs(T* x, index_t ldb, int n, int nrhs
     }
 }
 
-// cts_store_rhs's stores of columns c0 .. of the chunk and, into the same slots, cts_load_rhs's
-// copies of columns c1 .. of B_next (float64): a thread stores an entry and then copies the next
-// one over it (its own read issued first: no barrier between), so the stores and the next
-// chunk's copies are in flight together. The caller waits for the copies.
-template <int NT, int RC>
-__device__ __forceinline__ void cts_store_load_rhs(double* x, const double* b_next, index_t ldb,
-                                                  int n, int nrhs, int c0, int c1, double* z) {
-    constexpr int SEGS = 32 * NT * RC;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-#pragma unroll 4
-    for (int u = warp; u < SEGS; u += warps) {
-        const int i = u / RC, rho = u % RC, col = c0 + 32 * rho + lane, next = col - c0 + c1;
-        double* e = cts_rhs<RC>(z, i >> 5, rho) + (i & 31) * CT_LD + lane;
-        if (i < n && col < nrhs) x[(index_t)i * ldb + col] = *e;
-        if (i < n && next < nrhs)
-            cp_async_element(e, b_next + (index_t)i * ldb + next);
-        else
-            *e = 0.0;
-    }
-}
-
 // x := L^-1 x (forward substitution) and x := L^-T x (backward) for a diagonal block l (lower,
 // rows CT_LD apart, reciprocals 1 / l_cc in recip); both read only l's strictly lower entries.
 __device__ __forceinline__ void cts_forward(double (&x)[32], const double* l,
@@ -1526,16 +1504,11 @@ __device__ __forceinline__ void cts_substitute_chunk(double* z, const double* s,
     }
 }
 
-// PIPE (float64; linalg/_cuda/cholesky.py TENSOR_SOLVE_PIPELINED): a pass's stores go out with
-// the next pass's copies (cts_store_load_rhs), and the last pass's with the next matrix's first
-// chunk and its A (copied once the solve is done with the blocks): the block waits for copies
-// issued a pass before, not for copies it has just issued.
-template <typename T, int NT, int RC, bool FACTOR, bool OPERATORS, bool OUT, bool PIPE = false>
+template <typename T, int NT, int RC, bool FACTOR, bool OPERATORS, bool OUT>
 __global__ void __launch_bounds__(cts_bound_threads<NT>(), cts_bound_blocks<NT>())
 chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                   index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower,
                   int* __restrict__ info, const T* __restrict__ B_in) {
-    static_assert(!PIPE || sizeof(T) == 8, "the pipelined passes copy float64 by cp.async");
     extern __shared__ __align__(16) double ct_smem[];
     double* s = ct_smem;
     double* recip = s + chol_tensor_blocks<NT>() * CT_BLOCK;
@@ -1548,12 +1521,8 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
     for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
         const T* bin = (OUT ? B_in : B) + m * sb;
         T* x = B + m * sb;
-        if (!PIPE || m == blockIdx.x) {
-            cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);   // in flight with A's copies
-            ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
-        } else {
-            cp_async_wait_all();                  // issued by the matrix before's last pass
-        }
+        cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);   // in flight with A's copies
+        ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
         if (t == 0) fail = FACTOR ? 0 : CTS_NO_FAIL;
         __syncthreads();
         if constexpr (FACTOR) {
@@ -1564,7 +1533,7 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
         if constexpr (OPERATORS) cts_operators<NT>(s, recip);
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
-                if constexpr (!PIPE) cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
                 if constexpr (sizeof(T) == 8) cp_async_wait_all();
                 __syncthreads();
             }
@@ -1572,20 +1541,7 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
                 cts_solve_chunk<NT, RC>(z, s);
             else
                 cts_substitute_chunk<NT, RC>(z, s, recip);
-            if constexpr (PIPE) {                 // the solve ended after a barrier: s is free
-                const index_t m1 = m + gridDim.x;
-                if (c0 + 32 * RC < nrhs) {
-                    cts_store_load_rhs<NT, RC>(x, bin, ldb, n, nrhs, c0, c0 + 32 * RC, z);
-                } else if (m1 < batch) {
-                    cts_store_load_rhs<NT, RC>(x, (OUT ? B_in : B) + m1 * sb, ldb, n, nrhs, c0,
-                                               0, z);
-                    ct_load<T, NT, false>(s, A + m1 * sa, lda, n, lower);
-                } else {
-                    cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
-                }
-            } else {
-                cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
-            }
+            cts_store_rhs<T, NT, RC>(x, ldb, n, nrhs, c0, z);
             __syncthreads();                      // the blocks are reused by the next chunk
         }
         if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;

@@ -351,17 +351,11 @@ TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, 
 TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
-# POTRS (float64) by chol_tensor_solve's PIPE instantiation: a pass's stores go out with the next
-# pass's copies, the last pass's with the next matrix's first chunk and factor, on a grid of as
-# many blocks as the SMs hold at once (so that a block's grid stride reaches a next matrix).
-TENSOR_SOLVE_PIPELINED = False
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "
                               f"{cbool(by_operators)}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
                               for op, by_operators in TENSOR_SOLVE_OPERATORS.items()
                               for o in ("false", "true")]
-COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<double, {b}, {c}, false, true, {o}, true>"
-                              for b, c in TENSOR_SOLVE_CHUNKS.items() for o in ("false", "true")]
 
 
 def use_tensor_solve(op, a, nrhs):
@@ -382,23 +376,21 @@ def tensor_solve(a, b, lower, factored, out=None):
     or with ``out`` (triangular.result_array) from ``b`` into ``out``, ``b`` unchanged."""
     batch, n, nrhs = b.shape
     dst, fresh = tri.write_target(out, b)
-    launcher, threads, smem, resident = _tensor_solve_config(current_device(), a.dtype, n,
-                                                             factored, fresh)
+    launcher, threads, smem = _tensor_solve_config(current_device(), a.dtype, n, factored,
+                                                   fresh)
     info = info_array(batch)
     _, lda, sa = tri.view_args(a)
     _, ldb, sb = tri.view_args(dst)
-    grid = min(batch, resident) if resident else grid_1d(batch, 1)
-    launcher(grid, threads, (a, lda, sa, dst, ldb, sb, n, nrhs, batch, int(lower), info, b),
-             smem)
+    launcher(grid_1d(batch, 1), threads,
+             (a, lda, sa, dst, ldb, sb, n, nrhs, batch, int(lower), info, b), smem)
     return info
 
 
 @functools.lru_cache(maxsize=1024)
 def _tensor_solve_config(device_id, dtype, n, factored, fresh):
-    """(launcher, threads, shared bytes, resident blocks) of chol_tensor_solve at order n: NT =
-    ceil(n / 32), TENSOR_SOLVE_CHUNKS[NT] blocks of 32 right-hand sides a pass,
-    TENSOR_SOLVE_THREADS[NT] threads; resident: the blocks the device's SMs hold at once (the
-    pipelined POTRS's grid, TENSOR_SOLVE_PIPELINED), else 0 (a block a matrix)."""
+    """(launcher, threads, shared bytes) of chol_tensor_solve at order n: NT = ceil(n / 32),
+    TENSOR_SOLVE_CHUNKS[NT] blocks of 32 right-hand sides a pass, TENSOR_SOLVE_THREADS[NT]
+    threads."""
     nt = tensor_blocks_a_side(n)
     chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
     if threads < 64 * max(nt, chunks):
@@ -406,22 +398,9 @@ def _tensor_solve_config(device_id, dtype, n, factored, fresh):
                          f"right-hand sides needs {64 * max(nt, chunks)} threads (a warp a "
                          f"16-row strip of each diagonal block and pass), not {threads}")
     operators = TENSOR_SOLVE_OPERATORS["potrs" if factored else "posv"]
-    smem = tensor_solve_smem_bytes(nt, chunks)
-    pipelined = (TENSOR_SOLVE_PIPELINED and factored and operators
-                 and dtype_name(dtype) == "float64")
     name = (f"chol_tensor_solve<{ctype(dtype)}, {nt}, {chunks}, {cbool(not factored)}, "
-            f"{cbool(operators)}, {cbool(fresh)}{', true' if pipelined else ''}>")
-    resident = resident_blocks(device_id, threads, smem) if pipelined else 0
-    return kernel("potrf", name, "pqqpqqiiqipp"), threads, smem, resident
-
-
-def resident_blocks(device_id, threads, smem):
-    """Blocks of ``threads`` threads (at the solve kernels' 128 registers a thread) and ``smem``
-    dynamic shared bytes that the device's SMs hold at once (228 KiB of shared memory an SM, 1
-    KiB of it reserved a block, 64 K registers)."""
-    from .blas import device_attribute
-    per_sm = min(65536 // (threads * 128), 228 * 1024 // (smem + 1024))
-    return max(1, per_sm) * device_attribute(device_id, "MultiProcessorCount")
+            f"{cbool(operators)}, {cbool(fresh)}>")
+    return kernel("potrf", name, "pqqpqqiiqipp"), threads, tensor_solve_smem_bytes(nt, chunks)
 
 
 def tensor_solve_smem_bytes(nt, chunks):

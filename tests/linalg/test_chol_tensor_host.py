@@ -253,32 +253,3 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
     for ranges in (cholesky.TENSOR_SOLVE_RANGE.values(), cholesky.TENSOR_TRSM_RANGE.values()):
         for first, last in ranges:
             assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
-
-
-def test_pipelined_potrs_takes_its_instantiation_on_a_resident_grid(monkeypatch):
-    """With TENSOR_SOLVE_PIPELINED, float64 POTRS by operators names chol_tensor_solve's PIPE
-    instantiation and a grid of the blocks the SMs hold at once (128 registers a thread, 228 KiB
-    of shared memory an SM, 1 KiB reserved a block): NT = 4 / 5 one block an SM, NT = 2 four, NT
-    = 3 two; POSV, float32 and the flag off keep a block a matrix."""
-    from linalg._cuda import blas
-    names = []
-    monkeypatch.setattr(cholesky, "kernel", lambda family, name, sig: names.append(name) or name)
-    monkeypatch.setattr(blas, "device_attribute", lambda device, attribute: 132)
-    monkeypatch.setattr(cholesky, "TENSOR_SOLVE_PIPELINED", True)
-    cholesky._tensor_solve_config.cache_clear()
-    try:
-        f64 = numpy.dtype(numpy.float64)
-        resident = {n: cholesky._tensor_solve_config(0, f64, n, True, False)[3]
-                    for n in (40, 96, 128, 160)}
-        assert resident == {40: 4 * 132, 96: 2 * 132, 128: 132, 160: 132}
-        assert names[-1] == "chol_tensor_solve<double, 5, 1, false, true, false, true>"
-        assert cholesky._tensor_solve_config(0, f64, 128, False, False)[3] == 0     # POSV
-        assert not names[-1].endswith(", true>")
-        f32 = numpy.dtype(numpy.float32)
-        assert cholesky._tensor_solve_config(0, f32, 128, True, False)[3] == 0
-        monkeypatch.setattr(cholesky, "TENSOR_SOLVE_PIPELINED", False)
-        cholesky._tensor_solve_config.cache_clear()
-        assert cholesky._tensor_solve_config(0, f64, 128, True, True)[3] == 0
-        assert names[-1] == "chol_tensor_solve<double, 4, 2, false, true, true>"
-    finally:
-        cholesky._tensor_solve_config.cache_clear()

@@ -257,42 +257,6 @@ def test_tensor_solve(cp, gpu, solve_scheme, n, nrhs, lower, dtype):
     assert _solve_residual(a[good], d_b.get()[good], b[good], dtype) < THRESHOLD
 
 
-@pytest.mark.parametrize("lower", [True, False])
-@pytest.mark.parametrize("n, nrhs", [(40, 70), (100, 33), (128, 130), (160, 40)])
-def test_tensor_solve_pipelined_across_matrices(cp, gpu, monkeypatch, n, nrhs, lower):
-    """POTRS by chol_tensor_solve's pipelined passes (TENSOR_SOLVE_PIPELINED) on a resident grid
-    with more matrices than blocks, so that blocks reach the next matrix (its copies issued
-    during the last pass of the one before): every solution right, in place and out of place (b
-    unchanged), bad diagonal entries reported by index, their neighbours right."""
-    monkeypatch.setattr(gpu, "TENSOR_SOLVE_PIPELINED", True)
-    gpu._tensor_solve_config.cache_clear()
-    try:
-        _, _, _, resident = gpu._tensor_solve_config(cp.cuda.Device().id, numpy.dtype(
-            numpy.float64), n, True, False)
-        batch = 2 * resident + 7
-        a = spd(n, batch, numpy.float64)
-        f, _ = gpu.potrf(cp.asarray(a), lower=lower)
-        f = poison_triangle(f.get(), lower)
-        bad = [3, resident + 1, batch - 1]
-        for k, m in enumerate(bad):
-            f[m, (n // 2 + k) % n, (n // 2 + k) % n] = 0 if k != 1 else numpy.nan
-        b = rng(17).standard_normal((batch, n, nrhs))
-        d_b = cp.asarray(b)
-        out = cp.empty_like(d_b)
-        info = gpu.tensor_solve(cp.asarray(f), d_b, lower, factored=True, out=out).get()
-        expected = numpy.zeros(batch, numpy.int32)
-        for k, m in enumerate(bad):
-            expected[m] = (n // 2 + k) % n + 1
-        assert info.tolist() == expected.tolist()
-        assert numpy.array_equal(d_b.get(), b), "b changed by an out-of-place call"
-        good = numpy.setdiff1d(numpy.arange(batch), bad)
-        assert _solve_residual(a[good], out.get()[good], b[good], numpy.float64) < THRESHOLD
-        gpu.tensor_solve(cp.asarray(f), d_b, lower, factored=True)                  # in place
-        assert _solve_residual(a[good], d_b.get()[good], b[good], numpy.float64) < THRESHOLD
-    finally:
-        gpu._tensor_solve_config.cache_clear()
-
-
 def poison(cp, f, lower):
     return cp.asarray(poison_triangle(f.get(), lower))
 

@@ -1883,6 +1883,49 @@ chol_tensor_trtri(T* __restrict__ A, index_t lda, index_t stride, int n, index_t
     }
 }
 
+// chol_tensor_lauum<T, NT, OUT>: LAUUM, L^T L of a lower L or U U^T of an upper U, 32 < n <= 32
+// NT, in one launch, one matrix a block at a time (grid stride): chol_tensor_inverse's storage
+// and second half (cti_lauum) on the triangle itself, so that it is read once and the product
+// written once (tri_tile and the dense product read the triangle as whole tiles). Launcher:
+// linalg/_cuda/cholesky.py tensor_lauum (for linalg/_cuda/triangular.py lauum).
+// Storage:    S, the lower form (L, or U^T read transposed), as chol_tensor's blocks (the
+//             identity past n); each diagonal block's lower triangle copied transposed onto and
+//             above its diagonal, where cti_lauum's diagonal operands (CtsInverse / CtsInverseT,
+//             written for X^T X with X_II^T there) read it. S^T S is L^T L or U U^T.
+// Output:     the product whole (both triangles from its lower form: exactly symmetric) into
+//             A, or with OUT read from A_in (same lda and stride, no overlap) and written to A.
+//             No info (the info argument is not written).
+
+// Each diagonal block's lower triangle onto and above its diagonal, transposed: a thread a
+// column c copies entries (r, c), r > c, to (c, r) (reads below the diagonal, writes above: no
+// two threads touch one entry).
+template <int NT>
+__device__ __forceinline__ void ctl_diagonal_transposed(double* s) {
+    for (int i = threadIdx.x; i < 32 * NT; i += blockDim.x) {
+        double* d = ct_block(s, i >> 5, i >> 5);
+        const int c = i & 31;
+        for (int r = c + 1; r < 32; ++r) d[c * CT_LD + r] = d[r * CT_LD + c];
+    }
+}
+
+template <typename T, int NT, bool OUT>
+__global__ void __launch_bounds__(ct_bound_threads<NT>(), ct_bound_blocks<NT>())
+chol_tensor_lauum(T* __restrict__ A, index_t lda, index_t stride, int n, index_t batch,
+                  int lower, int* __restrict__ info, const T* __restrict__ A_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        T* a = A + m * stride;
+        ct_load<T, NT>(s, OUT ? A_in + m * stride : a, lda, n, lower);
+        __syncthreads();
+        ctl_diagonal_transposed<NT>(s);
+        __syncthreads();
+        cti_lauum<NT>(s);
+        cti_store<T, NT>(a, lda, n, s);
+        __syncthreads();                          // the blocks are reused by the next matrix
+    }
+}
+
 // chol_global<T, OUT>: POTRF of TENSOR_MAX < n <= 32 CG_BLOCKS_MAX at small batches, one matrix
 // a block of CG_THREADS, the matrix left in global memory (in L2 at the batches it serves;
 // `scripts/probe_chol_tensor.py time --kernel global`), so a matrix of 256 or 512 takes one

@@ -6,7 +6,7 @@ each call, ms between CUDA events: bench_cholesky.timeit), the settings alternat
 (bench_cholesky.alternate), and the largest difference of the results over the largest entry.
 
     python3 scripts/probe_triangle_192.py [--sizes 160,192] [--batches 1000,10240]
-                                          [--ops potrf,trtri,potri,poti,trsm,potrs,posv]
+                                          [--ops potrf,trtri,potri,poti,trsm,potrs,posv,lauum]
                                           [--dtype float64]
                                           [--rounds 2]
 
@@ -18,7 +18,9 @@ chol_tensor_trtri up to 192 (a whole matrix, POTRI's / POTI's TRTRI, the recursi
 "before" (chol_left) against "tensor" (chol_tensor up to 192). TRSM (left, lower, N), POTRS and
 POSV with n right-hand sides (B overwritten; POSV keeps A): "solve" TRSM and POTRS on
 chol_tensor_trsm / chol_tensor_solve up to cholesky.SOLVE_MAX = 160 (NT = 5, 512 threads), POSV's
-POTRS among them; "fused" (posv) the fused POSV up to 160. float32: trtri and potri only
+POTRS among them; "fused" (posv) the fused POSV up to 160. LAUUM (lower): "before" without
+chol_tensor_lauum (chol_small, tri_tile or the dense product by the committed rules), "lauum"
+chol_tensor_lauum from n = 33 to 192 ahead of them. float32: trtri and potri only
 (float32 POTI stays off chol_tensor_inverse). One markdown row per (op, n, batch): each
 setting's ms (medians of the rounds), before / setting, % of the copy bandwidth of the fastest
 (the matrix read and written once; for the solves bench_cholesky's count: B read and written, A
@@ -39,11 +41,12 @@ from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
-         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_TRSM_PAST_RANGE_BELOW", "TENSOR_SOLVE_RANGE")
+         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_TRSM_PAST_RANGE_BELOW", "TENSOR_SOLVE_RANGE",
+         "TENSOR_LAUUM_RANGE")
 SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
             "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step"),
             "trsm": ("before", "solve"), "potrs": ("before", "solve"),
-            "posv": ("before", "solve", "fused")}
+            "posv": ("before", "solve", "fused"), "lauum": ("before", "lauum")}
 # n x n matrices read or written once (bench_cholesky's count; 2 for the others: in and out)
 MATRICES_MOVED = {"trsm": 3, "potrs": 3, "posv": 4}
 
@@ -69,6 +72,10 @@ def apply(setting, committed, dtype):
         rules["TENSOR_SOLVE_RANGE"][("potrs", dtype)] = (33, solve_top)
     if setting == "fused":
         rules["TENSOR_SOLVE_RANGE"][("posv", dtype)] = (33, gchol.SOLVE_MAX)
+    if setting == "lauum":
+        rules["TENSOR_LAUUM_RANGE"][dtype] = (33, top)
+    else:
+        rules["TENSOR_LAUUM_RANGE"].pop(dtype, None)
     if setting in ("tensor", "two_step"):
         rules["TENSOR_RANGE"][dtype] = (33, top)
         rules["LEFT_RULES"][dtype] = left_rows_above(committed["LEFT_RULES"].get(dtype, ()), top)
@@ -100,6 +107,8 @@ def operands(op, batch, n, dtype):
     l, _ = gchol.potrf(a, True)
     if op == "potri":
         return l, l.copy(), lambda w: gchol.potri(w, True)
+    if op == "lauum":                                 # the product: a new array or l itself
+        return l, l.copy(), lambda w: (gtri.lauum(w, True),)
     if op in ("trsm", "potrs"):                       # n right-hand sides, B overwritten
         b = cupy.random.default_rng(3).standard_normal((batch, n, n)).astype(dtype)
         if op == "trsm":

@@ -634,6 +634,47 @@ def _tensor_trtri_config(device_id, dtype, n, fresh):
     return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
 
 
+# kernels/potrf.cu chol_tensor_lauum: LAUUM for LEAF < n <= TRIANGLE_MAX in one launch, one
+# matrix a block, chol_tensor_inverse's second half (cti_lauum) on the triangle itself (read
+# once, the symmetric product written once). TENSOR_LAUUM_RANGE: dtype -> (first, last) n it
+# serves, at every batch, ahead of tri_tile and the dense product (chol_small keeps n <= LEAF
+# and the one-launch small batches); threads: TENSOR_INVERSE_THREADS (2 NT warps, cti_lauum's
+# last block row).
+TENSOR_LAUUM_RANGE = {}
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_lauum<{t}, {b}, {o}>"
+                              for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
+                              for o in ("false", "true")]
+
+
+def use_tensor_lauum(a):
+    """True where LAUUM of the (batch, n, n) triangle ``a`` runs on chol_tensor_lauum
+    (TENSOR_LAUUM_RANGE)."""
+    first, last = TENSOR_LAUUM_RANGE.get(dtype_name(a.dtype), (0, -1))
+    return first <= a.shape[1] <= last
+
+
+def tensor_lauum(a, lower, out=None):
+    """kernels/potrf.cu chol_tensor_lauum: L^T L (``lower``) or U U^T of the (batch, n, n)
+    triangle ``a`` (unit column stride; the other triangle not read), LEAF < n <= TRIANGLE_MAX,
+    the product whole (exactly symmetric). In place, or with ``out`` (triangular.result_array)
+    from ``a`` into ``out``, ``a`` unchanged. Returns ``out`` (or ``a``)."""
+    if out is None or out is a:
+        _factor_a_block(_tensor_lauum_config, a, int(bool(lower)), None)
+        return a
+    _factor_a_block(_tensor_lauum_config, out, int(bool(lower)), a)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_lauum_config(device_id, dtype, n, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_lauum at order n: NT = ceil(n / 32),
+    TENSOR_INVERSE_THREADS[NT] threads, chol_tensor_inverse's shared memory."""
+    nt = tensor_blocks_a_side(n)
+    threads = TENSOR_INVERSE_THREADS[nt]
+    name = f"chol_tensor_lauum<{ctype(dtype)}, {nt}, {cbool(fresh)}>"
+    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+
+
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix
 # a block of GLOBAL_THREADS (the matrix in global memory, its current block column of 32 and the
 # next diagonal block in shared memory, rows GLOBAL_LD apart); chol_cluster: the same steps with

@@ -1385,7 +1385,10 @@ def lauum(a, lower=True, zeroed=False, keep=()):
     """L^T L (lower) or U U^T (upper) of the referenced triangle, returned full symmetric (``a``
     itself, or a new array on the tri_tile and dense paths and where ``keep`` names "a"). ``a``
     is work space unless kept (its other triangle may be zeroed); ``zeroed``: it is zero already
-    (a trtri result), which saves that pass on the dense path."""
+    (a trtri result), which saves that pass on the dense path. chol_tensor_lauum first where
+    cholesky.TENSOR_LAUUM_RANGE takes n."""
+    if is_real(a.dtype) and _cholesky().use_tensor_lauum(a):           # in place or into x
+        return _cholesky().tensor_lauum(a, lower, out=result_array(a, "a", keep))
     if is_real(a.dtype) and (a.shape[1] <= LEAF or one_launch("lauum", a)):
         x = result_array(a, "a", keep)
         chol_small(a, CHOL_LAUUM, lower, out=x)

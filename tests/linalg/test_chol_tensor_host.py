@@ -253,3 +253,11 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
     for ranges in (cholesky.TENSOR_SOLVE_RANGE.values(), cholesky.TENSOR_TRSM_RANGE.values()):
         for first, last in ranges:
             assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
+
+
+def test_lauum_rule_stays_inside_the_kernels_sizes():
+    """chol_tensor_lauum's range: above the leaf, up to TRIANGLE_MAX, every NT with threads."""
+    for first, last in cholesky.TENSOR_LAUUM_RANGE.values():
+        assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX
+        for n in range(first, last + 1):
+            assert cholesky.tensor_blocks_a_side(n) in cholesky.TENSOR_INVERSE_THREADS

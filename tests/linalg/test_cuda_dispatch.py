@@ -1791,3 +1791,35 @@ def test_tri_cols_counts_more_vectors_than_n_as_a_larger_batch():
     assert tri_mod.use_cols("trsm", one, 16 * 256)
     assert not tri_mod.use_cols("trsm", one, 17 * 256)
     assert not tri_mod.use_cols("trsm", numpy.empty((2, 256, 256)), 16 * 256)
+
+
+@pytest.mark.parametrize("dtype, batch, n, keep, taken", [
+    (numpy.float64, 10240, 64, (), True), (numpy.float64, 1, 33, ("a",), True),
+    (numpy.float64, 100, 192, (), True), (numpy.float64, 10240, 193, (), False),
+    (numpy.float64, 10240, 32, (), False), (numpy.float32, 10240, 100, (), False)])
+def test_tensor_lauum_rule_comes_first(monkeypatch, dtype, batch, n, keep, taken):
+    """chol_tensor_lauum takes LAUUM with n in TENSOR_LAUUM_RANGE at every batch, ahead of the
+    one-launch, tile and dense paths; the product goes to the operand itself or, kept, to a new
+    array (the operand only read)."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+
+    def fake_tensor_lauum(a, lower, out=None):
+        calls.append(("tensor", lower, out is a))
+        return out
+
+    def elsewhere(*args, **kwargs):
+        calls.append(("other",))
+        raise RuntimeError("another path")
+    monkeypatch.setattr(chol_mod, "TENSOR_LAUUM_RANGE", {"float64": (33, 192)})
+    monkeypatch.setattr(chol_mod, "tensor_lauum", fake_tensor_lauum)
+    for name in ("chol_small", "tile_lauum", "tri_block_lauum", "writable"):
+        monkeypatch.setattr(tri_mod, name, elsewhere)
+    monkeypatch.setattr(tri_mod, "result_array",      # NumPy standing in for cupy.empty
+                        lambda x, name, k: numpy.empty_like(x) if name in k else x)
+    a = numpy.zeros((batch, n, n), dtype)
+    try:
+        tri_mod.lauum(a, False, keep=keep)
+    except Exception:           # the paths after it need a GPU: only the first call counts
+        pass
+    assert (calls[:1] == [("tensor", False, not keep)]) == taken, calls

@@ -45,8 +45,8 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_tri": TRSM (both sides) and TRTRI by kernels/potrf.cu chol_tensor_trsm (33..160)
-    and chol_tensor_trtri (33..192) and for the recursions' blocks above, every batch and dtype
+    "tensor_tri": TRSM (both sides), TRTRI and LAUUM by kernels/potrf.cu chol_tensor_trsm
+    (33..160), chol_tensor_trtri and chol_tensor_lauum (33..192) and for the recursions' blocks above, every batch and dtype
     (both off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
@@ -57,6 +57,8 @@ def trsm_path(request, gpu, monkeypatch):
                         every if request.param == "tensor_tri" else {})
     up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
+                        up_to_192 if request.param == "tensor_tri" else {})
+    monkeypatch.setattr(cholesky, "TENSOR_LAUUM_RANGE",
                         up_to_192 if request.param == "tensor_tri" else {})
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_FROM_BATCH", 1)
     if request.param == "pair":
@@ -215,6 +217,29 @@ def test_trtri_lauum(cp, gpu, trsm_path, n, dtype):
         res = scaled_residual(inv @ tm - numpy.eye(n), fro(tm) * fro(inv), n, dtype)
         assert res < THRESHOLD, (lower, unit, res)
     check_lauum(cp, gpu, gen, batch, n, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [33, 64, 100, 128, 129, 160, 192])
+def test_tensor_lauum(cp, gpu, n, dtype):
+    """chol_tensor_lauum itself, both triangles, the unreferenced one poisoned: out of place (a
+    unchanged) and in place, the product exactly symmetric and within the scaled residual of the
+    NumPy product."""
+    from linalg._cuda import cholesky
+    gen = rng(n + 5)
+    for lower in (True, False):
+        t = random_triangular(gen, 3, n, dtype, lower=lower)
+        tm = op_matrix(t, lower, "N", False)
+        ref = numpy.swapaxes(tm, 1, 2) @ tm if lower else tm @ numpy.swapaxes(tm, 1, 2)
+        da = cp.asarray(poison_triangle(t, lower, False))
+        kept = da.get()
+        out = cholesky.tensor_lauum(da, lower, out=cp.empty_like(da)).get()
+        assert numpy.array_equal(da.get(), kept, equal_nan=True), "a changed out of place"
+        inplace = cholesky.tensor_lauum(da, lower).get()
+        for result in (out, inplace):
+            assert numpy.array_equal(result, numpy.swapaxes(result, 1, 2))
+            res = scaled_residual(result - ref, fro(tm) ** 2, n, dtype)
+            assert res < THRESHOLD, (lower, res)
 
 
 BLOCK_EVERYWHERE = {("trmm", d): {"left": 33, "right": 33} for d in ("float32", "float64")}

@@ -639,8 +639,13 @@ def _tensor_trtri_config(device_id, dtype, n, fresh):
 # once, the symmetric product written once). TENSOR_LAUUM_RANGE: dtype -> (first, last) n it
 # serves, at every batch, ahead of tri_tile and the dense product (chol_small keeps n <= LEAF
 # and the one-launch small batches); threads: TENSOR_INVERSE_THREADS (2 NT warps, cti_lauum's
-# last block row).
-TENSOR_LAUUM_RANGE = {}
+# last block row). H100, lower, in place, against the committed paths (chol_small, tri_tile;
+# `python3 scripts/probe_triangle_192.py --ops lauum`, reports/gpu_20261128b call 8, one round):
+# float64 n = 96 / 128 at batch 100 / 1000 / 10240 1.84 / 1.39 / 1.67x and 1.44 / 1.19 / 1.30x
+# (n = 128 1.007 -> 0.772 ms); n = 64 0.90 / 1.25 / 1.24x; n = 48 0.88-1.08x; n = 160 1.35 /
+# 0.95 / 1.04x, 192 1.20 / 0.86 / 0.93x (one block an SM); float32 n = 128 1.20-1.23x, n = 64
+# 0.78-0.88x, 192 0.96-0.97x.
+TENSOR_LAUUM_RANGE = {"float64": (65, 128), "float32": (97, 128)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_lauum<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for o in ("false", "true")]

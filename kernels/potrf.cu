@@ -1,7 +1,7 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
 // larger kernels (chol_block, chol_panel, chol_tensor, chol_global, chol_left) below it, and
 // chol_tensor's siblings for POSV / POTRS (chol_tensor_solve), TRSM (chol_tensor_trsm), POTRI /
-// POTI (chol_tensor_inverse) and TRTRI (chol_tensor_trtri).
+// POTI (chol_tensor_inverse), TRTRI (chol_tensor_trtri) and LAUUM (chol_tensor_lauum).
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -31,9 +31,9 @@
 //             512 on small batches (chol_global, chol_cluster below), up to 256 at larger
 //             ones (chol_left below), or by left-looking 32-wide panels (chol_panel below,
 //             reusing the potrf phase); potri / poti in one launch up
-//             to n = 128 (chol_tensor_inverse below); trtri up to n = 128 by chol_tensor_trtri
-//             below where its rule takes it; trtri/lauum by the launchers' recursion down to
-//             these kernels.
+//             to n = 192 (chol_tensor_inverse below); trtri up to n = 192 by chol_tensor_trtri
+//             and lauum up to 128 by chol_tensor_lauum below where their rules take them;
+//             trtri / lauum by the launchers' recursion or tiles above.
 // Shared:     (blockDim.x / NMAX) * chol_tile<NMAX>() elements of T (dynamic).
 // info:       potrf phase: j if the leading minor of order j is not positive definite (NaN too);
 //             trtri phase without potrf: j if the j-th diagonal entry is zero or not finite.

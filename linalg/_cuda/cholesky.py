@@ -637,9 +637,9 @@ def _tensor_trtri_config(device_id, dtype, n, fresh):
 # kernels/potrf.cu chol_tensor_lauum: LAUUM for LEAF < n <= TRIANGLE_MAX in one launch, one
 # matrix a block, chol_tensor_inverse's second half (cti_lauum) on the triangle itself (read
 # once, the symmetric product written once). TENSOR_LAUUM_RANGE: dtype -> (first, last) n it
-# serves, at every batch, ahead of tri_tile and the dense product (chol_small keeps n <= LEAF
-# and the one-launch small batches); threads: TENSOR_INVERSE_THREADS (2 NT warps, cti_lauum's
-# last block row). H100, lower, in place, against the committed paths (chol_small, tri_tile;
+# serves, at every batch, ahead of chol_small's one-launch small batches, tri_tile and the
+# dense product (chol_small keeps n <= LEAF); threads: TENSOR_INVERSE_THREADS (2 NT warps,
+# cti_lauum's last block row). H100, lower, in place, against the committed paths (chol_small, tri_tile;
 # `python3 scripts/probe_triangle_192.py --ops lauum`, reports/gpu_20261128b call 8, one round):
 # float64 n = 96 / 128 at batch 100 / 1000 / 10240 1.84 / 1.39 / 1.67x and 1.44 / 1.19 / 1.30x
 # (n = 128 1.007 -> 0.772 ms); n = 64 0.90 / 1.25 / 1.24x; n = 48 0.88-1.08x; n = 160 1.35 /

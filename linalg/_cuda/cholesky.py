@@ -258,7 +258,8 @@ def potrf_tensor(a, lower, src=None):
 
 def _factor_a_block(config, a, lower, src, blocks=1):
     """Launch a one-matrix-a-block kernel with chol_tensor's parameters (chol_tensor,
-    chol_tensor_inverse, chol_tensor_trtri, whose ``lower`` carries its flags, chol_global;
+    chol_tensor_inverse, chol_tensor_trtri, whose ``lower`` carries its flags, chol_tensor_lauum,
+    chol_global;
     chol_cluster: one matrix a cluster of ``blocks`` blocks) on the view ``a``, in place or
     from ``src``;
     ``config(device_id, dtype, n, fresh)`` gives its (launcher, threads, shared bytes). Returns
@@ -273,6 +274,14 @@ def _factor_a_block(config, a, lower, src, blocks=1):
     grid = grid_1d(batch, 1) if blocks == 1 else max(1, min(batch, CLUSTER_GRID_MAX)) * blocks
     launcher(grid, threads, (a, lda, sa, n, batch, int(lower), info, src if fresh else a), smem)
     return info
+
+
+def _factor_into(config, a, flags, out):
+    """_factor_a_block's launch in place on ``a`` (``out`` None or ``a`` itself), or from ``a``
+    into ``out`` (``a`` only read); ``flags`` in the kernel's lower slot. Returns info."""
+    if out is None or out is a:
+        return _factor_a_block(config, a, flags, None)
+    return _factor_a_block(config, out, flags, a)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -550,9 +559,17 @@ def tensor_inverse(a, lower, factored, out=None):
     or upper form, factored True; returns the first zero or non-finite diagonal entry of each).
     In place, or with ``out`` (triangular.result_array) from ``a`` into ``out``, ``a``
     unchanged. (chol_tensor's parameters: launched by _factor_a_block.)"""
-    if out is None or out is a:
-        return _factor_a_block(_INVERSE_CONFIGS[factored], a, lower, None)
-    return _factor_a_block(_INVERSE_CONFIGS[factored], out, lower, a)
+    return _factor_into(_INVERSE_CONFIGS[factored], a, lower, out)
+
+
+def _triangle_config(name, nt, threads, least, why):
+    """(launcher, threads, shared bytes) of a kernel on chol_tensor_inverse's storage at NT =
+    ``nt`` (chol_tensor_inverse, chol_tensor_trtri, chol_tensor_lauum) after checking that
+    ``threads`` is a multiple of 32 and at least ``least`` (``why``: what its steps need)."""
+    if threads < least or threads % 32:
+        raise ValueError(f"{name.partition('<')[0]} at NT = {nt} needs a multiple of 32 threads, "
+                         f"at least {least} ({why}), not {threads}")
+    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -560,14 +577,10 @@ def _tensor_inverse_config(device_id, dtype, n, fresh, factored):
     """(launcher, threads, shared bytes) of chol_tensor_inverse at order n: NT = ceil(n / 32),
     TENSOR_INVERSE_THREADS[NT] threads."""
     nt = tensor_blocks_a_side(n)
-    threads = TENSOR_INVERSE_THREADS[nt]
-    if threads < 64 * nt or threads % 32:
-        raise ValueError(f"chol_tensor_inverse at NT = {nt} needs a multiple of 32 threads, at "
-                         f"least {64 * nt} (a warp a 16-row strip of each block of the last "
-                         f"block row), not {threads}")
     name = (f"chol_tensor_inverse<{ctype(dtype)}, {nt}, {cbool(not factored)}, "
             f"{cbool(fresh)}>")
-    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+    return _triangle_config(name, nt, TENSOR_INVERSE_THREADS[nt], 64 * nt,
+                            "a warp a 16-row strip of each block of the last block row")
 
 
 # _factor_a_block's config(device_id, dtype, n, fresh) for POTRI (factored) and POTI.
@@ -614,9 +627,7 @@ def tensor_trtri(a, lower, unit, out=None):
     from ``a`` into ``out``, ``a`` unchanged. Returns info (the first zero or non-finite
     diagonal entry, 0 with ``unit``)."""
     flags = int(bool(lower)) | 2 * int(bool(unit))             # the kernel's lower slot
-    if out is None or out is a:
-        return _factor_a_block(_tensor_trtri_config, a, flags, None)
-    return _factor_a_block(_tensor_trtri_config, out, flags, a)
+    return _factor_into(_tensor_trtri_config, a, flags, out)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -624,14 +635,10 @@ def _tensor_trtri_config(device_id, dtype, n, fresh):
     """(launcher, threads, shared bytes) of chol_tensor_trtri at order n: NT = ceil(n / 32),
     TENSOR_TRTRI_THREADS[NT] threads, chol_tensor_inverse's shared memory."""
     nt = tensor_blocks_a_side(n)
-    threads = TENSOR_TRTRI_THREADS[nt]
-    if threads < max(32 * nt, 64 * (nt - 1)) or threads % 32:
-        raise ValueError(f"chol_tensor_trtri at NT = {nt} needs a multiple of 32 threads, at "
-                         f"least {max(32 * nt, 64 * (nt - 1))} (a thread a column of the "
-                         f"diagonal blocks, a warp a 16-row strip of block column 0), not "
-                         f"{threads}")
     name = f"chol_tensor_trtri<{ctype(dtype)}, {nt}, {cbool(fresh)}>"
-    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+    return _triangle_config(name, nt, TENSOR_TRTRI_THREADS[nt], max(32 * nt, 64 * (nt - 1)),
+                            "a thread a column of the diagonal blocks, a warp a 16-row strip "
+                            "of block column 0")
 
 
 # kernels/potrf.cu chol_tensor_lauum: LAUUM for LEAF < n <= TRIANGLE_MAX in one launch, one
@@ -663,11 +670,8 @@ def tensor_lauum(a, lower, out=None):
     triangle ``a`` (unit column stride; the other triangle not read), LEAF < n <= TRIANGLE_MAX,
     the product whole (exactly symmetric). In place, or with ``out`` (triangular.result_array)
     from ``a`` into ``out``, ``a`` unchanged. Returns ``out`` (or ``a``)."""
-    if out is None or out is a:
-        _factor_a_block(_tensor_lauum_config, a, int(bool(lower)), None)
-        return a
-    _factor_a_block(_tensor_lauum_config, out, int(bool(lower)), a)
-    return out
+    _factor_into(_tensor_lauum_config, a, int(bool(lower)), out)
+    return a if out is None else out
 
 
 @functools.lru_cache(maxsize=1024)
@@ -675,9 +679,9 @@ def _tensor_lauum_config(device_id, dtype, n, fresh):
     """(launcher, threads, shared bytes) of chol_tensor_lauum at order n: NT = ceil(n / 32),
     TENSOR_INVERSE_THREADS[NT] threads, chol_tensor_inverse's shared memory."""
     nt = tensor_blocks_a_side(n)
-    threads = TENSOR_INVERSE_THREADS[nt]
     name = f"chol_tensor_lauum<{ctype(dtype)}, {nt}, {cbool(fresh)}>"
-    return kernel("potrf", name, "pqqiqipp"), threads, tensor_inverse_smem_bytes(nt)
+    return _triangle_config(name, nt, TENSOR_INVERSE_THREADS[nt], 64 * nt,
+                            "a warp a 16-row strip of each block of cti_lauum's last block row")
 
 
 # kernels/potrf.cu chol_global: POTRF of TENSOR_MAX < n <= GLOBAL_MAX in one launch, one matrix

@@ -261,3 +261,15 @@ def test_lauum_rule_stays_inside_the_kernels_sizes():
         assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX
         for n in range(first, last + 1):
             assert cholesky.tensor_blocks_a_side(n) in cholesky.TENSOR_INVERSE_THREADS
+
+
+def test_lauum_settings_are_checked_as_the_inverses(monkeypatch):
+    """chol_tensor_lauum runs cti_lauum, whose last block row takes 2 NT warps: a thread setting
+    short of 64 NT is refused with the reason before anything compiles."""
+    monkeypatch.setattr(cholesky, "TENSOR_INVERSE_THREADS", {2: 128, 3: 256, 4: 192})
+    cholesky._tensor_lauum_config.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="chol_tensor_lauum at NT = 4 needs .* at least 256"):
+            cholesky._tensor_lauum_config(0, numpy.dtype(numpy.float64), 128, False)
+    finally:
+        cholesky._tensor_lauum_config.cache_clear()

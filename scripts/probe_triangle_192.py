@@ -42,7 +42,7 @@ from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
          "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_TRSM_PAST_RANGE_BELOW", "TENSOR_SOLVE_RANGE",
-         "TENSOR_LAUUM_RANGE")
+         "TENSOR_LAUUM_RULES")
 SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
             "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step"),
             "trsm": ("before", "solve"), "potrs": ("before", "solve"),
@@ -73,9 +73,9 @@ def apply(setting, committed, dtype):
     if setting == "fused":
         rules["TENSOR_SOLVE_RANGE"][("posv", dtype)] = (33, gchol.SOLVE_MAX)
     if setting == "lauum":
-        rules["TENSOR_LAUUM_RANGE"][dtype] = (33, top)
+        rules["TENSOR_LAUUM_RULES"][dtype] = ((33, top, 1),)
     else:
-        rules["TENSOR_LAUUM_RANGE"].pop(dtype, None)
+        rules["TENSOR_LAUUM_RULES"].pop(dtype, None)
     if setting in ("tensor", "two_step"):
         rules["TENSOR_RANGE"][dtype] = (33, top)
         rules["LEFT_RULES"][dtype] = left_rows_above(committed["LEFT_RULES"].get(dtype, ()), top)

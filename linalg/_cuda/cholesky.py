@@ -643,16 +643,18 @@ def _tensor_trtri_config(device_id, dtype, n, fresh):
 
 # kernels/potrf.cu chol_tensor_lauum: LAUUM for LEAF < n <= TRIANGLE_MAX in one launch, one
 # matrix a block, chol_tensor_inverse's second half (cti_lauum) on the triangle itself (read
-# once, the symmetric product written once). TENSOR_LAUUM_RANGE: dtype -> (first, last) n it
-# serves, at every batch, ahead of chol_small's one-launch small batches, tri_tile and the
+# once, the symmetric product written once). TENSOR_LAUUM_RULES: dtype -> rows of (first n, last
+# n, first batch) it serves, ahead of chol_small's one-launch small batches, tri_tile and the
 # dense product (chol_small keeps n <= LEAF); threads: TENSOR_INVERSE_THREADS (2 NT warps,
 # cti_lauum's last block row). H100, lower, in place, against the committed paths (chol_small, tri_tile;
 # `python3 scripts/probe_triangle_192.py --ops lauum`, reports/gpu_20261128b call 8, one round):
 # float64 n = 96 / 128 at batch 100 / 1000 / 10240 1.84 / 1.39 / 1.67x and 1.44 / 1.19 / 1.30x
 # (n = 128 1.007 -> 0.772 ms); n = 64 0.90 / 1.25 / 1.24x; n = 48 0.88-1.08x; n = 160 1.35 /
 # 0.95 / 1.04x, 192 1.20 / 0.86 / 0.93x (one block an SM); float32 n = 128 1.20-1.23x, n = 64
-# 0.78-0.88x, 192 0.96-0.97x.
-TENSOR_LAUUM_RANGE = {"float64": (65, 128), "float32": (97, 128)}
+# 0.78-0.88x, 192 0.96-0.97x. At n = 56-64 the kernel wins only from 1000 matrices (reports/
+# gpu_20261128c call 1, two rounds: n = 56 / 64 at batch 300 / 1000 / 3000 / 10240 0.96 / 1.22 /
+# 1.09 / 1.13x and 0.87 / 1.23 / 1.18 / 1.23x; n = 48 0.96-1.11x, not taken).
+TENSOR_LAUUM_RULES = {"float64": ((56, 64, 1000), (65, 128, 1)), "float32": ((97, 128, 1),)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_lauum<{t}, {b}, {o}>"
                               for t in ("float", "double") for b in TENSOR_INVERSE_THREADS
                               for o in ("false", "true")]
@@ -660,9 +662,10 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_lauum<{t}, {b}, {o}>"
 
 def use_tensor_lauum(a):
     """True where LAUUM of the (batch, n, n) triangle ``a`` runs on chol_tensor_lauum
-    (TENSOR_LAUUM_RANGE)."""
-    first, last = TENSOR_LAUUM_RANGE.get(dtype_name(a.dtype), (0, -1))
-    return first <= a.shape[1] <= last
+    (TENSOR_LAUUM_RULES: a row holding its n and batch)."""
+    batch, n = a.shape[0], a.shape[1]
+    return any(first <= n <= last and batch >= from_batch
+               for first, last, from_batch in TENSOR_LAUUM_RULES.get(dtype_name(a.dtype), ()))
 
 
 def tensor_lauum(a, lower, out=None):

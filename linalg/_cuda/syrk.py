@@ -48,8 +48,13 @@ SMALL_BATCH_BELOW = {"float32": 1000, "float64": 300}
 # float32 n = 32 0.131 / 0.064 (T: 0.086) / 0.125 / 0.124, n = 48 0.356 / 0.154 (T: 0.235) /
 # 0.317, n = 64 0.70 / 0.256 (T: 0.415, lost) / 0.40 (T: 0.364). n = 8 float32 ties syrk_small.
 # float32 op(A) = A from n = 57 to tri_tile (n = 64: 0.215 against 0.251 ms, n = 48 0.259 against
-# 0.147; between, not measured).
-GEMM_SMALL_UPTO = {("float64", False): 32, ("float64", True): 32,
+# 0.147; between, not measured). float64 op(A) = A to n = 47 since 2026-11-28 (reports/
+# gpu_20261128c call 3, device/p_trmm_syrk.py, backend ms at batch 1000 / 10240, gemm_small
+# against GEMM + mirror (tri_tile; cupy.matmul): n = 33 0.032 / 0.165 against 0.056 / 0.335 (0.043
+# / 0.241; 0.057 / 0.290), n = 40 0.039 / 0.232 against 0.050 / 0.290 (0.042 / 0.260; 0.054 /
+# 0.264), n = 44 0.041 / 0.257 against 0.052 / 0.278, n = 47 0.050 / 0.356 against 0.056 / 0.383
+# (0.051 / 0.336; 0.067 / 0.430)); op(A) = A^T there not measured, it keeps GEMM + mirror.
+GEMM_SMALL_UPTO = {("float64", False): 47, ("float64", True): 32,
                    ("float32", False): 56, ("float32", True): 48}
 GEMM_SMALL_MAX_K = 64
 _GEMM_SMALL = {"kernel": "small"}

@@ -183,6 +183,13 @@ BLOCK_GRID = 0
 # left T n = 96 now 1.11 against the dense path's 1.30 ms (its fill 0.75 admitted: 0.8 before),
 # left N 1.27 / 1.26 (a tie, stays dense) and n = 160 3.55 / 3.71 (kept dense at the fill 0.85
 # that n = 257 shares), right N / T unchanged.
+# float64 left N's fill 0.85 -> 0.76 (2026-11-28, reports/gpu_20261128c call 3, device/
+# p_trmm_syrk.py, backend ms at batch 1000 / 10240, tri_tile at any fill against the dense path;
+# cupy.matmul in brackets): n = 100 (fill 0.78) 0.160 / 1.42 against 0.177 / 1.55 (0.127 / 1.06),
+# n = 150 (0.78) 0.362 / 3.36 against 0.403 / 4.19 (0.299 / 3.37), n = 200 (0.78, 6710 matrices)
+# 0.735 / 4.15 against 0.791 / 4.88 (0.624 / 4.11); n = 72 / 81 / 129 (fill 0.56-0.67) stay dense
+# (tile 1.2-1.3x slower at 10240); n = 96 (0.75) a tie before, left out. float32 left N at fill
+# 0.78 mixed (n = 100 / 150 dense by 1.1x, n = 200 tile by 1.08x): its 0.9 stays.
 # On small batches the dense path's three launches cost more still: float64 n = 512, batch 1 /
 # 8 / 100, GPU time us, tile / dense path / one cupy.matmul: TRMM 24 / 39 / 34, 50 / 66 / 49,
 # 428 / 648 / 633; LAUUM 26 / 53 / -, 33 / 63 / -, 266 / 587 / 484 (torch.matmul, events)
@@ -194,7 +201,7 @@ BLOCK_GRID = 0
 # 0.95 stays dense); float64 tri_tile everywhere as before (n = 72 0.89 / 0.76 against 1.00 / 0.97).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.85), "left_t": (65, 512, 0.75),
+TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512, 0.75),
                                     "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
               ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
                                     "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
@@ -1386,7 +1393,7 @@ def lauum(a, lower=True, zeroed=False, keep=()):
     itself, or a new array on the tri_tile and dense paths and where ``keep`` names "a"). ``a``
     is work space unless kept (its other triangle may be zeroed); ``zeroed``: it is zero already
     (a trtri result), which saves that pass on the dense path. chol_tensor_lauum first where
-    cholesky.TENSOR_LAUUM_RANGE takes n."""
+    cholesky.TENSOR_LAUUM_RULES take n and the batch."""
     if is_real(a.dtype) and _cholesky().use_tensor_lauum(a):           # in place or into x
         return _cholesky().tensor_lauum(a, lower, out=result_array(a, "a", keep))
     if is_real(a.dtype) and (a.shape[1] <= LEAF or one_launch("lauum", a)):

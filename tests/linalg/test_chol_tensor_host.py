@@ -256,9 +256,13 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
 
 
 def test_lauum_rule_stays_inside_the_kernels_sizes():
-    """chol_tensor_lauum's range: above the leaf, up to TRIANGLE_MAX, every NT with threads."""
-    for first, last in cholesky.TENSOR_LAUUM_RANGE.values():
-        assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX
+    """chol_tensor_lauum's rows: above the leaf, up to TRIANGLE_MAX, every NT with threads, a
+    first batch of at least 1, the rows of a dtype in increasing n without overlap."""
+    for rows in cholesky.TENSOR_LAUUM_RULES.values():
+        for (_, last, _), (first, _, _) in zip(rows, rows[1:]):
+            assert last < first
+        for first, last, from_batch in rows:
+            assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX and from_batch >= 1
         for n in range(first, last + 1):
             assert cholesky.tensor_blocks_a_side(n) in cholesky.TENSOR_INVERSE_THREADS
 

@@ -994,7 +994,7 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
     tri_tile where TILE_FROM admits n, C is not read and A's rows are unit-stride; else the older
     rules (syrk_small up to MAX_N, then GEMM + mirror)."""
     from linalg._cuda import syrk as gsyrk
-    assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 32, ("float64", True): 32,
+    assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 47, ("float64", True): 32,
                                      ("float32", False): 56, ("float32", True): 48}
     assert gsyrk.TILE_FROM == {"float64": (48, 512), "float32": (49, 512)}
     calls = []
@@ -1005,7 +1005,10 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
     cases = [  # (dtype, n, kd, trans, beta, contiguous) -> path
         ("float64", 32, 32, "N", 0.0, True, "gemm_small"),
         ("float64", 32, 32, "T", 0.0, True, "gemm_small"),
-        ("float64", 33, 33, "N", 0.0, True, "gemm"),
+        ("float64", 33, 33, "N", 0.0, True, "gemm_small"),
+        ("float64", 47, 64, "N", 0.0, True, "gemm_small"),
+        ("float64", 33, 33, "T", 0.0, True, "gemm"),
+        ("float64", 47, 65, "N", 0.0, True, "gemm"),         # k past GEMM_SMALL_MAX_K
         ("float64", 16, 65, "N", 0.0, True, "small"),        # k past GEMM_SMALL_MAX_K
         ("float64", 16, 16, "N", 0.5, True, "small"),        # C read
         ("float64", 16, 16, "N", 0.0, False, "small"),       # a strided view
@@ -1237,15 +1240,15 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
 
 def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
-    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules: float64 left N TRMM at 112,
-    128, 192, 256, 288, 384 and 512, not at 96, 160 or 257 (their padded tiles lost to the dense
-    path); float32 TRMM every variant from a fill of 0.9; LAUUM float64 everywhere above
+    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules and (2026-11-28) the session's
+    p_trmm_syrk.py: float64 left N TRMM from a fill of 0.76 (n = 100, 150, 200 won), not at 72,
+    80 or 96 (their padded tiles lost or tied to the dense path); float32 TRMM every variant from a fill of 0.9; LAUUM float64 everywhere above
     BLOCK_MAX, float32 from 96; nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
     big = [288, 384, 512]
-    assert sizes("trmm", numpy.float64, "left") == [112, 128, 192, 256] + big
+    assert sizes("trmm", numpy.float64, "left") == [112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "left_t") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
@@ -1794,13 +1797,14 @@ def test_tri_cols_counts_more_vectors_than_n_as_a_larger_batch():
 
 
 @pytest.mark.parametrize("dtype, batch, n, keep, taken", [
-    (numpy.float64, 10240, 64, (), True), (numpy.float64, 1, 33, ("a",), True),
+    (numpy.float64, 10240, 64, (), True), (numpy.float64, 1000, 33, ("a",), True),
+    (numpy.float64, 999, 64, (), False), (numpy.float64, 1, 65, ("a",), True),
     (numpy.float64, 100, 192, (), True), (numpy.float64, 10240, 193, (), False),
     (numpy.float64, 10240, 32, (), False), (numpy.float32, 10240, 100, (), False)])
 def test_tensor_lauum_rule_comes_first(monkeypatch, dtype, batch, n, keep, taken):
-    """chol_tensor_lauum takes LAUUM with n in TENSOR_LAUUM_RANGE at every batch, ahead of the
-    one-launch, tile and dense paths; the product goes to the operand itself or, kept, to a new
-    array (the operand only read)."""
+    """chol_tensor_lauum takes LAUUM where a row of TENSOR_LAUUM_RULES holds n and the batch,
+    ahead of the one-launch, tile and dense paths; the product goes to the operand itself or,
+    kept, to a new array (the operand only read)."""
     from linalg._cuda import cholesky as chol_mod
     calls = []
 
@@ -1811,7 +1815,8 @@ def test_tensor_lauum_rule_comes_first(monkeypatch, dtype, batch, n, keep, taken
     def elsewhere(*args, **kwargs):
         calls.append(("other",))
         raise RuntimeError("another path")
-    monkeypatch.setattr(chol_mod, "TENSOR_LAUUM_RANGE", {"float64": (33, 192)})
+    monkeypatch.setattr(chol_mod, "TENSOR_LAUUM_RULES",
+                        {"float64": ((33, 64, 1000), (65, 192, 1))})
     monkeypatch.setattr(chol_mod, "tensor_lauum", fake_tensor_lauum)
     for name in ("chol_small", "tile_lauum", "tri_block_lauum", "writable"):
         monkeypatch.setattr(tri_mod, name, elsewhere)

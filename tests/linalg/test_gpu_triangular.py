@@ -58,8 +58,9 @@ def trsm_path(request, gpu, monkeypatch):
     up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
                         up_to_192 if request.param == "tensor_tri" else {})
-    monkeypatch.setattr(cholesky, "TENSOR_LAUUM_RANGE",
-                        up_to_192 if request.param == "tensor_tri" else {})
+    monkeypatch.setattr(cholesky, "TENSOR_LAUUM_RULES",
+                        {dtype: ((first, last, 1),) for dtype, (first, last) in up_to_192.items()}
+                        if request.param == "tensor_tri" else {})
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_FROM_BATCH", 1)
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
@@ -242,6 +243,15 @@ def test_tensor_lauum(cp, gpu, n, dtype):
             assert res < THRESHOLD, (lower, res)
 
 
+@pytest.mark.parametrize("n, batch", [(56, 999), (56, 1000), (64, 1000), (60, 1500)])
+def test_lauum_committed_rules_at_their_batch_edge(cp, gpu, n, batch):
+    """float64 LAUUM at n = 56-64 on each side of TENSOR_LAUUM_RULES' first batch (1000 matrices:
+    chol_tensor_lauum from there, the tile / block paths below), with the committed rules."""
+    from linalg._cuda import cholesky
+    assert cholesky.use_tensor_lauum(numpy.empty((batch, n, n))) == (batch >= 1000)
+    check_lauum(cp, gpu, rng(n + batch), batch, n, numpy.float64)
+
+
 BLOCK_EVERYWHERE = {("trmm", d): {"left": 33, "right": 33} for d in ("float32", "float64")}
 BLOCK_EVERYWHERE.update({("lauum", d): {"lower": 33, "upper": 33} for d in ("float32", "float64")})
 
@@ -392,7 +402,7 @@ def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (24, 30), (25, 25), (32, 64),
-                                 (33, 40), (48, 48), (64, 64), (100, 20)])
+                                 (33, 40), (40, 40), (47, 64), (48, 48), (64, 64), (100, 20)])
 def test_syrk(cp, n, k, dtype):
     """Every path by its default rules (gemm_small where C is not read, syrk_small, GEMM +
     mirror): both transposes and triangles, beta 0 and 0.5; C symmetric bit for bit."""

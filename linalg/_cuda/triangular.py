@@ -362,11 +362,18 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # TRSM are host-bound (~0.02 ms), the float32 bounds come from n = 64 / 128 / 256 / 512 only.
 # On the H100 the same bounds came out of the same probe (float64, n = 128-512, batches 1-32)
 # but for POTRS n = 128 (17), from one outlier cell (report's call 5).
+# Between those sizes (2026-11-28, H100, the same probe at batches 16-300, reports/gpu_20261128c
+# call 4, default / tri_cols): float32 TRSM n = 80 wins to batch 100 (2.38 / 1.31x left / right,
+# 0.86 / 0.81 at 150), n = 100 to 100 (1.08 / 1.04), n = 120 to 64 (1.05 / 0.99), n = 150 to
+# 64 (1.27 / 1.19; 0.93 at 100), n = 180 to 32 (1.73 / 1.65; 1.01 / 0.94 at 64); float64 TRTRI
+# n = 200 to 100 (1.03; 0.91 at 150), n = 240 to 64 (1.04; 0.91 at 100). float32 TRTRI n = 200
+# / 240 within 1-3 % either way: unchanged.
 COLS_MAX = 512
 COLS_BELOW = {("trsm", "float64"): {48: 3, 64: 65, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17,
                                      512: 5},
-              ("trsm", "float32"): {64: 17, 128: 65, 256: 17, 512: 5},
-              ("trtri", "float64"): {64: 0, 96: 33, 128: 33, 192: 65, 256: 33, 384: 17, 512: 9},
+              ("trsm", "float32"): {64: 17, 112: 101, 160: 65, 192: 33, 256: 17, 512: 5},
+              ("trtri", "float64"): {64: 0, 96: 33, 128: 33, 192: 65, 224: 101, 256: 65, 384: 17,
+                                     512: 9},
               ("trtri", "float32"): {64: 0, 128: 17, 256: 65, 512: 17},
               ("potrs", "float64"): {64: 0, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17, 512: 5},
               ("potrs", "float32"): {64: 0, 128: 65, 256: 17, 512: 17}}

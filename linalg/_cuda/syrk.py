@@ -53,8 +53,10 @@ SMALL_BATCH_BELOW = {"float32": 1000, "float64": 300}
 # against GEMM + mirror (tri_tile; cupy.matmul): n = 33 0.032 / 0.165 against 0.056 / 0.335 (0.043
 # / 0.241; 0.057 / 0.290), n = 40 0.039 / 0.232 against 0.050 / 0.290 (0.042 / 0.260; 0.054 /
 # 0.264), n = 44 0.041 / 0.257 against 0.052 / 0.278, n = 47 0.050 / 0.356 against 0.056 / 0.383
-# (0.051 / 0.336; 0.067 / 0.430)); op(A) = A^T there not measured, it keeps GEMM + mirror.
-GEMM_SMALL_UPTO = {("float64", False): 47, ("float64", True): 32,
+# (0.051 / 0.336; 0.067 / 0.430)); op(A) = A^T to n = 44 (call 5: n = 33 / 40 / 44 0.031 / 0.166,
+# 0.039 / 0.238, 0.040 / 0.267 against 0.056 / 0.315, 0.053 / 0.263, 0.054 / 0.278; n = 47
+# 0.050 / 0.353 against 0.058 / 0.342, tri_tile 0.299 at 10240: GEMM + mirror kept).
+GEMM_SMALL_UPTO = {("float64", False): 47, ("float64", True): 44,
                    ("float32", False): 56, ("float32", True): 48}
 GEMM_SMALL_MAX_K = 64
 _GEMM_SMALL = {"kernel": "small"}

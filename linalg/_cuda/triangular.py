@@ -366,13 +366,18 @@ ONE_LAUNCH_BELOW = {("potrf", "float64"): 512, ("trtri", "float64"): 2896,
 # call 4, default / tri_cols): float32 TRSM n = 80 wins to batch 100 (2.38 / 1.31x left / right,
 # 0.86 / 0.81 at 150), n = 100 to 100 (1.08 / 1.04), n = 120 to 64 (1.05 / 0.99), n = 150 to
 # 64 (1.27 / 1.19; 0.93 at 100), n = 180 to 32 (1.73 / 1.65; 1.01 / 0.94 at 64); float64 TRTRI
-# n = 200 to 100 (1.03; 0.91 at 150), n = 240 to 64 (1.04; 0.91 at 100). float32 TRTRI n = 200
-# / 240 within 1-3 % either way: unchanged.
+# n = 200 to 100 (1.03; 0.91 at 150), n = 240 to 64 (1.04; 0.91 at 100; the probe's default is
+# the out-of-place path, so 225-256 keeps its bound). float32 TRTRI n = 200 / 240 within 1-3 %
+# either way: unchanged. Public calls on these bounds (call 5, bench_small_batch.py): float32
+# TRSM n = 80 / 100 / 150 / 180 at batch 32 1.04 / 1.60 / 1.67 / 1.48x torch, n = 80-150 at 64
+# 1.18-1.48x, n = 80 / 100 at 100 1.27 / 1.02x; float64 TRTRI n = 200 at 50 / 64 / 100 1.16 /
+# 1.01 / 0.90x (backend 0.361 ms at 100 against 0.404 on the path before, call 2). Still behind
+# torch, on either path: float32 TRSM n = 150-180 at 64-100 (0.69-0.91x).
 COLS_MAX = 512
 COLS_BELOW = {("trsm", "float64"): {48: 3, 64: 65, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17,
                                      512: 5},
               ("trsm", "float32"): {64: 17, 112: 101, 160: 65, 192: 33, 256: 17, 512: 5},
-              ("trtri", "float64"): {64: 0, 96: 33, 128: 33, 192: 65, 224: 101, 256: 65, 384: 17,
+              ("trtri", "float64"): {64: 0, 96: 33, 128: 33, 192: 65, 224: 101, 256: 33, 384: 17,
                                      512: 9},
               ("trtri", "float32"): {64: 0, 128: 17, 256: 65, 512: 17},
               ("potrs", "float64"): {64: 0, 96: 65, 128: 33, 192: 33, 256: 17, 384: 17, 512: 5},

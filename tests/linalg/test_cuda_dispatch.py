@@ -994,7 +994,7 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
     tri_tile where TILE_FROM admits n, C is not read and A's rows are unit-stride; else the older
     rules (syrk_small up to MAX_N, then GEMM + mirror)."""
     from linalg._cuda import syrk as gsyrk
-    assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 47, ("float64", True): 32,
+    assert gsyrk.GEMM_SMALL_UPTO == {("float64", False): 47, ("float64", True): 44,
                                      ("float32", False): 56, ("float32", True): 48}
     assert gsyrk.TILE_FROM == {"float64": (48, 512), "float32": (49, 512)}
     calls = []
@@ -1007,7 +1007,8 @@ def test_syrk_gemm_small_and_tri_tile_serve_their_measured_ranges_with_c_unread(
         ("float64", 32, 32, "T", 0.0, True, "gemm_small"),
         ("float64", 33, 33, "N", 0.0, True, "gemm_small"),
         ("float64", 47, 64, "N", 0.0, True, "gemm_small"),
-        ("float64", 33, 33, "T", 0.0, True, "gemm"),
+        ("float64", 44, 44, "T", 0.0, True, "gemm_small"),
+        ("float64", 45, 45, "T", 0.0, True, "gemm"),
         ("float64", 47, 65, "N", 0.0, True, "gemm"),         # k past GEMM_SMALL_MAX_K
         ("float64", 16, 65, "N", 0.0, True, "small"),        # k past GEMM_SMALL_MAX_K
         ("float64", 16, 16, "N", 0.5, True, "small"),        # C read

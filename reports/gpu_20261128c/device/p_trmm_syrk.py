@@ -37,13 +37,16 @@ def trmm_paths(l, b):
     return out
 
 
-def syrk_paths(a):
-    out = {"committed": timeit(lambda: gsyrk.syrk(a, None, True, "N", 1.0, 0.0))}
-    out["gemm_small"] = timeit(lambda: blas.gemm(a, a, None, "N", "T", 1.0, 0.0,
-                                                 _params={"kernel": "small"}, _path="kernel"))
-    out["tile"] = timeit(lambda: gtri.tile_syrk(a, False))
-    out["GEMM + mirror"] = timeit(lambda: gsyrk._gemm_syrk(a, None, True, False, 1.0, 0.0, False))
-    out["cupy.matmul"] = timeit(lambda: cupy.matmul(a, a.swapaxes(1, 2)))
+def syrk_paths(a, trans="N"):
+    tr = trans == "T"
+    op = a.swapaxes(1, 2) if tr else a
+    out = {"committed": timeit(lambda: gsyrk.syrk(a, None, True, trans, 1.0, 0.0))}
+    out["gemm_small"] = timeit(lambda: blas.gemm(a, a, None, "T" if tr else "N", "N" if tr else "T",
+                                                 1.0, 0.0, _params={"kernel": "small"},
+                                                 _path="kernel"))
+    out["tile"] = timeit(lambda: gtri.tile_syrk(a, tr))
+    out["GEMM + mirror"] = timeit(lambda: gsyrk._gemm_syrk(a, None, True, tr, 1.0, 0.0, False))
+    out["cupy.matmul"] = timeit(lambda: cupy.matmul(op, op.swapaxes(1, 2)))
     return out
 
 
@@ -53,6 +56,7 @@ def main():
     p.add_argument("--syrk", default="33,36,40,44,47")
     p.add_argument("--batches", default="1000,10240")
     p.add_argument("--dtype", default="float64")
+    p.add_argument("--trans", default="N", help="SYRK's op(A): N (A) or T (A^T)")
     args = p.parse_args()
     dtype = numpy.dtype(args.dtype)
     gen = cupy.random.default_rng(0)
@@ -65,8 +69,9 @@ def main():
                     b = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
                     ms = trmm_paths(a, b)
                 else:
-                    ms = syrk_paths(a)
-                print(f"| {op} | {dtype.name} | {n} | {batch} | "
+                    ms = syrk_paths(a, args.trans)
+                label = op + (f" {args.trans}" if op == "syrk" else "")
+                print(f"| {label} | {dtype.name} | {n} | {batch} | "
                       + ", ".join(f"{k} {v:.4f}" for k, v in ms.items())
                       + f" | committed / matmul {ms['cupy.matmul'] / ms['committed']:.2f}x |",
                       flush=True)

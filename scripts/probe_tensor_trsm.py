@@ -1,7 +1,7 @@
 """chol_tensor_trsm probe (device): TRSM on the left and POTRS with n right-hand sides through the
 backend calls (linalg._cuda.triangular.trsm, linalg._cuda.cholesky.potrs; in place, B reset
 before each call, ms between CUDA events: bench_cholesky.timeit) with kernels/potrf.cu
-chol_tensor_trsm off and on (cholesky.TENSOR_TRSM_RANGE, for a whole matrix and for the
+chol_tensor_trsm off and on (cholesky.TENSOR_TRSM_RULES at n = 33-128, for a whole matrix and for the
 recursion's blocks; POTRS above n = 128 also with chol_tensor_solve on its recursion's blocks,
 cholesky.NESTED_TENSOR_SOLVE), alternated over --rounds, and the largest difference of the two
 results over the largest entry.
@@ -36,7 +36,7 @@ OPS = {"trsm": ("left", True, "N"), "trsm_lt": ("left", True, "T"),
 
 
 def settings(on):
-    gchol.TENSOR_TRSM_RANGE = {"float64": (33, 128)} if on else {}
+    gchol.TENSOR_TRSM_RULES = {"float64": ((33, 128, 100, None),)} if on else {}
     gchol.NESTED_TENSOR_SOLVE = on
 
 
@@ -48,7 +48,7 @@ def main(argv=None):
     parser.add_argument("--ops", default="trsm,trsm_lt,trsm_un,potrs")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
-    rules = dict(gchol.TENSOR_TRSM_RANGE), gchol.NESTED_TENSOR_SOLVE
+    rules = dict(gchol.TENSOR_TRSM_RULES), gchol.NESTED_TENSOR_SOLVE
     bandwidth = copy_bandwidth()
     print(f"copy bandwidth {bandwidth:.0f} GB/s\n")
     print("| op | n | batch | off ms | on ms | off / on | % bw on | diff |")
@@ -76,7 +76,7 @@ def main(argv=None):
                       + f" | {off / on:.2f} | {pct:.0f} | {diff:.1e} |", flush=True)
             del l, u, b, work
             cupy.get_default_memory_pool().free_all_blocks()
-    gchol.TENSOR_TRSM_RANGE, gchol.NESTED_TENSOR_SOLVE = rules
+    gchol.TENSOR_TRSM_RULES, gchol.NESTED_TENSOR_SOLVE = rules
 
 
 if __name__ == "__main__":

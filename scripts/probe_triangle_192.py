@@ -41,8 +41,7 @@ from bench_cholesky import alternate, copy_bandwidth, spd_batch  # noqa: E402
 from linalg._cuda import cholesky as gchol, triangular as gtri  # noqa: E402
 
 NAMES = ("TENSOR_TRTRI_RANGE", "TENSOR_INVERSE_RANGE", "TENSOR_INVERSE_BELOW", "TENSOR_RANGE",
-         "LEFT_RULES", "TENSOR_TRSM_RANGE", "TENSOR_TRSM_PAST_RANGE_BELOW", "TENSOR_SOLVE_RANGE",
-         "TENSOR_LAUUM_RULES")
+         "LEFT_RULES", "TENSOR_TRSM_RULES", "TENSOR_SOLVE_RANGE", "TENSOR_LAUUM_RULES")
 SETTINGS = {"potrf": ("before", "tensor"), "trtri": ("before", "trtri"),
             "potri": ("before", "trtri", "fused"), "poti": ("before", "trtri", "fused", "two_step"),
             "trsm": ("before", "solve"), "potrs": ("before", "solve"),
@@ -64,10 +63,8 @@ def apply(setting, committed, dtype):
     if setting == "two_step":
         rules["TENSOR_INVERSE_BELOW"] = {("poti", dtype): (33, top, 1)}
     solve_top = gchol.SOLVE_MAX if setting in ("solve", "fused") else cap
-    if dtype in committed["TENSOR_TRSM_RANGE"]:
-        rules["TENSOR_TRSM_RANGE"][dtype] = (33, solve_top)
-    if solve_top == cap:                              # TRSM's small batches past 128 too
-        rules["TENSOR_TRSM_PAST_RANGE_BELOW"] = {}
+    if dtype in committed["TENSOR_TRSM_RULES"]:      # from 100 matrices, every batch above
+        rules["TENSOR_TRSM_RULES"][dtype] = ((33, solve_top, 100, None),)
     if ("potrs", dtype) in committed["TENSOR_SOLVE_RANGE"]:
         rules["TENSOR_SOLVE_RANGE"][("potrs", dtype)] = (33, solve_top)
     if setting == "fused":

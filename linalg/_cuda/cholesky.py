@@ -20,7 +20,7 @@ else POSV is potrf then potrs); else potrs with many right-hand sides: 33 <= n <
 (64-leaves of tri_pair, 32-leaves below; above n = 128 its blocks on chol_tensor_trsm and
 chol_tensor_solve where their rules take them). TRSM (either side) for triangular.py, float64
 n = 33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
-(``tensor_trsm``, TENSOR_TRSM_RANGE). TRTRI for triangular.py, n = 65..128 and the recursion's
+(``tensor_trsm``, TENSOR_TRSM_RULES). TRTRI for triangular.py, n = 65..128 and the recursion's
 blocks: kernels/potrf.cu ``chol_tensor_trtri`` (``tensor_trtri``, TENSOR_TRTRI_RANGE). potri
 and poti, float64 n = 33..128 (poti from n = 65 below 1000 matrices only:
 TENSOR_INVERSE_BELOW), float32 potri n = 64..128 (TENSOR_INVERSE_RANGE): one launch of
@@ -351,7 +351,8 @@ def _tensor_config(device_id, dtype, n, fresh):
 # 5.10 ms (1.39 / 1.59x), at 1000 1.41 / 1.62x, at 100 4.3x, at 1 0.99x; POSV (POTRF, then this
 # POTRS) 1.29-1.43x; POTRS n = 320 (its recursion's 160-blocks) 1.09x. chol_tensor_trsm there
 # lost (0.79-0.92x at batch 1000-10240, n = 320's blocks 0.91x; 2.9x at batch 100): TRSM keeps
-# TENSOR_TRSM_RANGE; the fused POSV too (0.77-0.93x).
+# to n = 128 but below 300 matrices (TENSOR_TRSM_RULES); the fused POSV n = 136-160 is not
+# taken either (0.77-0.93x).
 SOLVE_MAX = 160
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2, 5: 1}
@@ -426,8 +427,8 @@ def tensor_solve_smem_bytes(nt, chunks):
 # TENSOR_SOLVE_THREADS), each diagonal block of the triangle inverted once a matrix, every step of
 # every pass DMMA products; A read once, B read once and X written once. It serves
 # linalg/_cuda/triangular.py trsm for a whole matrix and the blocks of its recursion (so POTRS's
-# too) after tri_cols' and tri_pair's rules (TENSOR_TRSM_RANGE: dtype -> (first, last) n, from
-# TENSOR_TRSM_FROM_BATCH matrices). H100, float64, in place, n vectors, ms before -> with it
+# too) after tri_cols' and tri_pair's rules (TENSOR_TRSM_RULES: dtype -> rows of (first n, last
+# n, first batch, last batch or None: no bound), n = 33-128 from 100 matrices). H100, float64, in place, n vectors, ms before -> with it
 # (`python3 scripts/probe_tensor_trsm.py`, reports/gpu_20261127l call 4; the recursion into
 # tri_pair and cuBLAS GEMMs before): batch 10240 TRSM lower N n = 64 / 96 / 128 / 192 / 256
 # 0.573 -> 0.349, 1.55 -> 0.985, 2.55 -> 2.35, 6.90 -> 5.70, 12.50 -> 11.54 (lower T 1.06-1.79x);
@@ -436,13 +437,11 @@ def tensor_solve_smem_bytes(nt, chunks):
 # 100 matrices (call 5: batch 100 / 300, n = 96 0.094 / 0.168 -> 0.032 / 0.049 ms, n = 128 0.131 /
 # 0.261 -> 0.052 / 0.100). float32: off (chol_tensor_solve's float32 lost to the paths before,
 # 0.44-0.77x).
-# Past its range, up to SOLVE_MAX (NT = 5), below TENSOR_TRSM_PAST_RANGE_BELOW[dtype] matrices:
+# n = 129 to SOLVE_MAX (NT = 5) below 300 matrices only (the second row):
 # H100, float64, n = 136 / 160, in place, n vectors, against the path before (`python3
 # scripts/probe_triangle_192.py --ops trsm`, reports/gpu_20261128b calls 4-5): batch 100 2.9x
 # (0.194 -> 0.068 ms at n = 160), 200 2.40 / 2.64x; 400 / 700 / 1000 / 10240 0.79-0.96x.
-TENSOR_TRSM_RANGE = {"float64": (33, 128)}
-TENSOR_TRSM_PAST_RANGE_BELOW = {"float64": 300}
-TENSOR_TRSM_FROM_BATCH = 100
+TENSOR_TRSM_RULES = {"float64": ((33, 128, 100, None), (129, SOLVE_MAX, 100, 299))}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
                               for w in ("false", "true") for r in ("false", "true")
@@ -451,14 +450,12 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
 
 def use_tensor_trsm(a):
     """True where a TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a recursion's
-    block) runs on chol_tensor_trsm (TENSOR_TRSM_RANGE, TENSOR_TRSM_PAST_RANGE_BELOW,
-    TENSOR_TRSM_FROM_BATCH)."""
-    name, batch, n = dtype_name(a.dtype), a.shape[0], a.shape[1]
-    if name not in TENSOR_TRSM_RANGE or batch < TENSOR_TRSM_FROM_BATCH:
-        return False
-    first, last = TENSOR_TRSM_RANGE[name]
-    return first <= n <= last or (last < n <= SOLVE_MAX
-                                  and batch < TENSOR_TRSM_PAST_RANGE_BELOW.get(name, 0))
+    block) runs on chol_tensor_trsm: a row of TENSOR_TRSM_RULES holds its n and batch."""
+    batch, n = a.shape[0], a.shape[1]
+    return any(first <= n <= last and first_batch <= batch
+               and (last_batch is None or batch <= last_batch)
+               for first, last, first_batch, last_batch in
+               TENSOR_TRSM_RULES.get(dtype_name(a.dtype), ()))
 
 
 def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):

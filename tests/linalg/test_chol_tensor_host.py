@@ -250,9 +250,12 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
         assert cholesky.TENSOR_SOLVE_THREADS[nt] <= (512 if nt >= 4 else 256)
     assert cholesky.tensor_blocks_a_side(cholesky.SOLVE_MAX) == max(cholesky.TENSOR_SOLVE_CHUNKS)
     assert cholesky.tensor_solve_smem_bytes(6, 1) > 227 * 1024
-    for ranges in (cholesky.TENSOR_SOLVE_RANGE.values(), cholesky.TENSOR_TRSM_RANGE.values()):
-        for first, last in ranges:
+    for first, last in cholesky.TENSOR_SOLVE_RANGE.values():
+        assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
+    for rows in cholesky.TENSOR_TRSM_RULES.values():
+        for first, last, first_batch, last_batch in rows:
             assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
+            assert 1 <= first_batch <= (first_batch if last_batch is None else last_batch)
 
 
 def test_lauum_rule_stays_inside_the_kernels_sizes():

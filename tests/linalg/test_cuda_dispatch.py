@@ -504,7 +504,7 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     on here)."""
     from linalg._cuda import cholesky as chol_mod
     monkeypatch.setattr(chol_mod, "TENSOR_SOLVE_RANGE", {})    # chol_tensor_solve off
-    monkeypatch.setattr(chol_mod, "TENSOR_TRSM_RANGE", {})     # chol_tensor_trsm off
+    monkeypatch.setattr(chol_mod, "TENSOR_TRSM_RULES", {})     # chol_tensor_trsm off
     monkeypatch.setattr(tri_mod, "PAIR_LAUNCH_BELOW", {("trsm", "float64"): 100,
                                                        ("potrs", "float64"): 100})
     monkeypatch.setattr(tri_mod, "vendor_below", lambda op, dtype, n: 10**12)
@@ -644,9 +644,9 @@ def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans
     ("left", numpy.float64, 99, 160, False), ("left", numpy.float64, 200, 161, False),
     ("left", numpy.float32, 200, 160, False)])
 def test_tensor_trsm_rule_takes_whole_solves(monkeypatch, side, dtype, batch, n, taken):
-    """chol_tensor_trsm takes float64 TRSM (either side) with n in TENSOR_TRSM_RANGE from
-    TENSOR_TRSM_FROM_BATCH matrices, and up to SOLVE_MAX below TENSOR_TRSM_PAST_RANGE_BELOW
-    (300), after tri_cols and tri_pair's rules (off here)."""
+    """chol_tensor_trsm takes float64 TRSM (either side) where a row of TENSOR_TRSM_RULES holds n
+    and the batch (n = 33-128 from 100 matrices, 129-SOLVE_MAX at 100-299), after tri_cols and
+    tri_pair's rules (off here)."""
     from linalg._cuda import cholesky as chol_mod
     calls = []
     info = numpy.zeros(batch, numpy.int32)

@@ -67,10 +67,10 @@ def potrf_path(request, gpu, monkeypatch):
                         every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_BELOW", {})
-    every_dtype = {dtype: (gpu.tri.LEAF + 1, gpu.SOLVE_MAX) for dtype in ("float32", "float64")}
-    monkeypatch.setattr(gpu, "TENSOR_TRSM_RANGE",
+    every_dtype = {dtype: ((gpu.tri.LEAF + 1, gpu.SOLVE_MAX, 1, None),)
+                   for dtype in ("float32", "float64")}
+    monkeypatch.setattr(gpu, "TENSOR_TRSM_RULES",
                         every_dtype if request.param == "tensor_trsm" else {})
-    monkeypatch.setattr(gpu, "TENSOR_TRSM_FROM_BATCH", 1)
     every_inverse = {(op, dtype): (gpu.tri.LEAF + 1, gpu.TRIANGLE_MAX)
                      for op in ("potri", "poti") for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_INVERSE_RANGE",

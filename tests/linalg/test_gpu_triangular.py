@@ -52,8 +52,9 @@ def trsm_path(request, gpu, monkeypatch):
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     from linalg._cuda import cholesky
-    every = {dtype: (gpu.LEAF + 1, cholesky.SOLVE_MAX) for dtype in ("float32", "float64")}
-    monkeypatch.setattr(cholesky, "TENSOR_TRSM_RANGE",
+    every = {dtype: ((gpu.LEAF + 1, cholesky.SOLVE_MAX, 1, None),)
+             for dtype in ("float32", "float64")}
+    monkeypatch.setattr(cholesky, "TENSOR_TRSM_RULES",
                         every if request.param == "tensor_tri" else {})
     up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
@@ -61,7 +62,6 @@ def trsm_path(request, gpu, monkeypatch):
     monkeypatch.setattr(cholesky, "TENSOR_LAUUM_RULES",
                         {dtype: ((first, last, 1),) for dtype, (first, last) in up_to_192.items()}
                         if request.param == "tensor_tri" else {})
-    monkeypatch.setattr(cholesky, "TENSOR_TRSM_FROM_BATCH", 1)
     if request.param == "pair":
         monkeypatch.setattr(gpu, "PAIR_RULES", PAIR_EVERYWHERE)
     return request.param

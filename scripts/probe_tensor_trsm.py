@@ -1,8 +1,8 @@
 """chol_tensor_trsm probe (device): TRSM on the left and POTRS with n right-hand sides through the
 backend calls (linalg._cuda.triangular.trsm, linalg._cuda.cholesky.potrs; in place, B reset
 before each call, ms between CUDA events: bench_cholesky.timeit) with kernels/potrf.cu
-chol_tensor_trsm off and on (cholesky.TENSOR_TRSM_RULES at n = 33-128, for a whole matrix and for the
-recursion's blocks; POTRS above n = 128 also with chol_tensor_solve on its recursion's blocks,
+chol_tensor_trsm off and on (cholesky.TENSOR_TRSM_RULES at n = 33-128, for a whole matrix and for
+the recursion's blocks; POTRS above n = 128 also with chol_tensor_solve on its recursion's blocks,
 cholesky.NESTED_TENSOR_SOLVE), alternated over --rounds, and the largest difference of the two
 results over the largest entry.
 

@@ -428,7 +428,8 @@ def tensor_solve_smem_bytes(nt, chunks):
 # every pass DMMA products; A read once, B read once and X written once. It serves
 # linalg/_cuda/triangular.py trsm for a whole matrix and the blocks of its recursion (so POTRS's
 # too) after tri_cols' and tri_pair's rules (TENSOR_TRSM_RULES: dtype -> rows of (first n, last
-# n, first batch, last batch or None: no bound), n = 33-128 from 100 matrices). H100, float64, in place, n vectors, ms before -> with it
+# n, first batch, last batch or None: no bound), n = 33-128 from 100 matrices). H100, float64,
+# in place, n vectors, ms before -> with it
 # (`python3 scripts/probe_tensor_trsm.py`, reports/gpu_20261127l call 4; the recursion into
 # tri_pair and cuBLAS GEMMs before): batch 10240 TRSM lower N n = 64 / 96 / 128 / 192 / 256
 # 0.573 -> 0.349, 1.55 -> 0.985, 2.55 -> 2.35, 6.90 -> 5.70, 12.50 -> 11.54 (lower T 1.06-1.79x);

@@ -1243,8 +1243,9 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
     (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules and (2026-11-28) the session's
     p_trmm_syrk.py: float64 left N TRMM from a fill of 0.76 (n = 100, 150, 200 won), not at 72,
-    80 or 96 (their padded tiles lost or tied to the dense path); float32 TRMM every variant from a fill of 0.9; LAUUM float64 everywhere above
-    BLOCK_MAX, float32 from 96; nothing above TILE_MAX."""
+    80 or 96 (their padded tiles lost or tied to the dense path); float32 TRMM every variant from
+    a fill of 0.9; LAUUM float64 everywhere above BLOCK_MAX, float32 from 96; nothing above
+    TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]

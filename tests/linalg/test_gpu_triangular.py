@@ -402,7 +402,8 @@ def test_tri_block_resident_grid_large_batch(cp, gpu, monkeypatch, n, dtype):
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n,k", [(1, 1), (3, 7), (8, 8), (9, 27), (16, 5), (24, 30), (25, 25), (32, 64),
-                                 (33, 40), (40, 40), (44, 44), (47, 64), (48, 48), (64, 64), (100, 20)])
+                                 (33, 40), (40, 40), (44, 44), (47, 64), (48, 48), (64, 64),
+                                 (100, 20)])
 def test_syrk(cp, n, k, dtype):
     """Every path by its default rules (gemm_small where C is not read, syrk_small, GEMM +
     mirror): both transposes and triangles, beta 0 and 0.5; C symmetric bit for bit."""

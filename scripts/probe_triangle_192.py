@@ -64,7 +64,7 @@ def apply(setting, committed, dtype):
         rules["TENSOR_INVERSE_BELOW"] = {("poti", dtype): (33, top, 1)}
     solve_top = gchol.SOLVE_MAX if setting in ("solve", "fused") else cap
     if dtype in committed["TENSOR_TRSM_RULES"]:      # from 100 matrices, every batch above
-        rules["TENSOR_TRSM_RULES"][dtype] = ((33, solve_top, 100, None),)
+        rules["TENSOR_TRSM_RULES"][dtype] = ((33, solve_top, 100),)
     if ("potrs", dtype) in committed["TENSOR_SOLVE_RANGE"]:
         rules["TENSOR_SOLVE_RANGE"][("potrs", dtype)] = (33, solve_top)
     if setting == "fused":

@@ -276,6 +276,15 @@ def _factor_a_block(config, a, lower, src, blocks=1):
     return info
 
 
+def rows_take(rules, a):
+    """True where a row of ``rules`` (dtype name -> rows of (first n, last n, first batch) or
+    (first n, last n, first batch, last batch)) holds the order and the batch count of the
+    (batch, n, n) batch ``a``: LEFT_RULES, TENSOR_TRSM_RULES, TENSOR_LAUUM_RULES."""
+    batch, n = a.shape[0], a.shape[1]
+    return any(row[0] <= n <= row[1] and row[2] <= batch and (len(row) < 4 or batch <= row[3])
+               for row in rules.get(dtype_name(a.dtype), ()))
+
+
 def _factor_into(config, a, flags, out):
     """_factor_a_block's launch in place on ``a`` (``out`` None or ``a`` itself), or from ``a``
     into ``out`` (``a`` only read); ``flags`` in the kernel's lower slot. Returns info."""
@@ -428,7 +437,7 @@ def tensor_solve_smem_bytes(nt, chunks):
 # every pass DMMA products; A read once, B read once and X written once. It serves
 # linalg/_cuda/triangular.py trsm for a whole matrix and the blocks of its recursion (so POTRS's
 # too) after tri_cols' and tri_pair's rules (TENSOR_TRSM_RULES: dtype -> rows of (first n, last
-# n, first batch, last batch or None: no bound), n = 33-128 from 100 matrices). H100, float64,
+# n, first batch[, last batch]): rows_take), n = 33-128 from 100 matrices). H100, float64,
 # in place, n vectors, ms before -> with it
 # (`python3 scripts/probe_tensor_trsm.py`, reports/gpu_20261127l call 4; the recursion into
 # tri_pair and cuBLAS GEMMs before): batch 10240 TRSM lower N n = 64 / 96 / 128 / 192 / 256
@@ -442,7 +451,7 @@ def tensor_solve_smem_bytes(nt, chunks):
 # H100, float64, n = 136 / 160, in place, n vectors, against the path before (`python3
 # scripts/probe_triangle_192.py --ops trsm`, reports/gpu_20261128b calls 4-5): batch 100 2.9x
 # (0.194 -> 0.068 ms at n = 160), 200 2.40 / 2.64x; 400 / 700 / 1000 / 10240 0.79-0.96x.
-TENSOR_TRSM_RULES = {"float64": ((33, 128, 100, None), (129, SOLVE_MAX, 100, 299))}
+TENSOR_TRSM_RULES = {"float64": ((33, 128, 100), (129, SOLVE_MAX, 100, 299))}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
                               for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
                               for w in ("false", "true") for r in ("false", "true")
@@ -452,11 +461,7 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trsm<{t}, {b}, {c}, {w}, {r}, {o}>"
 def use_tensor_trsm(a):
     """True where a TRSM with the (batch, n, n) triangle ``a`` (a whole matrix or a recursion's
     block) runs on chol_tensor_trsm: a row of TENSOR_TRSM_RULES holds its n and batch."""
-    batch, n = a.shape[0], a.shape[1]
-    return any(first <= n <= last and first_batch <= batch
-               and (last_batch is None or batch <= last_batch)
-               for first, last, first_batch, last_batch in
-               TENSOR_TRSM_RULES.get(dtype_name(a.dtype), ()))
+    return rows_take(TENSOR_TRSM_RULES, a)
 
 
 def tensor_trsm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
@@ -660,10 +665,8 @@ COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_lauum<{t}, {b}, {o}>"
 
 def use_tensor_lauum(a):
     """True where LAUUM of the (batch, n, n) triangle ``a`` runs on chol_tensor_lauum
-    (TENSOR_LAUUM_RULES: a row holding its n and batch)."""
-    batch, n = a.shape[0], a.shape[1]
-    return any(first <= n <= last and batch >= from_batch
-               for first, last, from_batch in TENSOR_LAUUM_RULES.get(dtype_name(a.dtype), ()))
+    (a row of TENSOR_LAUUM_RULES holds its n and batch)."""
+    return rows_take(TENSOR_LAUUM_RULES, a)
 
 
 def tensor_lauum(a, lower, out=None):
@@ -790,9 +793,7 @@ LEFT_RULES = {"float64": ((97, TENSOR_MAX, 1000), (GLOBAL_FROM, 256, 1))}
 def use_left(a):
     """True where POTRF of the (batch, n, n) batch ``a`` runs on chol_left (a row of
     LEFT_RULES holds its n and batch)."""
-    batch, n = a.shape[0], a.shape[1]
-    return any(first <= n <= last and batch >= from_batch
-               for first, last, from_batch in LEFT_RULES.get(dtype_name(a.dtype), ()))
+    return rows_take(LEFT_RULES, a)
 
 
 def left_smem_bytes(n):

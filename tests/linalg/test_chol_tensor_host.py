@@ -253,9 +253,9 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
     for first, last in cholesky.TENSOR_SOLVE_RANGE.values():
         assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
     for rows in cholesky.TENSOR_TRSM_RULES.values():
-        for first, last, first_batch, last_batch in rows:
+        for first, last, first_batch, *last_batch in rows:
             assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
-            assert 1 <= first_batch <= (first_batch if last_batch is None else last_batch)
+            assert 1 <= first_batch <= min(last_batch, default=first_batch)
 
 
 def test_lauum_rule_stays_inside_the_kernels_sizes():

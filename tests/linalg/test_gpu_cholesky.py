@@ -67,7 +67,7 @@ def potrf_path(request, gpu, monkeypatch):
                         every_op if request.param in ("tensor_solve", "tensor_trsm") else {})
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_FROM_BATCH", 1)
     monkeypatch.setattr(gpu, "TENSOR_SOLVE_BELOW", {})
-    every_dtype = {dtype: ((gpu.tri.LEAF + 1, gpu.SOLVE_MAX, 1, None),)
+    every_dtype = {dtype: ((gpu.tri.LEAF + 1, gpu.SOLVE_MAX, 1),)
                    for dtype in ("float32", "float64")}
     monkeypatch.setattr(gpu, "TENSOR_TRSM_RULES",
                         every_dtype if request.param == "tensor_trsm" else {})

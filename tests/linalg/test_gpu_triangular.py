@@ -52,7 +52,7 @@ def trsm_path(request, gpu, monkeypatch):
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
     from linalg._cuda import cholesky
-    every = {dtype: ((gpu.LEAF + 1, cholesky.SOLVE_MAX, 1, None),)
+    every = {dtype: ((gpu.LEAF + 1, cholesky.SOLVE_MAX, 1),)
              for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_RULES",
                         every if request.param == "tensor_tri" else {})

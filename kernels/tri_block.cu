@@ -36,16 +36,15 @@
 //             contiguous bytes; float32: 4 gj..4 gj + 3). A step k is two 4-wide shared loads
 //             (row k of P at the tile's rows, of Q at its columns) and 16 FMAs. A warp holds the
 //             32 tiles of two tile rows (a band of 8 rows of C) and one k range, uniform over the
-//             warp (the extra terms meet zeros of the staged triangle); the ranges shrink along
-//             the bands, so bands go to warps such that the two warps of a scheduler (w and
-//             w + 4) hold bands b and 7 - b: equal work each (tb_band).
+//             warp (the extra terms meet zeros of the staged triangle); bands go to warps such
+//             that the two warps of a scheduler (w and w + 4) hold equal work (tb_band).
 // Shared:     P and Q: 64 rows of tb_ld<T>() elements, plain order (one 16-byte load of padding a
 //             row, so that the transposing stage writes spread over the banks).
 // Layout:     row-major; A(i, j) = A[k*sa + i*lda + j] (n x n), B(i, j) = B[k*sb + i*ldb + j]
 //             (n x nvec left, nvec x n right). Only the triangle of A selected by TRI_LOWER (lower
 //             for LAUUM) is read; with TRI_UNIT not its diagonal either. Rows and columns n..63 are
-//             staged as zeros; TRMM takes the vectors 64 at a time. Matrices of the batch must
-//             not overlap (the next one is read while this one is written).
+//             not staged (tb_for_places); TRMM takes the vectors 64 at a time. Matrices of the
+//             batch must not overlap (the next one is read while this one is written).
 // Template:   T = float | double; PBUF, QBUF, BUFS: buffers (1 or 2) of an operand (the tuned
 //             choice: BLOCK_BUFFERS); OUT: B (LAUUM: A) is read from B_in (A_in), same strides,
 //             no overlap, and the result written to B (A); without it B_in is not read. Blocks
@@ -88,13 +87,22 @@ __host__ __device__ constexpr int tb_col(int g, int c) {
     return sizeof(T) == 8 ? (c >> 1) * 32 + 2 * g + (c & 1) : 4 * g + c;
 }
 
-// The band (pair of tile rows) of warp w: bands 0..3 to warps 0..3, 7..4 to warps 4..7, so that
-// warps w and w + 4 (one scheduler) hold bands b and 7 - b, whose k ranges add up to the same.
-__host__ __device__ __forceinline__ int tb_band(int w) { return w < 4 ? w : 11 - w; }
+// The band (pair of tile rows) of warp w. upper_m (k >= i, LAUUM too): the k ranges shrink along
+// the bands, so bands 0..3 go to warps 0..3 and 7..4 to warps 4..7: warps w and w + 4 (one
+// scheduler) hold bands b and 7 - b, whose k ranges add up to the same. Lower M (k <= i): the
+// ranges grow along the bands and stop at n, so the same pairing runs over the m = ceil(n / 8)
+// bands that meet the matrix, reversed: band (m - 1 - b) mod 8 (a permutation; the bands beyond
+// n have no k range). With the upper pairing at n = 40 one scheduler held bands 3 and 4 (72 k
+// steps), another band 0 (8); now at most 40 (n = 48: 72 -> 48, n = 56: 72 -> 56).
+__host__ __device__ __forceinline__ int tb_band(int w, int n, bool upper_m) {
+    const int b = w < 4 ? w : 11 - w;
+    return upper_m ? b : (((n + 7) >> 3) - 1 - b) & 7;
+}
 
-// The tile (gi, gj) of thread t.
-__host__ __device__ __forceinline__ void tb_tile_of(int t, int& gi, int& gj) {
-    gi = 2 * tb_band(t >> 5) + ((t >> 4) & 1), gj = t & 15;
+// The tile (gi, gj) of thread t for an n x n triangle M (upper_m: see tb_band).
+__host__ __device__ __forceinline__ void tb_tile_of(int t, int n, bool upper_m, int& gi,
+                                                   int& gj) {
+    gi = 2 * tb_band(t >> 5, n, upper_m) + ((t >> 4) & 1), gj = t & 15;
 }
 
 // Entries 4g..4g+3 of a staged row into v (16-byte loads): P at a tile's rows.
@@ -187,6 +195,21 @@ __host__ __device__ __forceinline__ tb_move tb_vector_move(index_t ldb, int n, i
     return m;
 }
 
+// f(e) for the elements e = first, first + TB_THREADS, ... of a staging (e / 64, e % 64 its
+// place's coordinates, as the moves above read them) with e / 64 < rows and e % 64 < cols: the
+// places of entries of the n x n matrix (n x nv vectors). The others are not written: the
+// product reads rows k < n of P and Q only, and their entries i >= n (P) or j >= nv (Q) only into
+// outputs that are never stored, so whatever those places hold (the last matrix's operands or
+// output) does not reach a stored entry. Zeros are stored only inside the matrix (the other
+// triangle: a warp's k range is uniform over its band and meets them).
+// The loop keeps its fixed trip count (a runtime bound on e cost float32 n = 64 7-14 %).
+template <typename F>
+__host__ __device__ __forceinline__ void tb_for_places(int rows, int cols, int first, F f) {
+#pragma unroll 4
+    for (int e = first; e < TB_N * TB_N; e += TB_THREADS)
+        if ((e >> 6) < rows && (e & 63) < cols) f(e);
+}
+
 // A move done by a plain load and store (the host tests' staging).
 template <typename T>
 __host__ __device__ __forceinline__ void tb_apply(const T* src, T* s, tb_move m) {
@@ -271,22 +294,23 @@ __device__ __forceinline__ void tb_apply_async(const T* src, T* s, tb_move m) {
     }
 }
 
-// Issue the copies of a triangle of A into s (see tb_triangle_move).
+// Issue the copies of a triangle of A into s (see tb_triangle_move), its n x n places only.
 template <typename T>
 __device__ __forceinline__ void tb_copy_triangle(const T* a, index_t lda, T* s, int n, bool lower,
                                                  bool unit, bool swap) {
-#pragma unroll 4
-    for (int e = threadIdx.x; e < TB_N * TB_N; e += TB_THREADS)
+    tb_for_places(n, n, threadIdx.x, [&](int e) {
         tb_apply_async<T>(a, s, tb_triangle_move<T>(lda, n, lower, unit, swap, e));
+    });
 }
 
-// Issue the copies of the vectors of B at b (vector v0 of a chunk) into x (see tb_vector_move).
+// Issue the copies of the vectors of B at b (vector v0 of a chunk) into x (see tb_vector_move),
+// the places of entries k < n of vectors j < nv only.
 template <typename T>
 __device__ __forceinline__ void tb_copy_vectors(const T* b, index_t ldb, T* x, int n, int nv,
                                                 bool right) {
-#pragma unroll 4
-    for (int e = threadIdx.x; e < TB_N * TB_N; e += TB_THREADS)
+    tb_for_places(right ? nv : n, right ? n : nv, threadIdx.x, [&](int e) {
         tb_apply_async<T>(b, x, tb_vector_move<T>(ldb, n, nv, right, e));
+    });
 }
 
 // This thread's tile of C = P^T Q over its warp's k range.
@@ -294,7 +318,7 @@ template <typename T>
 __device__ __forceinline__ void tb_tile_product(const T* p, const T* q, int n, bool upper_m,
                                                 T (&acc)[4][4]) {
     int gi, gj, k0, k1;
-    tb_tile_of(threadIdx.x, gi, gj);
+    tb_tile_of(threadIdx.x, n, upper_m, gi, gj);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -361,7 +385,7 @@ tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
         T* const bv = vectors(t);
         const int nv = tb_item_of(t, chunks, nvec).nv;
         int gi, gj;
-        tb_tile_of(threadIdx.x, gi, gj);
+        tb_tile_of(threadIdx.x, n, upper_m, gi, gj);
         if (PBUF == 1 || QBUF == 1 || right) __syncthreads();     // every read of p and q is done
         if (PBUF == 1 && next < items) copy_p(next, p0);
         if (!right) {                         // rows of C are rows of B: from registers
@@ -406,7 +430,7 @@ tri_block_lauum(T* __restrict__ A, index_t lda, index_t sa, int n, index_t batch
             copy_f(next, f0);
         }
         int gi, gj;
-        tb_tile_of(threadIdx.x, gi, gj);
+        tb_tile_of(threadIdx.x, n, true, gi, gj);
         T* const a = A + k * sa;
         tb_store_tile<T>(a, lda, n, n, gi, gj, acc, T(1), tb_vec_ok<T>(a, lda));
     }

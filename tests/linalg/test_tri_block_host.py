@@ -1,6 +1,7 @@
 """kernels/tri_block.cu's staging moves, tile map, k ranges, register tiles and stores
-(tb_triangle_move, tb_vector_move, tb_tile_of, tb_k_range, tb_accumulate, tb_store_tile,
-tb_put_tile, tb_store_transposed; 16-byte and single stores by the alignment of n),
+(tb_for_places, tb_triangle_move, tb_vector_move, tb_tile_of, tb_k_range, tb_accumulate,
+tb_store_tile, tb_put_tile, tb_store_transposed; 16-byte and single stores by the alignment of n;
+the places left unstaged hold NaN),
 compiled for the host with nvcc and run for the 256 threads of a block one after another in the
 kernels' order, checked against NumPy: TRMM for every side, triangle, trans and unit diagonal,
 LAUUM lower and upper, n = 33, 47 and 64. Skips without nvcc (the device tests run them in the
@@ -14,6 +15,7 @@ import pytest
 from .helpers import build_host_program, random_triangular, rng
 
 PROGRAM = r"""
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include "tri_block.cu"
@@ -24,7 +26,7 @@ void product(const T* p, const T* q, int n, bool upper_m, T (*acc)[4][4]) {
     bool seen[16][16] = {};
     for (int t = 0; t < TB_THREADS; ++t) {
         int gi, gj, k0, k1;
-        tb_tile_of(t, gi, gj);
+        tb_tile_of(t, n, upper_m, gi, gj);
         if (seen[gi][gj]) { printf("tile (%d, %d) twice\n", gi, gj); exit(1); }
         seen[gi][gj] = true;
         for (int r = 0; r < 4; ++r) for (int c = 0; c < 4; ++c) acc[t][r][c] = T(0);
@@ -34,10 +36,10 @@ void product(const T* p, const T* q, int n, bool upper_m, T (*acc)[4][4]) {
 }
 // Every thread's tile straight to b (LAUUM, left TRMM), as the kernels store.
 template <typename T>
-void store_tiles(T (*acc)[4][4], T* b, int ld, int rows, int cols, T alpha) {
+void store_tiles(T (*acc)[4][4], T* b, int ld, int rows, int cols, bool upper_m, T alpha) {
     for (int t = 0; t < TB_THREADS; ++t) {
         int gi, gj;
-        tb_tile_of(t, gi, gj);
+        tb_tile_of(t, rows, upper_m, gi, gj);
         tb_store_tile<T>(b, ld, rows, cols, gi, gj, acc[t], alpha, tb_vec_ok<T>(b, ld));
     }
 }
@@ -48,30 +50,37 @@ int run(int n, int nvec, int flags, int op) {          // op 0: TRMM, 1: LAUUM (
     const int nb = n * nvec;
     for (int e = 0; e < nb; ++e) { double d; if (scanf("%lf", &d) != 1) return 1; b[e] = d; }
     alignas(16) static T s[2 * TB_N * tb_ld<T>()];
+    for (T& v : s) v = T(NAN);               // places the kernels leave unstaged hold anything
     static T acc[TB_THREADS][4][4];
     T *p = s, *q = s + TB_N * tb_ld<T>();
     const bool right = flags & TRI_RIGHT, lower = flags & TRI_LOWER, unit = flags & TRI_UNIT;
     if (op == 1) {
-        for (int e = 0; e < TB_N * TB_N; ++e)
-            tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, false, !lower, e));
+        for (int t = 0; t < TB_THREADS; ++t)
+            tb_for_places(n, n, t, [&](int e) {
+                tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, false, !lower, e));
+            });
         product<T>(p, p, n, true, acc);
-        store_tiles<T>(acc, a, n, n, n, T(1));
+        store_tiles<T>(acc, a, n, n, n, true, T(1));
         for (int e = 0; e < n * n; ++e) printf("%.17g\n", (double)a[e]);
         return 0;
     }
     const bool transpose = ((flags & TRI_TRANS) != 0) != right;
-    for (int e = 0; e < TB_N * TB_N; ++e)
-        tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, unit, !transpose, e));
+    for (int t = 0; t < TB_THREADS; ++t)
+        tb_for_places(n, n, t, [&](int e) {
+            tb_apply<T>(a, p, tb_triangle_move<T>(n, n, lower, unit, !transpose, e));
+        });
     const int ldb = right ? n : nvec;
-    for (int e = 0; e < TB_N * TB_N; ++e)
-        tb_apply<T>(b, q, tb_vector_move<T>(ldb, n, nvec, right, e));
+    for (int t = 0; t < TB_THREADS; ++t)
+        tb_for_places(right ? nvec : n, right ? n : nvec, t, [&](int e) {
+            tb_apply<T>(b, q, tb_vector_move<T>(ldb, n, nvec, right, e));
+        });
     product<T>(p, q, n, lower == transpose, acc);
     if (!right) {
-        store_tiles<T>(acc, b, ldb, n, nvec, T(1.5));
+        store_tiles<T>(acc, b, ldb, n, nvec, lower == transpose, T(1.5));
     } else {                                             // through the staging in q
         for (int t = 0; t < TB_THREADS; ++t) {
             int gi, gj;
-            tb_tile_of(t, gi, gj);
+            tb_tile_of(t, n, lower == transpose, gi, gj);
             tb_put_tile<T>(q, gi, gj, acc[t], T(1.5));
         }
         for (int t = 0; t < TB_THREADS; ++t) tb_store_transposed<T>(q, b, ldb, n, nvec, t);
@@ -79,8 +88,20 @@ int run(int n, int nvec, int flags, int op) {          // op 0: TRMM, 1: LAUUM (
     for (int e = 0; e < nb; ++e) printf("%.17g\n", (double)b[e]);
     return 0;
 }
+// The k steps of each scheduler (warps w and w + 4) over the tiles' k ranges, 4 numbers.
+void scheduler_steps(int n, bool upper_m) {
+    int steps[4] = {};
+    for (int w = 0; w < 8; ++w) {
+        int gi, gj, k0, k1;
+        tb_tile_of(32 * w, n, upper_m, gi, gj);
+        tb_k_range(gi & ~1, n, upper_m, k0, k1);
+        steps[w & 3] += k1 - k0;
+    }
+    printf("%d %d %d %d\n", steps[0], steps[1], steps[2], steps[3]);
+}
 int main(int argc, char** argv) {
     const int n = atoi(argv[1]), nvec = atoi(argv[2]), flags = atoi(argv[3]), op = atoi(argv[4]);
+    if (op == 2) return scheduler_steps(n, flags & TRI_LOWER ? false : true), 0;
     return argc > 5 ? run<float>(n, nvec, flags, op) : run<double>(n, nvec, flags, op);
 }
 """
@@ -120,6 +141,21 @@ def test_trmm_every_variant(program, n, dtype):
         ref = 1.5 * (b @ opm if right else opm @ b)
         err = numpy.abs(got - ref).max() / (numpy.abs(opm).sum() * numpy.abs(b).max())
         assert err < tol, (right, lower, trans, unit, err)
+
+
+def test_schedulers_share_the_k_steps(program):
+    """The bands of rows go to warps such that no scheduler (warps w and w + 4) holds more k
+    steps than the heaviest band rounded up to 8 (n: a lower M's last band, an upper M's first)
+    or, at n > 56, than at n = 64 (bands of 8, 16, .., 64 steps, paired to 72 a scheduler): at
+    n = 40 a lower M's heaviest scheduler holds 40, not 72 as with the upper M's pairing."""
+    for n in range(33, 65):
+        for lower in (True, False):
+            out = subprocess.run([str(program), str(n), "0", str(LOWER * lower), "2"],
+                                 capture_output=True, text=True, check=True).stdout
+            steps = [int(v) for v in out.split()]
+            bands = [(min(n, 8 * b + 8) if lower else n - 8 * b) for b in range(-(-n // 8))]
+            assert sum(steps) == sum(bands), (n, lower, steps)
+            assert max(steps) <= (72 if n > 56 else 8 * -(-n // 8)), (n, lower, steps)
 
 
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])

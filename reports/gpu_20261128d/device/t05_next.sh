@@ -1,9 +1,11 @@
 #!/bin/bash
 # Prepared for the next session (not run): tri_block's staging by 16-byte chunks where the source
-# runs along the staged rows (reports/gpu_20261128d/tri_block_chunks.patch). Before the call:
-#   git apply reports/gpu_20261128d/tri_block_chunks.patch
-#   mkdir -p reports/gpu_20261128d/device/old && git show HEAD:kernels/tri_block.cu \
-#     > reports/gpu_20261128d/device/old/tri_block.cu
+# runs along the staged rows (reports/gpu_20261128d/tri_block_chunks.patch) and right TRMM's tile
+# stores in pairs down Out's columns (tile_right_pairs.patch). Before the call:
+#   git apply reports/gpu_20261128d/tri_block_chunks.patch reports/gpu_20261128d/tile_right_pairs.patch
+#   mkdir -p reports/gpu_20261128d/device/old && for f in tri_block trmm; do git show \
+#     HEAD:kernels/$f.cu > reports/gpu_20261128d/device/old/$f.cu; done
+# (the old kernels ignore the new flag bit TT_VEC_OUT_T the launcher then sets)
 # Then: memcheck / racecheck (kns=tri_), the A/B at batch 10 240 twice in turn, the GPU tests.
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
@@ -15,12 +17,13 @@ for tool in memcheck racecheck; do
   echo "rc $?" >> $R/$tool.txt
 done
 tar czf $OUT/r.tgz -C $OUT r
-rm -rf /tmp/oldk && cp -r kernels /tmp/oldk && cp $D/old/tri_block.cu /tmp/oldk/
+rm -rf /tmp/oldk && cp -r kernels /tmp/oldk && cp $D/old/tri_block.cu $D/old/trmm.cu /tmp/oldk/
 for turn in 1 2; do
   for tree in old new; do
     if [ $tree = old ]; then export LINALG_KERNEL_DIR=/tmp/oldk; else unset LINALG_KERNEL_DIR; fi
     timeout 60 python3 $D/p_ragged.py --sizes 33,40,48,57,64 --batches 10240 > $R/b64_${tree}$turn.md 2>&1
     timeout 40 python3 $D/p_ragged.py --dtype float32 --sizes 40,48,57,64 --batches 10240 --trmm LNl,LTl,LNr --lauum L > $R/b32_${tree}$turn.md 2>&1
+    timeout 60 python3 $D/p_ragged.py --sizes 72,100,128,150,200,256 --batches 1000,10240 --trmm LNr,UNr,LTr --lauum "" > $R/right_${tree}$turn.md 2>&1
   done
 done
 unset LINALG_KERNEL_DIR

@@ -266,8 +266,8 @@ def test_lauum_rule_stays_inside_the_kernels_sizes():
             assert last < first
         for first, last, from_batch in rows:
             assert cholesky.tri.LEAF < first <= last <= cholesky.TRIANGLE_MAX and from_batch >= 1
-        for n in range(first, last + 1):
-            assert cholesky.tensor_blocks_a_side(n) in cholesky.TENSOR_INVERSE_THREADS
+            for n in range(first, last + 1):
+                assert cholesky.tensor_blocks_a_side(n) in cholesky.TENSOR_INVERSE_THREADS
 
 
 def test_lauum_settings_are_checked_as_the_inverses(monkeypatch):

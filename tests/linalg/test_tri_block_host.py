@@ -34,7 +34,8 @@ void product(const T* p, const T* q, int n, bool upper_m, T (*acc)[4][4]) {
         tb_accumulate<T>(p, q, gi, gj, k0, k1, acc[t]);
     }
 }
-// Every thread's tile straight to b (LAUUM, left TRMM), as the kernels store.
+// Every thread's tile straight to b (LAUUM, left TRMM), as the kernels store; rows = n, which
+// also fixes the tile map (tb_tile_of).
 template <typename T>
 void store_tiles(T (*acc)[4][4], T* b, int ld, int rows, int cols, bool upper_m, T alpha) {
     for (int t = 0; t < TB_THREADS; ++t) {

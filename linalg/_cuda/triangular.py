@@ -10,7 +10,8 @@ says (potrs, float64 trsm blocks of the recursion and kept B from PAIR_KEPT_FROM
 place of a copy (``src``). trmm and lauum: kernels/tri_block.cu
 (register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
 kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
-64 < n <= 256 where TILE_RULES says, else one dense cuBLAS product of the triangle, the triangle
+64 < n <= 512 where TILE_RULES says (and float64 TRMM at n = 64 on large batches,
+TILE_FULL_FROM), else one dense cuBLAS product of the triangle, the triangle
 copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF: trsm/trtri (and the
 Cholesky module's potrs with several vectors) as one launch of kernels/tri_cols.cu, the
 right-hand sides split over blocks, where COLS_BELOW says (``use_cols``); else by one cuBLAS
@@ -219,6 +220,17 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512,
 # trmm_small_call11_h100.md). LAUUM keeps its rules (float32 n = 72, its one excluded size, is
 # faster on chol_block at batch 1-100 on both GPUs).
 TILE_ANY_FILL_BELOW = {"trmm": 300}
+# TILE_FULL_FROM[(op, dtype name)]: at n = BLOCK_MAX, where a matrix is one whole 64 x 64 tile,
+# from that many matrices tri_tile serves every variant instead of tri_block (its DMMA product
+# against tri_block's FMA tiles; below 64 the padded tile's rows and columns cost more). H200,
+# float64 TRMM, n vectors, backend ms tri_block / tri_tile (reports/gpu_20261128e call 2,
+# device/p_block_tile.py): batch 10240 0.33-0.38 / 0.28-0.32 (1.16-1.24x, every variant), batch
+# 1000 0.048-0.055 / 0.046-0.058 (0.86-1.13x); n = 60 0.88-1.11x, n <= 57 0.57-0.99x; float32
+# n = 64 0.85-0.94x at 10240 (0.84-0.95x at 30000-100000, call 3); LAUUM (chol_tensor_lauum at
+# 64) 0.56x. The batch count, every variant tile / tri_block (call 3, device/p_tile64_batch.py,
+# the better of two alternating turns): 1000 0.80-1.12x, 2000 0.92-1.08x, 3000 1.12-1.19x, 4096
+# 1.09-1.15x, 10240 1.15-1.22x, 100000 1.20-1.30x. Measured on the H200 only.
+TILE_FULL_FROM = {("trmm", "float64"): 3000}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
@@ -965,7 +977,11 @@ def use_tile(op, dtype, n, variant, batch=None):
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
     dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
-    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill."""
+    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill. At n =
+    BLOCK_MAX (one whole tile a matrix) where TILE_FULL_FROM gives (op, dtype) a batch count at
+    most ``batch``, every variant."""
+    if n == BLOCK_MAX and batch is not None and n <= TILE_UPTO:
+        return batch >= TILE_FULL_FROM.get((op, dtype_name(dtype)), batch + 1)
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
     first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
@@ -1345,11 +1361,11 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     right = side == "right"
     n = a.shape[1]
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
-        return tri_block_trmm(a, b, flags, alpha, out=result_array(b, "b", keep))
     variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
     if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant, a.shape[0]):   # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
+    if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
+        return tri_block_trmm(a, b, flags, alpha, out=result_array(b, "b", keep))
     if is_real(a.dtype) and use_pair("trmm", a.dtype, n):
         x = result_array(b, "b", keep)
         tri_pair(a, b, flags, TRI_WARP_MUL, alpha, out=x)

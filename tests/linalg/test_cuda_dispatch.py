@@ -1280,6 +1280,41 @@ def test_tri_tile_serves_small_trmm_batches_at_any_fill():
     assert not tri_mod.use_tile("lauum", numpy.float32, 72, "lower", 1)
 
 
+def test_tri_tile_takes_whole_64_tiles_of_large_float64_trmm_batches():
+    """At n = 64 (one whole tile a matrix) float64 TRMM takes tri_tile from TILE_FULL_FROM
+    matrices, every variant (on the H200 it beat tri_block by 1.12-1.30x from 3000 matrices and
+    lost some variants at 1000-2000); tri_block keeps fewer matrices, n = 63, float32 and LAUUM, and a call without a batch
+    count."""
+    first = tri_mod.TILE_FULL_FROM[("trmm", "float64")]
+    assert 1000 < first <= 10240
+    for variant in ("left", "left_t", "right", "right_t"):
+        assert tri_mod.use_tile("trmm", numpy.float64, 64, variant, first)
+        assert tri_mod.use_tile("trmm", numpy.float64, 64, variant, 100 * first)
+        assert not tri_mod.use_tile("trmm", numpy.float64, 64, variant, first - 1)
+        assert not tri_mod.use_tile("trmm", numpy.float64, 64, variant)
+        assert not tri_mod.use_tile("trmm", numpy.float64, 63, variant, 100 * first)
+        assert not tri_mod.use_tile("trmm", numpy.float32, 64, variant, 100 * first)
+    for triangle in ("lower", "upper"):
+        assert not tri_mod.use_tile("lauum", numpy.float64, 64, triangle, 100 * first)
+
+
+def test_trmm_routes_whole_64_tiles_by_the_batch(monkeypatch):
+    """trmm at n = 64: tri_tile from TILE_FULL_FROM float64 matrices (a new array, B only read),
+    tri_block below that count."""
+    events = []
+    monkeypatch.setattr(tri_mod, "TILE_FULL_FROM", {("trmm", "float64"): 3})
+    monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args: events.append("tile") or "new")
+    monkeypatch.setattr(tri_mod, "tri_block_trmm",
+                        lambda a, b, flags, alpha, out=None: events.append("tri_block") or out)
+    monkeypatch.setattr(tri_mod, "result_array", lambda x, name, keep: x)
+    for batch, path in ((3, "tile"), (2, "tri_block")):
+        events.clear()
+        a, b = numpy.empty((batch, 64, 64)), numpy.empty((batch, 64, 5))
+        for side in ("left", "right"):
+            tri_mod.trmm(a, b if side == "left" else b.swapaxes(1, 2), side)
+        assert events == [path, path], batch
+
+
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():
     """check_twin: one leading dimension and batch stride serve both arrays of an out-of-place
     launch; a dimension of length 1 may carry any stride (a vector batch reshaped to (batch, n,

@@ -317,8 +317,26 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
     monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
     monkeypatch.setattr(gpu, "TILE_SPLIT", split)
-    batch = 3
     gen = rng(n + 13)
+    check_trmm_variants(cp, gpu, gen, 3, n, dtype)
+    check_lauum(cp, gpu, gen, 3, n, dtype)
+
+
+@pytest.mark.parametrize("cap", [2, 0])
+@pytest.mark.parametrize("dtype", REAL)
+def test_trmm_of_whole_64_tiles_on_tri_tile(cp, gpu, monkeypatch, dtype, cap):
+    """TRMM at n = 64 on tri_tile (TILE_FULL_FROM at one matrix, both dtypes; one whole tile a
+    matrix): every variant, vector counts below, at and above a tile, strided views of B,
+    poisoned unreferenced triangles; a 2-block grid walking the batch and a block a tile."""
+    monkeypatch.setattr(gpu, "TILE_FULL_FROM", {("trmm", "float64"): 1, ("trmm", "float32"): 1})
+    monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    assert gpu.use_tile("trmm", dtype, 64, "right_t", 3)
+    check_trmm_variants(cp, gpu, rng(64), 3, 64, dtype)
+
+
+def check_trmm_variants(cp, gpu, gen, batch, n, dtype):
+    """gpu.trmm for every VARIANT with 5, 64 and 130 vectors (B a strided view, A's unreferenced
+    triangle poisoned, alpha -0.5) against NumPy within the scaled-residual bound."""
     for (side, lower, trans, unit), (nvec, pad) in itertools.product(VARIANTS, ((5, 3), (64, 0),
                                                                                  (130, 2))):
         t = random_triangular(gen, batch, n, dtype, lower=lower, unit_diagonal=unit)
@@ -327,12 +345,11 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
         full = gen.standard_normal(shape).astype(dtype)
         b = full[:, :, :nvec] if side == "left" else full[:, :, :n]
         width = b.shape[2]
-        y = gpu.trmm(cp.asarray(poison_triangle(t, lower, unit)), cp.asarray(full)[:, :, :width], side,
-                     lower, trans, unit, -0.5)
+        y = gpu.trmm(cp.asarray(poison_triangle(t, lower, unit)),
+                     cp.asarray(full)[:, :, :width], side, lower, trans, unit, -0.5)
         ref = -0.5 * (opm @ b if side == "left" else b @ opm)
         res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
         assert res < THRESHOLD, (side, lower, trans, unit, nvec, res)
-    check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
 @pytest.mark.parametrize("cap,split", [(2, 1), (0, 1), (1, 4)], ids=lambda v: str(v))

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Call 1: tri_block staging by 16-byte chunks + right TRMM tile stores in pairs (the two patches
 # of reports/gpu_20261128d, applied) against the committed kernels (device/old/), then tests.
+# device/old/ held the committed kernels (git show 2d768e6:kernels/tri_block.cu, ...:kernels/trmm.cu),
+# the patches were applied to kernels/ for the call (both since reverted).
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
 R=$OUT/r; mkdir -p $R

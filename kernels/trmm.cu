@@ -86,6 +86,12 @@ constexpr int TT_B = 64;                    // output tile: 64 x 64
 constexpr int TT_BK = TT_BK_OPT;
 constexpr int TT_THREADS = 128;                // 4 warps, a 32 x 32 part each
 constexpr int TT_STAGES = TT_STAGES_OPT;
+// TT_RUNS_OPT (linalg/_cuda/triangular.py TILE_MASKED_RUNS, by dtype): 16-byte runs in the
+// tiles that the matrix's or the triangle's edge crosses (tt_put_run), else an element a copy.
+#ifndef TT_RUNS_OPT
+#define TT_RUNS_OPT 1
+#endif
+constexpr bool TT_RUNS = TT_RUNS_OPT != 0;
 
 // Flag word of tri_tile (linalg/_cuda/triangular.py TT_*).
 #define TT_M_UPPER 1
@@ -210,24 +216,57 @@ __device__ __forceinline__ void tt_put(T* s, const T* src, int what) {
     }
 }
 
+// One 16-byte run of a masked stage (16 / sizeof(T) places, consecutive in shared memory and
+// in the source): one 16-byte copy where every place is a copy, else place by place (what_of(e):
+// the e-th place's zero / one / copy) -- at the matrix's edges and the triangle's.
+template <typename T, typename WhatOf>
+__device__ __forceinline__ void tt_put_run(T* s, const T* src, WhatOf what_of) {
+    constexpr int V = 16 / (int)sizeof(T);
+    int what[V];
+    bool copies = true;
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        what[e] = what_of(e);
+        copies = copies && what[e] == TT_COPY;
+    }
+    if (copies) {
+        cp_async_16(s, src);
+        return;
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) tt_put<T>(s + e, src + e, what[e]);
+}
+
 // Issue this thread's copies of one operand tile: places (f, k) of k tile k0.. from src + f sf +
 // (k0 + k) sk into s[k][f]; what(f, k0 + k) says zero / one / copy unless the tile is `full`.
 // vec (f runs along the unit stride, 16-byte aligned sources): 16-byte copies of 16 / sizeof(T)
-// consecutive f where the tile is full (a quarter or half of the copy instructions).
-// KMAJOR (the operand's k stride is 1): into s[f][k] (row stride tt_ldk), and vec means 16-byte
-// copies of 16 / sizeof(T) consecutive k -- the source's unit stride -- where the tile is full.
+// consecutive f where the tile is full (a quarter or half of the copy instructions); with
+// TT_RUNS also in the other tiles, where such a run lies inside the matrix and the triangle
+// (tt_put_run; the full tiles keep their own loop: one loop for both lost 10-17 % at float64
+// n = 200, reports/gpu_20261128e call 4).
+// KMAJOR (the operand's k stride is 1): into s[f][k] (row stride tt_ldk), and vec means runs of
+// 16 / sizeof(T) consecutive k -- the source's unit stride.
 template <typename T, bool KMAJOR, typename What>
 __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index_t sk, int k0,
                                                  bool full, bool vec, T* s, What what) {
     const bool kc = sk == 1;
     const int t = threadIdx.x;
     if constexpr (KMAJOR) {
+        constexpr int V = 16 / (int)sizeof(T), ROW = TT_BK / V;       // 16-byte chunks a row of k
         if (vec && full) {
-            constexpr int V = 16 / (int)sizeof(T), ROW = TT_BK / V;   // 16-byte chunks a row of k
 #pragma unroll
             for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
                 const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
                 cp_async_16(s + f * tt_ldk() + k, src + (index_t)f * sf + (k0 + k));
+            }
+            return;
+        }
+        if (TT_RUNS && vec) {
+#pragma unroll
+            for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
+                const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
+                tt_put_run<T>(s + f * tt_ldk() + k, src + (index_t)f * sf + (k0 + k),
+                              [&](int e) { return what(f, k0 + k + e); });
             }
             return;
         }
@@ -240,13 +279,23 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
         }
         return;
     }
+    constexpr int V = 16 / (int)sizeof(T), ROW = TT_B / V;          // chunks a k row
     if (vec && full) {
-        constexpr int V = 16 / (int)sizeof(T), ROW = TT_B / V;      // chunks a k row
         const int f = V * (t % ROW);
 #pragma unroll
         for (int r = 0; r < TT_PLACES / V; ++r) {
             const int k = t / ROW + (TT_THREADS / ROW) * r;
             cp_async_16(s + k * tt_ld<T>() + f, src + f + (index_t)(k0 + k) * sk);
+        }
+        return;
+    }
+    if (TT_RUNS && vec) {
+        const int f = V * (t % ROW);
+#pragma unroll
+        for (int r = 0; r < TT_PLACES / V; ++r) {
+            const int k = t / ROW + (TT_THREADS / ROW) * r;
+            tt_put_run<T>(s + k * tt_ld<T>() + f, src + f + (index_t)(k0 + k) * sk,
+                          [&](int e) { return what(f + e, k0 + k); });
         }
         return;
     }

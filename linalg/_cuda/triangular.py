@@ -250,6 +250,16 @@ TILE_KMAJOR = {"float64", "float32"} if os.environ.get("LINALG_CUDA_TILE_KMAJOR"
 TILE_GRID = 0
 # tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
+# The dtypes whose tiles crossed by the matrix's or the triangle's edge are staged by 16-byte runs
+# where a run lies inside both (kernels/trmm.cu TT_RUNS; else an element a copy, as the full
+# tiles' own loop does not need to ask). H200, batch 10240 (n = 200: 6710), tri_tile forced,
+# ms before / after, the better of two alternating turns (reports/gpu_20261128e call 5,
+# device/p_ragged.py): float64 TRMM left N n = 100 1.38 / 1.23, n = 200 4.06 / 3.95, upper right
+# N 1.66 / 1.46, 4.83 / 4.60, LAUUM lower 1.13 / 0.91, 2.38 / 2.13, SYRK 1.29 / 1.22, 3.50 /
+# 3.49; float32 TRMM left N n = 100 1.50 / 1.18, LAUUM 1.21 / 0.88; one tile a matrix, float64
+# n = 60 left N 0.30 / 0.30, upper right T 0.38 / 0.30. Call 4 had one loop for both kinds of
+# tile: float64 n = 200 lost 10-17 % (n = 72 gained up to 1.54x).
+TILE_MASKED_RUNS = {"float64", "float32"}
 # tri_tile_split (kernels/trmm.cu, compute capability 9.0 on): where a batch's tiles leave most
 # SMs idle, a cluster of s blocks an item, each streaming a run of its k tiles, the partial sums
 # met in distributed shared memory. A block's k tile is ~1900 cycles of DMMA a warp (2 x 4
@@ -1089,9 +1099,10 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     flags |= _vec_flag(out, oj, oi, so, TT_VEC_OUT, v=2)     # pairs along Out's rows, one store
     device = current_device()
     split = tile_split(items, kdim, device)
-    launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, TILE_GRID,
-                                            TILE_SHAPE[dtype_name(a.dtype)], km,
-                                            bool(flags & TT_PATCH_EDGES), split)
+    name = dtype_name(a.dtype)
+    launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, TILE_GRID, TILE_SHAPE[name], km,
+                                            bool(flags & TT_PATCH_EDGES), split,
+                                            name in TILE_MASKED_RUNS)
     launcher(min(items, grid) * split, TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
              smem)
@@ -1129,9 +1140,10 @@ def tile_split(items, kdim, device_id):
 
 
 @functools.lru_cache(maxsize=64)
-def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split=1):
+def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split=1, runs=True):
     """(launcher, items of the grid, shared bytes) of tri_tile (``split`` 1) or tri_tile_split
-    (``split`` blocks an item, a cluster; the grid is items x split blocks): a block an item (a
+    (``split`` blocks an item, a cluster; the grid is items x split blocks), compiled with
+    ``runs`` as TT_RUNS (TILE_MASKED_RUNS): a block an item (a
     block streams the k tiles of its items, the next item's first copies during this one's
     product), at most ``cap`` items where cap > 0. A persistent grid (the blocks resident at
     once) measured slower: H100, float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256
@@ -1142,7 +1154,7 @@ def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split
     name = f"tri_tile<{args}>" if split == 1 else f"tri_tile_split<{args}, {split}>"
     launcher = kernel("trmm", name, "pqqqpqqqpqqqiiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
-                       f"-DTT_BLOCKS_OPT={blocks}"))
+                       f"-DTT_BLOCKS_OPT={blocks}", f"-DTT_RUNS_OPT={int(runs)}"))
     smem = tile_smem(dtype, shape) + (TILE_PART_BYTES if split > 1 else 0)
     grid = (2**31 - 1) // split
     return launcher, max(1, min(grid, cap or grid)), smem

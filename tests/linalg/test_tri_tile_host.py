@@ -130,3 +130,28 @@ def test_split_rule_fills_the_sms(monkeypatch):
     monkeypatch.setattr(tri_mod, "TILE_SPLIT", 3)
     with pytest.raises(ValueError, match="LINALG_CUDA_TILE_SPLIT"):
         tri_mod.tile_split(1, 512, 0)
+
+
+def test_launcher_compiles_the_masked_runs_by_dtype(monkeypatch):
+    """_tri_tile_config passes TT_RUNS_OPT (kernels/trmm.cu: 16-byte runs in the tiles an edge
+    crosses) as 1 for the dtypes of TILE_MASKED_RUNS and 0 otherwise, beside TILE_SHAPE's options,
+    and the two settings are distinct launchers."""
+    import numpy
+    seen = []
+
+    def kernel(family, name, signature, dtype, options=()):
+        seen.append((family, name, tuple(options)))
+        return ("launcher", len(seen))
+    monkeypatch.setattr(tri_mod, "kernel", kernel)
+    tri_mod._tri_tile_config.cache_clear()
+    try:
+        for runs in (True, False):
+            tri_mod._tri_tile_config(0, numpy.dtype("float64"), False, 0, (32, 2, 3), 1, False,
+                                     1, runs)
+    finally:
+        tri_mod._tri_tile_config.cache_clear()
+    assert [s[2] for s in seen] == [
+        ("-DTT_BK_OPT=32", "-DTT_STAGES_OPT=2", "-DTT_BLOCKS_OPT=3", f"-DTT_RUNS_OPT={r}")
+        for r in (1, 0)]
+    assert all(s[0] == "trmm" and s[1] == "tri_tile<double, false, 1, false>" for s in seen)
+    assert tri_mod.TILE_MASKED_RUNS == {"float64", "float32"}

@@ -2,8 +2,8 @@
 # Prepared for the next session (not run): the measurements the edge-tile runs (TT_RUNS) may have
 # moved -- TILE_RULES' fills (tri_tile against the dense path at the n the fills keep off the
 # tiles: float64 72-96 and 160, float32 72-112 and 160; probe_trmm_tile.py rules) and tri_tile
-# against tri_block for float64 TRMM at n = 60-63 (where TILE_FULL_FROM could reach below 64).
-# About 4 minutes.
+# against tri_block for float64 TRMM at n = 60-63 (where TILE_FULL_FROM could reach below 64);
+# tri_block's shared buffers for float64 TRMM on the H200 (p_block_buffers.py). About 5 minutes.
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
 R=$OUT/r; mkdir -p $R
@@ -13,4 +13,6 @@ timeout 200 python3 scripts/probe_trmm_tile.py rules 72,80,96,112,160 float64,fl
 tar czf $OUT/r.tgz -C $OUT r
 timeout 60 python3 $D/p_block_tile.py --sizes 60,61,62,63 --batches 3000,10240 --lauum "" > $R/bt60.md 2>&1
 tar czf $OUT/r.tgz -C $OUT r
-cat $R/gpu.txt; grep RULES $R/rules.txt | cut -c1-300; cut -c1-160 $R/bt60.md
+timeout 60 python3 $D/p_block_buffers.py > $R/buffers.md 2>&1
+tar czf $OUT/r.tgz -C $OUT r
+cat $R/gpu.txt; cat $R/buffers.md; grep RULES $R/rules.txt | cut -c1-300; cut -c1-160 $R/bt60.md

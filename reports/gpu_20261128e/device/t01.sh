@@ -9,7 +9,7 @@ R=$OUT/r; mkdir -p $R
 D=reports/gpu_20261128e/device
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 for tool in memcheck racecheck; do
-  timeout 100 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 9 --kernel-name kns=tri_ python3 $D/small_tri.py > $R/$tool.txt 2>&1
+  timeout 100 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 9 --kernel-name kns=tri_ python3 reports/gpu_20261128d/device/small_tri.py > $R/$tool.txt 2>&1
   echo "rc $?" >> $R/$tool.txt
 done
 tar czf $OUT/r.tgz -C $OUT r
@@ -17,9 +17,9 @@ rm -rf /tmp/oldk && cp -r kernels /tmp/oldk && cp $D/old/tri_block.cu $D/old/trm
 for turn in 1 2; do
   for tree in old new; do
     if [ $tree = old ]; then export LINALG_KERNEL_DIR=/tmp/oldk; else unset LINALG_KERNEL_DIR; fi
-    timeout 60 python3 $D/p_ragged.py --sizes 33,40,48,57,64 --batches 10240 > $R/b64_${tree}$turn.md 2>&1
-    timeout 40 python3 $D/p_ragged.py --dtype float32 --sizes 40,48,57,64 --batches 10240 --trmm LNl,LTl,LNr --lauum L > $R/b32_${tree}$turn.md 2>&1
-    timeout 60 python3 $D/p_ragged.py --sizes 72,100,128,150,200,256 --batches 1000,10240 --trmm LNr,UNr,LTr --lauum "" > $R/right_${tree}$turn.md 2>&1
+    timeout 60 python3 reports/gpu_20261128d/device/p_ragged.py --sizes 33,40,48,57,64 --batches 10240 > $R/b64_${tree}$turn.md 2>&1
+    timeout 40 python3 reports/gpu_20261128d/device/p_ragged.py --dtype float32 --sizes 40,48,57,64 --batches 10240 --trmm LNl,LTl,LNr --lauum L > $R/b32_${tree}$turn.md 2>&1
+    timeout 60 python3 reports/gpu_20261128d/device/p_ragged.py --sizes 72,100,128,150,200,256 --batches 1000,10240 --trmm LNr,UNr,LTr --lauum "" > $R/right_${tree}$turn.md 2>&1
   done
 done
 unset LINALG_KERNEL_DIR

@@ -10,15 +10,15 @@ D=reports/gpu_20261128e/device
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 S=/usr/local/cuda/bin/compute-sanitizer
 timeout 100 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tile python3 $D/small_tile.py > $R/memcheck_tile.txt 2>&1; echo "rc $?" >> $R/memcheck_tile.txt
-timeout 100 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tile python3 $D/small_tri.py > $R/memcheck_tri.txt 2>&1; echo "rc $?" >> $R/memcheck_tri.txt
+timeout 100 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tile python3 reports/gpu_20261128d/device/small_tri.py > $R/memcheck_tri.txt 2>&1; echo "rc $?" >> $R/memcheck_tri.txt
 timeout 100 $S --tool racecheck --error-exitcode 9 --kernel-name kns=tri_tile python3 $D/small_tile.py > $R/racecheck_tile.txt 2>&1; echo "rc $?" >> $R/racecheck_tile.txt
 tar czf $OUT/r.tgz -C $OUT r
 rm -rf /tmp/oldk && cp -r kernels /tmp/oldk && cp $D/old/trmm.cu /tmp/oldk/
 for turn in 1 2; do
   for tree in old new; do
     if [ $tree = old ]; then export LINALG_KERNEL_DIR=/tmp/oldk; else unset LINALG_KERNEL_DIR; fi
-    timeout 60 python3 $D/p_ragged.py --sizes 72,100,200 --batches 10240 --trmm LNl,LTl,LNr,UNr,LTr --lauum L,U --syrk > $R/rag64_${tree}$turn.md 2>&1
-    timeout 30 python3 $D/p_ragged.py --dtype float32 --sizes 100,200 --batches 10240 --trmm LNl,LNr --lauum L > $R/rag32_${tree}$turn.md 2>&1
+    timeout 60 python3 reports/gpu_20261128d/device/p_ragged.py --sizes 72,100,200 --batches 10240 --trmm LNl,LTl,LNr,UNr,LTr --lauum L,U --syrk > $R/rag64_${tree}$turn.md 2>&1
+    timeout 30 python3 reports/gpu_20261128d/device/p_ragged.py --dtype float32 --sizes 100,200 --batches 10240 --trmm LNl,LNr --lauum L > $R/rag32_${tree}$turn.md 2>&1
     timeout 40 python3 $D/p_block_tile.py --sizes 48,60,64 --batches 10240 --trmm LNl,LTl,LNr,UTr --lauum "" > $R/bt_${tree}$turn.md 2>&1
   done
 done

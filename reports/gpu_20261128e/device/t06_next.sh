@@ -8,7 +8,7 @@ R=$OUT/r; mkdir -p $R
 D=reports/gpu_20261128e/device
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 S=/usr/local/cuda/bin/compute-sanitizer
-timeout 150 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_ python3 $D/small_tri.py > $R/memcheck_tri.txt 2>&1; echo "rc $?" >> $R/memcheck_tri.txt
+timeout 150 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_ python3 reports/gpu_20261128d/device/small_tri.py > $R/memcheck_tri.txt 2>&1; echo "rc $?" >> $R/memcheck_tri.txt
 timeout 60 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tile python3 $D/small_tile.py > $R/memcheck_tile.txt 2>&1; echo "rc $?" >> $R/memcheck_tile.txt
 tar czf $OUT/r.tgz -C $OUT r
 timeout 300 python3 -m pytest -q -p no:cacheprovider -m gpu -n 15 tests/linalg/test_gpu_triangular.py tests/linalg/test_gpu_cholesky.py tests/linalg/test_gpu_keep.py tests/linalg/test_gpu_blas.py -k "tile or trmm or lauum or potri or syrk" > $R/tests.txt 2>&1

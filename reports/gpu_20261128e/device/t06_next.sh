@@ -2,11 +2,8 @@
 # Prepared for the next session (not run): what call 5 left unfinished on the final tri_tile
 # (TT_RUNS) -- memcheck of the small runs with time to finish, the GPU tests of the tiles' users
 # in full. About 7 minutes; device/t07_next.sh holds the measurements.
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
-R=$OUT/r; mkdir -p $R
+source scripts/device_preamble.sh
 D=reports/gpu_20261128e/device
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 S=/usr/local/cuda/bin/compute-sanitizer
 timeout 150 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_ python3 reports/gpu_20261128d/device/small_tri.py > $R/memcheck_tri.txt 2>&1; echo "rc $?" >> $R/memcheck_tri.txt
 timeout 60 $S --tool memcheck --error-exitcode 9 --kernel-name kns=tri_tile python3 $D/small_tile.py > $R/memcheck_tile.txt 2>&1; echo "rc $?" >> $R/memcheck_tile.txt

@@ -4,11 +4,8 @@
 # tiles: float64 72-96 and 160, float32 72-112 and 160; probe_trmm_tile.py rules) and tri_tile
 # against tri_block for float64 TRMM at n = 60-63 (where TILE_FULL_FROM could reach below 64);
 # tri_block's shared buffers for float64 TRMM on the H200 (p_block_buffers.py). About 5 minutes.
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD:/tmp/site
-R=$OUT/r; mkdir -p $R
+source scripts/device_preamble.sh
 D=reports/gpu_20261128e/device
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $R/gpu.txt
 timeout 200 python3 scripts/probe_trmm_tile.py rules 72,80,96,112,160 float64,float32 > $R/rules.txt 2>&1
 tar czf $OUT/r.tgz -C $OUT r
 timeout 60 python3 $D/p_block_tile.py --sizes 60,61,62,63 --batches 3000,10240 --lauum "" > $R/bt60.md 2>&1

@@ -5,7 +5,8 @@
 #   python3 -m pytest -q tests/linalg/test_tri_block_host.py      (host tests, nvcc)
 # The A/B toggles BLOCK_SMALL_UPTO inside one process (64 rows = the kernel as before), so no
 # old sources are needed. memcheck / racecheck on small_tri.py (TRMM and LAUUM at n = 40 take the
-# 48 rows), the A/B, the GPU tests of tri_block's users. About 7 minutes.
+# 48 rows), the A/B (with LAUUM also on chol_tensor_lauum at n = 33-55), the GPU tests of
+# tri_block's users. About 7 minutes.
 source scripts/device_preamble.sh
 D=reports/gpu_20261128e/device
 S=/usr/local/cuda/bin/compute-sanitizer

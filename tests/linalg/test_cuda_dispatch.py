@@ -1283,8 +1283,8 @@ def test_tri_tile_serves_small_trmm_batches_at_any_fill():
 def test_tri_tile_takes_whole_64_tiles_of_large_float64_trmm_batches():
     """At n = 64 (one whole tile a matrix) float64 TRMM takes tri_tile from TILE_FULL_FROM
     matrices, every variant (on the H200 it beat tri_block by 1.12-1.30x from 3000 matrices and
-    lost some variants at 1000-2000); tri_block keeps fewer matrices, n = 63, float32 and LAUUM, and a call without a batch
-    count."""
+    lost some variants at 1000-2000); tri_block keeps fewer matrices, n = 63, float32 and LAUUM,
+    and a call without a batch count."""
     first = tri_mod.TILE_FULL_FROM[("trmm", "float64")]
     assert 1000 < first <= 10240
     for variant in ("left", "left_t", "right", "right_t"):

@@ -133,9 +133,9 @@ def test_split_rule_fills_the_sms(monkeypatch):
 
 
 def test_launcher_compiles_the_masked_runs_by_dtype(monkeypatch):
-    """_tri_tile_config passes TT_RUNS_OPT (kernels/trmm.cu: 16-byte runs in the tiles an edge
-    crosses) as 1 for the dtypes of TILE_MASKED_RUNS and 0 otherwise, beside TILE_SHAPE's options,
-    and the two settings are distinct launchers."""
+    """_tri_tile_config compiles ``runs`` as TT_RUNS_OPT 1 / 0 (kernels/trmm.cu: 16-byte runs in
+    the tiles an edge crosses) beside TILE_SHAPE's options, each setting its own launcher (the
+    cache keys it); _tri_tile passes ``runs`` for the dtypes of TILE_MASKED_RUNS: both."""
     import numpy
     seen = []
 

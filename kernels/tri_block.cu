@@ -313,11 +313,11 @@ __device__ __forceinline__ void tb_copy_vectors(const T* b, index_t ldb, T* x, i
     });
 }
 
-// This thread's tile of C = P^T Q over its warp's k range.
+// This thread's tile (gi, gj) of C = P^T Q over its warp's k range.
 template <typename T>
 __device__ __forceinline__ void tb_tile_product(const T* p, const T* q, int n, bool upper_m,
-                                                T (&acc)[4][4]) {
-    int gi, gj, k0, k1;
+                                                T (&acc)[4][4], int& gi, int& gj) {
+    int k0, k1;
     tb_tile_of(threadIdx.x, n, upper_m, gi, gj);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
@@ -381,11 +381,10 @@ tri_block_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__
             if (QBUF == 2) copy_q(next, q0 + ((i + 1) & 1) * STRIDE);
         }
         T acc[4][4];
-        tb_tile_product<T>(p, q, n, upper_m, acc);
+        int gi, gj;
+        tb_tile_product<T>(p, q, n, upper_m, acc, gi, gj);
         T* const bv = vectors(t);
         const int nv = tb_item_of(t, chunks, nvec).nv;
-        int gi, gj;
-        tb_tile_of(threadIdx.x, n, upper_m, gi, gj);
         if (PBUF == 1 || QBUF == 1 || right) __syncthreads();     // every read of p and q is done
         if (PBUF == 1 && next < items) copy_p(next, p0);
         if (!right) {                         // rows of C are rows of B: from registers
@@ -424,13 +423,12 @@ tri_block_lauum(T* __restrict__ A, index_t lda, index_t sa, int n, index_t batch
         __syncthreads();                      // matrix k staged; the last matrix's stores are done
         if (BUFS == 2 && next < batch) copy_f(next, f0 + ((i + 1) & 1) * STRIDE);
         T acc[4][4];
-        tb_tile_product<T>(f, f, n, true, acc);
+        int gi, gj;
+        tb_tile_product<T>(f, f, n, true, acc, gi, gj);
         if (BUFS == 1 && next < batch) {
             __syncthreads();                  // every read of f is done
             copy_f(next, f0);
         }
-        int gi, gj;
-        tb_tile_of(threadIdx.x, n, true, gi, gj);
         T* const a = A + k * sa;
         tb_store_tile<T>(a, lda, n, n, gi, gj, acc, T(1), tb_vec_ok<T>(a, lda));
     }

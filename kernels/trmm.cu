@@ -237,39 +237,57 @@ __device__ __forceinline__ void tt_put_run(T* s, const T* src, WhatOf what_of) {
     for (int e = 0; e < V; ++e) tt_put<T>(s + e, src + e, what[e]);
 }
 
+// This thread's 16-byte runs of one operand tile (16 / sizeof(T) places consecutive in the
+// source's unit stride and in shared memory; the tile's places in TT_PLACES / V runs a thread):
+// FULL, one 16-byte copy each (a full tile); else tt_put_run (a run where every place is a copy
+// as one 16-byte copy, the others place by place). One walk, instantiated apart for the two: one
+// loop deciding per tile lost 10-17 % at float64 n = 200 (reports/gpu_20261128e call 4).
+// KMAJOR: runs along k into s[f][k] (the source's k stride is 1); else along f into s[k][f]
+// (its f stride is 1).
+template <typename T, bool KMAJOR, bool FULL, typename What>
+__device__ __forceinline__ void tt_stage_runs(const T* src, index_t sf, index_t sk, int k0, T* s,
+                                              What what) {
+    constexpr int V = 16 / (int)sizeof(T);
+    const int t = threadIdx.x;
+#pragma unroll
+    for (int r = 0; r < TT_PLACES / V; ++r) {
+        int f, k;                                                   // the run's first place
+        if constexpr (KMAJOR) {
+            constexpr int ROW = TT_BK / V;                          // runs a row of k
+            const int c = t + TT_THREADS * r;
+            f = c / ROW, k = V * (c % ROW);
+        } else {
+            constexpr int ROW = TT_B / V;                           // runs a k row
+            f = V * (t % ROW), k = t / ROW + (TT_THREADS / ROW) * r;
+        }
+        T* const d = KMAJOR ? s + f * tt_ldk() + k : s + k * tt_ld<T>() + f;
+        const T* const p = KMAJOR ? src + (index_t)f * sf + (k0 + k)
+                                  : src + f + (index_t)(k0 + k) * sk;
+        if constexpr (FULL) {
+            cp_async_16(d, p);
+        } else {
+            tt_put_run<T>(d, p, [&](int e) {
+                return KMAJOR ? what(f, k0 + k + e) : what(f + e, k0 + k);
+            });
+        }
+    }
+}
+
 // Issue this thread's copies of one operand tile: places (f, k) of k tile k0.. from src + f sf +
 // (k0 + k) sk into s[k][f]; what(f, k0 + k) says zero / one / copy unless the tile is `full`.
-// vec (f runs along the unit stride, 16-byte aligned sources): 16-byte copies of 16 / sizeof(T)
-// consecutive f where the tile is full (a quarter or half of the copy instructions); with
-// TT_RUNS also in the other tiles, where such a run lies inside the matrix and the triangle
-// (tt_put_run; the full tiles keep their own loop: one loop for both lost 10-17 % at float64
-// n = 200, reports/gpu_20261128e call 4).
+// vec (f runs along the unit stride, 16-byte aligned sources): 16-byte runs of 16 / sizeof(T)
+// consecutive f (a quarter or half of the copy instructions, tt_stage_runs) where the tile is
+// full, and with TT_RUNS also in the other tiles; else an element a copy.
 // KMAJOR (the operand's k stride is 1): into s[f][k] (row stride tt_ldk), and vec means runs of
 // 16 / sizeof(T) consecutive k -- the source's unit stride.
 template <typename T, bool KMAJOR, typename What>
 __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index_t sk, int k0,
                                                  bool full, bool vec, T* s, What what) {
+    if (vec && full) return tt_stage_runs<T, KMAJOR, true>(src, sf, sk, k0, s, what);
+    if (TT_RUNS && vec) return tt_stage_runs<T, KMAJOR, false>(src, sf, sk, k0, s, what);
     const bool kc = sk == 1;
     const int t = threadIdx.x;
     if constexpr (KMAJOR) {
-        constexpr int V = 16 / (int)sizeof(T), ROW = TT_BK / V;       // 16-byte chunks a row of k
-        if (vec && full) {
-#pragma unroll
-            for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
-                const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
-                cp_async_16(s + f * tt_ldk() + k, src + (index_t)f * sf + (k0 + k));
-            }
-            return;
-        }
-        if (TT_RUNS && vec) {
-#pragma unroll
-            for (int r = 0; r < TT_B * ROW / TT_THREADS; ++r) {
-                const int c = t + TT_THREADS * r, f = c / ROW, k = V * (c % ROW);
-                tt_put_run<T>(s + f * tt_ldk() + k, src + (index_t)f * sf + (k0 + k),
-                              [&](int e) { return what(f, k0 + k + e); });
-            }
-            return;
-        }
 #pragma unroll
         for (int r = 0; r < TT_PLACES; ++r) {
             int f, k;
@@ -277,34 +295,14 @@ __device__ __forceinline__ void tt_stage_operand(const T* src, index_t sf, index
             const T* p = src + (index_t)f * sf + (k0 + k);
             tt_put<T>(s + f * tt_ldk() + k, p, full ? TT_COPY : what(f, k0 + k));
         }
-        return;
-    }
-    constexpr int V = 16 / (int)sizeof(T), ROW = TT_B / V;          // chunks a k row
-    if (vec && full) {
-        const int f = V * (t % ROW);
+    } else {
 #pragma unroll
-        for (int r = 0; r < TT_PLACES / V; ++r) {
-            const int k = t / ROW + (TT_THREADS / ROW) * r;
-            cp_async_16(s + k * tt_ld<T>() + f, src + f + (index_t)(k0 + k) * sk);
+        for (int r = 0; r < TT_PLACES; ++r) {
+            int f, k;
+            tt_place<T>(t, r, kc, f, k);
+            const T* p = src + (index_t)f * sf + (index_t)(k0 + k) * sk;
+            tt_put<T>(s + k * tt_ld<T>() + f, p, full ? TT_COPY : what(f, k0 + k));
         }
-        return;
-    }
-    if (TT_RUNS && vec) {
-        const int f = V * (t % ROW);
-#pragma unroll
-        for (int r = 0; r < TT_PLACES / V; ++r) {
-            const int k = t / ROW + (TT_THREADS / ROW) * r;
-            tt_put_run<T>(s + k * tt_ld<T>() + f, src + f + (index_t)(k0 + k) * sk,
-                          [&](int e) { return what(f + e, k0 + k); });
-        }
-        return;
-    }
-#pragma unroll
-    for (int r = 0; r < TT_PLACES; ++r) {
-        int f, k;
-        tt_place<T>(t, r, kc, f, k);
-        const T* p = src + (index_t)f * sf + (index_t)(k0 + k) * sk;
-        tt_put<T>(s + k * tt_ld<T>() + f, p, full ? TT_COPY : what(f, k0 + k));
     }
 }
 

@@ -10,8 +10,8 @@ says (potrs, float64 trsm blocks of the recursion and kept B from PAIR_KEPT_FROM
 place of a copy (``src``). trmm and lauum: kernels/tri_block.cu
 (register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
 kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
-64 < n <= 512 where TILE_RULES says (and float64 TRMM at n = 64 on large batches,
-TILE_FULL_FROM), else one dense cuBLAS product of the triangle, the triangle
+64 < n <= 512 where TILE_RULES says (and float64 TRMM at n = 48..64 on large batches, a
+persistent grid: TILE_ONE_TILE), else one dense cuBLAS product of the triangle, the triangle
 copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF: trsm/trtri (and the
 Cholesky module's potrs with several vectors) as one launch of kernels/tri_cols.cu, the
 right-hand sides split over blocks, where COLS_BELOW says (``use_cols``); else by one cuBLAS
@@ -200,12 +200,22 @@ BLOCK_GRID = 0
 # reports/gpu_20261126f/rules_patch.txt): float32 n = 80 0.98 / 0.81 against
 # the dense path's 1.00 / 1.03 (lower / upper), so its fill went 0.7 -> 0.6 (n = 72 lower 0.99 /
 # 0.95 stays dense); float64 tri_tile everywhere as before (n = 72 0.89 / 0.76 against 1.00 / 0.97).
+# The fills since the masked tiles' 16-byte runs (TT_RUNS; 2026-11-28, H200 only, batch 10240,
+# `python3 scripts/probe_trmm_tile.py rules 72,80,96,112,160 float64,float32`,
+# reports/gpu_20261128f/call3/rules.txt, ms tri_tile / dense path): float32 left T wins from
+# n = 72 (0.76 / 0.77, n = 96 0.81 / 0.98, n = 160 2.30 / 3.49), right N from 96 (0.97 / 1.03,
+# n = 112 1.22 / 1.55), left N and right T from 112 (1.19 / 1.55, 1.43 / 1.57; n = 160 2.96 /
+# 3.84, 3.44 / 4.40; n = 96 1.05 / 1.03, 1.23 / 1.14 stay dense); float64 left T from 72 (0.83 /
+# 0.88, n = 80 0.92 / 0.93); float64 left N, right N and right T as before (n = 96 left N 1.14 /
+# 1.12; right T n = 112 1.56 / 1.53, n = 160 3.63 / 3.23). So float32 left 0.9 -> 0.8, left T
+# 0.9 -> 0.56, right 0.9 -> 0.74, right T 0.9 -> 0.8; float64 left T 0.75 -> 0.56. LAUUM as
+# before.
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512, 0.75),
+TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512, 0.56),
                                     "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
-              ("trmm", "float32"): {"left": (65, 512, 0.9), "left_t": (65, 512, 0.9),
-                                    "right": (65, 512, 0.9), "right_t": (65, 512, 0.9)},
+              ("trmm", "float32"): {"left": (65, 512, 0.8), "left_t": (65, 512, 0.56),
+                                    "right": (65, 512, 0.74), "right_t": (65, 512, 0.8)},
               ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
               ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
 # TILE_ANY_FILL_BELOW[op]: on at most that many matrices the op takes tri_tile whatever the fill
@@ -220,17 +230,34 @@ TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512,
 # trmm_small_call11_h100.md). LAUUM keeps its rules (float32 n = 72, its one excluded size, is
 # faster on chol_block at batch 1-100 on both GPUs).
 TILE_ANY_FILL_BELOW = {"trmm": 300}
-# TILE_FULL_FROM[(op, dtype name)]: at n = BLOCK_MAX, where a matrix is one whole 64 x 64 tile,
-# from that many matrices tri_tile serves every variant instead of tri_block (its DMMA product
-# against tri_block's FMA tiles; below 64 the padded tile's rows and columns cost more). H200,
-# float64 TRMM, n vectors, backend ms tri_block / tri_tile (reports/gpu_20261128e call 2,
-# device/p_block_tile.py): batch 10240 0.33-0.38 / 0.28-0.32 (1.16-1.24x, every variant), batch
-# 1000 0.048-0.055 / 0.046-0.058 (0.86-1.13x); n = 60 0.88-1.11x, n <= 57 0.57-0.99x; float32
-# n = 64 0.85-0.94x at 10240 (0.84-0.95x at 30000-100000, call 3); LAUUM (chol_tensor_lauum at
-# 64) 0.56x. The batch count, every variant tile / tri_block (call 3, device/p_tile64_batch.py,
-# the better of two alternating turns): 1000 0.80-1.12x, 2000 0.92-1.08x, 3000 1.12-1.19x, 4096
-# 1.09-1.15x, 10240 1.15-1.22x, 100000 1.20-1.30x. Measured on the H200 only.
-TILE_FULL_FROM = {("trmm", "float64"): 3000}
+# TILE_ONE_TILE[(op, dtype name)] = (first n, least batch): at first <= n <= BLOCK_MAX, where a
+# matrix is one 64 x 64 tile, from that many matrices tri_tile serves every variant instead of
+# tri_block (its DMMA product against tri_block's FMA tiles), on a persistent grid (TILE_SHAPE's
+# blocks an SM, each streaming its matrices: the next one's first copies during this one's
+# product), where both operands move by 16-byte copies (rows_by_16_bytes; a float64 row of odd
+# n does not: its element copies lost, n = 61 / 63 0.73-0.91x). H200, float64 TRMM, n vectors,
+# backend ms, the better of two alternating turns:
+# - n = 64, a block a matrix against tri_block (reports/gpu_20261128e calls 2-3,
+#   device/p_block_tile.py, p_tile64_batch.py): batch 1000 0.80-1.12x, 2000 0.92-1.08x, 3000
+#   1.12-1.19x, 10240 1.15-1.22x, 100000 1.20-1.30x; float32 0.84-0.95x; LAUUM (chol_tensor_lauum
+#   at 64) 0.56x.
+# - The persistent grid (reports/gpu_20261128f call 3, device/p_tile_persist.py; tri_block /
+#   persistent tri_tile, left N, left T, right N): n = 48 batch 10240 0.234 / 0.224, 100000
+#   2.05 / 1.93; n = 56 10240 0.291 / 0.245, 85598 2.17 / 1.77; n = 60 10240 0.331 / 0.273,
+#   74565 2.23 / 1.70; n = 40 0.192 / 0.211 (lost); at n = 64 against a block a matrix 0.275 /
+#   0.249, 65536 1.65 / 1.46. A block a matrix at n = 60 / 62 (call 3, p_block_tile.py) already
+#   took 0.97-1.21x tri_block's speed at 3000 and 10240 matrices.
+# - The rule's range (call 4, device/p_one_tile.py, tri_block out of place / persistent tri_tile,
+#   left N, upper left T, left N right, upper right T): n = 40 0.80-1.04x, n = 44 / 46 0.91-1.08x
+#   (left out), n = 48 0.94-1.00x at 1000 matrices, 0.98-1.05x at 3000, 1.00-1.08x at 10240 and
+#   100000; n = 50-62 even 0.88-1.17x at 1000, 1.02-1.27x at 3000, 1.05-1.31x from 10240; odd
+#   n = 61 / 63 0.80-0.97x; n = 64 1.15-1.21x at 1000, 1.25-1.45x from 3000. Public float64 TRMM
+#   (bench_cholesky.py, dense product = 1): n = 56 0.95 / 0.90x, n = 62 1.00 / 0.99x, n = 64 1.10
+#   / 0.94x, n = 48 0.81 / 0.74x at 10240 / 100000 matrices (tri_block at n = 60: 0.76 / 0.71x,
+#   reports/gpu_20261128e call 3).
+# - float32 at n = 64 (call 6, every variant): 1000 matrices 0.93-0.99x, 3000 1.04-1.10x, 10240
+#   1.09-1.16x, 30000 1.07-1.18x; at n = 48-62 0.81-0.95x (call 5), left out.
+TILE_ONE_TILE = {("trmm", "float64"): (48, 3000), ("trmm", "float32"): (64, 3000)}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
@@ -987,11 +1014,13 @@ def use_tile(op, dtype, n, variant, batch=None):
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
     dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
-    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill. At n =
-    BLOCK_MAX (one whole tile a matrix) where TILE_FULL_FROM gives (op, dtype) a batch count at
-    most ``batch``, every variant."""
-    if n == BLOCK_MAX and batch is not None and n <= TILE_UPTO:
-        return batch >= TILE_FULL_FROM.get((op, dtype_name(dtype)), batch + 1)
+    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill. At
+    n <= BLOCK_MAX (one tile a matrix), every variant where TILE_ONE_TILE gives (op, dtype)
+    (first n, least batch) with first <= n and at least that many matrices (the caller asks
+    rows_by_16_bytes of the operands too)."""
+    if n <= BLOCK_MAX:
+        first, least = TILE_ONE_TILE.get((op, dtype_name(dtype)), (BLOCK_MAX + 1, 0))
+        return first <= n <= TILE_UPTO and batch is not None and batch >= least
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
     first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
@@ -1005,7 +1034,8 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     """TRMM by kernels/trmm.cu tri_tile, out of place: a new C-contiguous array alpha op(A) B
     (left; ``b`` (batch, n, nvec)) or alpha B op(A) (right; ``b`` (batch, nvec, n)); ``a``
     (batch, n, n) with only the triangle ``lower`` read (not its diagonal with ``unit``);
-    float32/float64 views with unit column stride; ``trans`` a bool (op(A) = A^T)."""
+    float32/float64 views with unit column stride; ``trans`` a bool (op(A) = A^T). At
+    n <= BLOCK_MAX (one tile a matrix) on a persistent grid (TILE_ONE_TILE)."""
     cupy = cupy_module()
     batch, n = a.shape[0], a.shape[1]
     nvec = b.shape[1] if right else b.shape[2]
@@ -1021,7 +1051,7 @@ def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
     oi, oj = (1, n) if right else (nvec, 1)     # Out = C^T on the right
     flags = (0 if m_lower else TT_M_UPPER) | (TT_UNIT if unit else 0)
     _tri_tile(a, sa, mi, mk, b, sb, xk, xj, out, n * nvec, oi, oj, n, nvec, n, batch, flags,
-              alpha, False)
+              alpha, False, persistent=n <= BLOCK_MAX)
     return out
 
 
@@ -1072,6 +1102,14 @@ def tile_smem(dtype, shape=None):
     return stages * 2 * bk * (64 + 8) * numpy.dtype(dtype).itemsize
 
 
+def rows_by_16_bytes(*arrays):
+    """True where every (batch, rows, cols) array has unit column stride and its base, row stride
+    and batch stride are multiples of 16 bytes: tri_tile stages it by 16-byte copies."""
+    from .blas import data_ptr
+    return all(x.strides[2] == x.itemsize and x.strides[1] % 16 == 0 and x.strides[0] % 16 == 0
+               and data_ptr(x) % 16 == 0 for x in arrays)
+
+
 def _vec_flag(x, fs, ks, bs, flag, v=None):
     """``flag`` where ``v`` consecutive elements of an operand (default: 16 bytes of them) can
     move as one access: f stride ``fs`` 1, its k and batch strides (elements) multiples of v and
@@ -1082,11 +1120,12 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
 
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
-              sym):
+              sym, persistent=False):
     """One launch of tri_tile<T, sym, km, patch> over the batch's 64 x 64 output tiles (with
-    ``sym`` those on and below the diagonal; grid-stride loop), or of tri_tile_split<..., s>
-    with s blocks a tile where tile_split says; km: the operands with k stride 1 are staged
-    k-major (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
+    ``sym`` those on and below the diagonal; grid-stride loop; with ``persistent`` and no
+    TILE_GRID, the blocks resident at once), or of tri_tile_split<..., s> with s blocks a tile
+    where tile_split says; km: the operands with k stride 1 are staged k-major (TILE_KMAJOR);
+    patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
     items = tile_items(n, nvec, batch, sym)
     km = 0
     if dtype_name(a.dtype) in TILE_KMAJOR:
@@ -1100,7 +1139,9 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     device = current_device()
     split = tile_split(items, kdim, device)
     name = dtype_name(a.dtype)
-    launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, TILE_GRID, TILE_SHAPE[name], km,
+    from .blas import sm_count
+    cap = TILE_GRID or (TILE_SHAPE[name][2] * sm_count() if persistent else 0)
+    launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, cap, TILE_SHAPE[name], km,
                                             bool(flags & TT_PATCH_EDGES), split,
                                             name in TILE_MASKED_RUNS)
     launcher(min(items, grid) * split, TILE_THREADS,
@@ -1374,7 +1415,8 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     n = a.shape[1]
     flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
     variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
-    if is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant, a.shape[0]):   # b only read
+    if (is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant, a.shape[0])
+            and (n > BLOCK_MAX or rows_by_16_bytes(a, b))):                      # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)
     if is_real(a.dtype) and use_block("trmm", a.dtype, n, side):
         return tri_block_trmm(a, b, flags, alpha, out=result_array(b, "b", keep))

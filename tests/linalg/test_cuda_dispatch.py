@@ -1241,24 +1241,25 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
 
 def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
-    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules and (2026-11-28) the session's
-    p_trmm_syrk.py: float64 left N TRMM from a fill of 0.76 (n = 100, 150, 200 won), not at 72,
-    80 or 96 (their padded tiles lost or tied to the dense path); float32 TRMM every variant from
-    a fill of 0.9; LAUUM float64 everywhere above BLOCK_MAX, float32 from 96; nothing above
-    TILE_MAX."""
+    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules (last on the H200 after the
+    masked tiles' 16-byte runs, 2026-11-28) and the session's p_trmm_syrk.py: float64 left N TRMM
+    from a fill of 0.76 (n = 100, 150, 200 won), not at 72, 80 or 96; left T from 72; float32
+    left T from 72, right N from 96, left N and right T from 112 (n = 96 lost there); LAUUM
+    float64 everywhere above BLOCK_MAX, float32 from 96; nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
     big = [288, 384, 512]
+    from72 = [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "left") == [112, 128, 160, 192, 256, 257] + big
-    assert sizes("trmm", numpy.float64, "left_t") == [96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float64, "left_t") == from72
     assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "left") == [128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "left_t") == [128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "right") == [128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "right_t") == [128, 192, 256] + big
-    assert sizes("lauum", numpy.float64, "upper") == [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float32, "left") == [112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float32, "left_t") == from72
+    assert sizes("trmm", numpy.float32, "right") == [96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float32, "right_t") == [112, 128, 160, 192, 256, 257] + big
+    assert sizes("lauum", numpy.float64, "upper") == from72
     assert sizes("lauum", numpy.float32, "lower") == [80, 96, 112, 128, 160, 192, 256, 257] + big
 
 
@@ -1280,39 +1281,88 @@ def test_tri_tile_serves_small_trmm_batches_at_any_fill():
     assert not tri_mod.use_tile("lauum", numpy.float32, 72, "lower", 1)
 
 
-def test_tri_tile_takes_whole_64_tiles_of_large_float64_trmm_batches():
-    """At n = 64 (one whole tile a matrix) float64 TRMM takes tri_tile from TILE_FULL_FROM
-    matrices, every variant (on the H200 it beat tri_block by 1.12-1.30x from 3000 matrices and
-    lost some variants at 1000-2000); tri_block keeps fewer matrices, n = 63, float32 and LAUUM,
-    and a call without a batch count."""
-    first = tri_mod.TILE_FULL_FROM[("trmm", "float64")]
-    assert 1000 < first <= 10240
-    for variant in ("left", "left_t", "right", "right_t"):
-        assert tri_mod.use_tile("trmm", numpy.float64, 64, variant, first)
-        assert tri_mod.use_tile("trmm", numpy.float64, 64, variant, 100 * first)
-        assert not tri_mod.use_tile("trmm", numpy.float64, 64, variant, first - 1)
-        assert not tri_mod.use_tile("trmm", numpy.float64, 64, variant)
-        assert not tri_mod.use_tile("trmm", numpy.float64, 63, variant, 100 * first)
-        assert not tri_mod.use_tile("trmm", numpy.float32, 64, variant, 100 * first)
-    for triangle in ("lower", "upper"):
-        assert not tri_mod.use_tile("lauum", numpy.float64, 64, triangle, 100 * first)
+def test_tri_tile_takes_single_tile_trmm_batches():
+    """At TILE_ONE_TILE's first n..64 (one tile a matrix) TRMM takes tri_tile from its batch
+    count, every variant (H200, persistent grid: float64 beat tri_block by 1.0-1.45x at n = 48-64
+    from 3000 matrices and lost at n = 40; float32 only at n = 64; trmm also asks
+    rows_by_16_bytes); tri_block keeps fewer matrices, smaller n, LAUUM, and a call without a
+    batch count."""
+    for dtype, sizes in ((numpy.float64, (48, 56, 62, 64)), (numpy.float32, (64,))):
+        first, least = tri_mod.TILE_ONE_TILE[("trmm", numpy.dtype(dtype).name)]
+        assert first == sizes[0] and 1000 < least <= 10240
+        for variant in ("left", "left_t", "right", "right_t"):
+            for n in sizes:
+                assert tri_mod.use_tile("trmm", dtype, n, variant, least)
+                assert tri_mod.use_tile("trmm", dtype, n, variant, 100 * least)
+                assert not tri_mod.use_tile("trmm", dtype, n, variant, least - 1)
+                assert not tri_mod.use_tile("trmm", dtype, n, variant)
+            assert not tri_mod.use_tile("trmm", dtype, first - 1, variant, 100 * least)
+        for triangle in ("lower", "upper"):
+            assert not tri_mod.use_tile("lauum", dtype, 64, triangle, 100 * least)
 
 
-def test_trmm_routes_whole_64_tiles_by_the_batch(monkeypatch):
-    """trmm at n = 64: tri_tile from TILE_FULL_FROM float64 matrices (a new array, B only read),
-    tri_block below that count."""
-    events = []
-    monkeypatch.setattr(tri_mod, "TILE_FULL_FROM", {("trmm", "float64"): 3})
+def test_rows_by_16_bytes_needs_aligned_rows_matrices_and_base(monkeypatch):
+    """rows_by_16_bytes: unit column stride, row stride, batch stride and base on 16 bytes."""
+    monkeypatch.setattr(blas, "data_ptr", lambda x: x.ctypes.data)
+    base = numpy.empty((4, 64, 66))
+    assert base.ctypes.data % 16 == 0
+    assert tri_mod.rows_by_16_bytes(base[:, :, :62], base[:, :62, :62])
+    assert not tri_mod.rows_by_16_bytes(numpy.empty((4, 61, 61)))          # 488-byte rows
+    assert not tri_mod.rows_by_16_bytes(base, base[:, :, 1:])              # base 8 bytes off
+    assert not tri_mod.rows_by_16_bytes(base[:, :, ::2])                   # column stride 2
+    assert not tri_mod.rows_by_16_bytes(numpy.empty((4, 3, 3), numpy.float32))      # 12-byte rows
+
+
+def test_trmm_routes_single_tile_batches_by_count_and_alignment(monkeypatch):
+    """trmm at n <= 64: tri_tile from TILE_ONE_TILE's batch count where the operands move by
+    16-byte copies (a new array, B only read), tri_block below that count or when they do not;
+    tile_trmm runs such a launch on a persistent grid, a block an item above 64."""
+    events, aligned = [], [True]
+    monkeypatch.setattr(tri_mod, "TILE_ONE_TILE", {("trmm", "float64"): (48, 3)})
+    monkeypatch.setattr(tri_mod, "rows_by_16_bytes", lambda *arrays: aligned[0])
     monkeypatch.setattr(tri_mod, "tile_trmm", lambda *args: events.append("tile") or "new")
     monkeypatch.setattr(tri_mod, "tri_block_trmm",
                         lambda a, b, flags, alpha, out=None: events.append("tri_block") or out)
     monkeypatch.setattr(tri_mod, "result_array", lambda x, name, keep: x)
-    for batch, path in ((3, "tile"), (2, "tri_block")):
+    for n, batch, ok, path in ((48, 3, True, "tile"), (64, 3, True, "tile"),
+                               (64, 2, True, "tri_block"), (47, 3, True, "tri_block"),
+                               (62, 3, False, "tri_block")):
         events.clear()
-        a, b = numpy.empty((batch, 64, 64)), numpy.empty((batch, 64, 5))
+        aligned[0] = ok
+        a, b = numpy.empty((batch, n, n)), numpy.empty((batch, n, 6))
         for side in ("left", "right"):
             tri_mod.trmm(a, b if side == "left" else b.swapaxes(1, 2), side)
-        assert events == [path, path], batch
+        assert events == [path, path], (n, batch, ok)
+
+
+def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
+    """tile_trmm asks _tri_tile for the persistent grid at n <= BLOCK_MAX only; _tri_tile caps
+    the grid at TILE_SHAPE's blocks an SM times the SMs then, TILE_GRID overriding."""
+    asked, caps = [], []
+    monkeypatch.setattr(tri_mod, "cupy_module", lambda: numpy)
+    real = tri_mod._tri_tile
+    monkeypatch.setattr(tri_mod, "_tri_tile",
+                        lambda *args, persistent=False: asked.append(persistent))
+    for n in (48, 64, 65):
+        tri_mod.tile_trmm(numpy.empty((2, n, n)), numpy.empty((2, n, 8)), False, True, False,
+                          False)
+    assert asked == [True, True, False]
+    monkeypatch.setattr(tri_mod, "_tri_tile", real)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
+    monkeypatch.setattr(tri_mod, "tile_split", lambda items, kdim, device: 1)
+
+    def config(device, dtype, sym, cap, *rest):
+        caps.append(cap)
+        return (lambda grid, threads, args, smem: None), 10**9, 0
+    monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
+    x = numpy.empty((1000, 48, 48))
+    for persistent, grid in ((True, 0), (False, 0), (True, 5)):
+        monkeypatch.setattr(tri_mod, "TILE_GRID", grid)
+        tri_mod._tri_tile(x, 0, 1, 48, x, 0, 48, 1, x, 0, 48, 1, 48, 48, 48, 1000, 0, 1.0, False,
+                          persistent=persistent)
+    assert caps == [tri_mod.TILE_SHAPE["float64"][2] * 132, 0, 5]
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():

@@ -324,14 +324,36 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
 
 @pytest.mark.parametrize("cap", [2, 0])
 @pytest.mark.parametrize("dtype", REAL)
-def test_trmm_of_whole_64_tiles_on_tri_tile(cp, gpu, monkeypatch, dtype, cap):
-    """TRMM at n = 64 on tri_tile (TILE_FULL_FROM at one matrix, both dtypes; one whole tile a
-    matrix): every variant, vector counts below, at and above a tile, strided views of B,
-    poisoned unreferenced triangles; a 2-block grid walking the batch and a block a tile."""
-    monkeypatch.setattr(gpu, "TILE_FULL_FROM", {("trmm", "float64"): 1, ("trmm", "float32"): 1})
+@pytest.mark.parametrize("n", [48, 62, 64])
+def test_trmm_of_single_tiles_on_tri_tile(cp, gpu, monkeypatch, n, dtype, cap):
+    """TRMM at n <= 64 on tri_tile (TILE_ONE_TILE from n = 48 and one matrix, both dtypes; one
+    tile a matrix): every variant, vector counts below, at and above a tile, strided views of B
+    (those whose rows are not 16-byte aligned take tri_block), poisoned unreferenced triangles;
+    a 2-block grid walking the batch and the persistent grid."""
+    monkeypatch.setattr(gpu, "TILE_ONE_TILE", {("trmm", "float64"): (48, 1),
+                                               ("trmm", "float32"): (48, 1)})
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
-    assert gpu.use_tile("trmm", dtype, 64, "right_t", 3)
-    check_trmm_variants(cp, gpu, rng(64), 3, 64, dtype)
+    assert gpu.use_tile("trmm", dtype, n, "right_t", 3)
+    check_trmm_variants(cp, gpu, rng(n), 3, n, dtype)
+
+
+@pytest.mark.parametrize("n", [48, 62])
+def test_persistent_tri_tile_walks_many_matrices_a_block(cp, gpu, n):
+    """The committed TILE_ONE_TILE rule on a batch of several matrices a resident block (float64,
+    left N and right T, n vectors, C-contiguous): tri_tile's persistent grid against NumPy."""
+    least = gpu.TILE_ONE_TILE[("trmm", "float64")][1]
+    batch = max(least, 8 * gpu.TILE_SHAPE["float64"][2] * cp.cuda.Device().attributes[
+        "MultiProcessorCount"] + 5)
+    assert gpu.use_tile("trmm", numpy.float64, n, "left", batch)
+    gen = rng(n + 1)
+    t = random_triangular(gen, batch, n, numpy.float64, lower=True, unit_diagonal=False)
+    b = gen.standard_normal((batch, n, n))
+    for side, trans in (("left", "N"), ("right", "T")):
+        opm = op_matrix(t, True, trans, False)
+        y = gpu.trmm(cp.asarray(t), cp.asarray(b), side, True, trans, False, 2.0).get()
+        ref = 2.0 * (opm @ b if side == "left" else b @ opm)
+        res = scaled_residual(y - ref, fro(opm) * fro(b), n, numpy.float64)
+        assert res < THRESHOLD, (side, res)
 
 
 def check_trmm_variants(cp, gpu, gen, batch, n, dtype):

@@ -10,7 +10,7 @@ says (potrs, float64 trsm blocks of the recursion and kept B from PAIR_KEPT_FROM
 place of a copy (``src``). trmm and lauum: kernels/tri_block.cu
 (register tiles, one block a matrix, in place) for 33 <= n <= 64 where BLOCK_RULES says,
 kernels/trmm.cu ``tri_tile`` (64 x 64 output tiles, out of place: a new array is returned) for
-64 < n <= 512 where TILE_RULES says (and float64 TRMM at n = 48..64 on large batches, a
+64 < n <= 512 where TILE_RULES says (and float64 TRMM at n = 56..64 on large batches, a
 persistent grid: TILE_ONE_TILE), else one dense cuBLAS product of the triangle, the triangle
 copied/zeroed/mirrored by kernels/triangle.cu. Small batches above LEAF: trsm/trtri (and the
 Cholesky module's potrs with several vectors) as one launch of kernels/tri_cols.cu, the
@@ -235,29 +235,23 @@ TILE_ANY_FILL_BELOW = {"trmm": 300}
 # tri_block (its DMMA product against tri_block's FMA tiles), on a persistent grid (TILE_SHAPE's
 # blocks an SM, each streaming its matrices: the next one's first copies during this one's
 # product), where both operands move by 16-byte copies (rows_by_16_bytes; a float64 row of odd
-# n does not: its element copies lost, n = 61 / 63 0.73-0.91x). H200, float64 TRMM, n vectors,
-# backend ms, the better of two alternating turns:
-# - n = 64, a block a matrix against tri_block (reports/gpu_20261128e calls 2-3,
-#   device/p_block_tile.py, p_tile64_batch.py): batch 1000 0.80-1.12x, 2000 0.92-1.08x, 3000
-#   1.12-1.19x, 10240 1.15-1.22x, 100000 1.20-1.30x; float32 0.84-0.95x; LAUUM (chol_tensor_lauum
-#   at 64) 0.56x.
-# - The persistent grid (reports/gpu_20261128f call 3, device/p_tile_persist.py; tri_block /
-#   persistent tri_tile, left N, left T, right N): n = 48 batch 10240 0.234 / 0.224, 100000
-#   2.05 / 1.93; n = 56 10240 0.291 / 0.245, 85598 2.17 / 1.77; n = 60 10240 0.331 / 0.273,
-#   74565 2.23 / 1.70; n = 40 0.192 / 0.211 (lost); at n = 64 against a block a matrix 0.275 /
-#   0.249, 65536 1.65 / 1.46. A block a matrix at n = 60 / 62 (call 3, p_block_tile.py) already
-#   took 0.97-1.21x tri_block's speed at 3000 and 10240 matrices.
-# - The rule's range (call 4, device/p_one_tile.py, tri_block out of place / persistent tri_tile,
-#   left N, upper left T, left N right, upper right T): n = 40 0.80-1.04x, n = 44 / 46 0.91-1.08x
-#   (left out), n = 48 0.94-1.00x at 1000 matrices, 0.98-1.05x at 3000, 1.00-1.08x at 10240 and
-#   100000; n = 50-62 even 0.88-1.17x at 1000, 1.02-1.27x at 3000, 1.05-1.31x from 10240; odd
-#   n = 61 / 63 0.80-0.97x; n = 64 1.15-1.21x at 1000, 1.25-1.45x from 3000. Public float64 TRMM
-#   (bench_cholesky.py, dense product = 1): n = 56 0.95 / 0.90x, n = 62 1.00 / 0.99x, n = 64 1.10
-#   / 0.94x, n = 48 0.81 / 0.74x at 10240 / 100000 matrices (tri_block at n = 60: 0.76 / 0.71x,
-#   reports/gpu_20261128e call 3).
-# - float32 at n = 64 (call 6, every variant): 1000 matrices 0.93-0.99x, 3000 1.04-1.10x, 10240
-#   1.09-1.16x, 30000 1.07-1.18x; at n = 48-62 0.81-0.95x (call 5), left out.
-TILE_ONE_TILE = {("trmm", "float64"): (48, 3000), ("trmm", "float32"): (64, 3000)}
+# n does not: its element copies lost, n = 61 / 63 0.80-0.97x). H200, float64 TRMM, backend ms,
+# the better of two alternating turns, tri_block in place (the public default) / persistent
+# tri_tile, left N, upper left T, left N right side, upper right T (reports/gpu_20261128f calls
+# 7-8, `python3 reports/gpu_20261128f/device/p_one_tile.py --inplace --vectors 1,8,n ...`):
+# - n = 64: 1000 matrices 1.00-1.12x, 2000 1.15-1.19x, 3000 1.26-1.34x; 10240 1.08-1.47x at 1,
+#   4, 8, 16, 32 and 64 vectors.
+# - n = 56 / 58 at 10240 matrices: n vectors 1.10-1.19x / 1.12-1.23x, 4-32 vectors 1.04-1.19x,
+#   one vector 0.95-1.04x / 1.00-1.10x; n = 58 at 3000 1.02-1.10x (one vector 0.95-1.06x).
+# - Left out: n = 50-54 at 3000 matrices 0.91-1.02x with n vectors (1.02-1.12x at 10240), one
+#   vector 0.83-1.00x; n = 48 0.90-1.00x at 3000 (0.98-1.07x at 10240); n = 40-46 0.80-1.08x
+#   (call 4, out of place). float32 at n = 64: n vectors 1.00-1.08x, 8-32 vectors 0.89-1.00x
+#   (call 7); at n = 48-62 0.81-0.95x (call 5).
+# Public float64 TRMM (call 4, `python3 scripts/bench_cholesky.py --dtypes float64 --ops trmm
+# --sizes 48,56,62,64 --batches 10240,100000`, the dense product = 1): n = 56 0.95 / 0.90x,
+# n = 62 1.00 / 0.99x, n = 64 1.10 / 0.94x at 10240 / 100000 matrices (tri_block at n = 60 the
+# session before: 0.76 / 0.71x).
+TILE_ONE_TILE = {("trmm", "float64"): (56, 3000)}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,

@@ -1282,23 +1282,24 @@ def test_tri_tile_serves_small_trmm_batches_at_any_fill():
 
 
 def test_tri_tile_takes_single_tile_trmm_batches():
-    """At TILE_ONE_TILE's first n..64 (one tile a matrix) TRMM takes tri_tile from its batch
-    count, every variant (H200, persistent grid: float64 beat tri_block by 1.0-1.45x at n = 48-64
-    from 3000 matrices and lost at n = 40; float32 only at n = 64; trmm also asks
-    rows_by_16_bytes); tri_block keeps fewer matrices, smaller n, LAUUM, and a call without a
-    batch count."""
-    for dtype, sizes in ((numpy.float64, (48, 56, 62, 64)), (numpy.float32, (64,))):
-        first, least = tri_mod.TILE_ONE_TILE[("trmm", numpy.dtype(dtype).name)]
-        assert first == sizes[0] and 1000 < least <= 10240
-        for variant in ("left", "left_t", "right", "right_t"):
-            for n in sizes:
-                assert tri_mod.use_tile("trmm", dtype, n, variant, least)
-                assert tri_mod.use_tile("trmm", dtype, n, variant, 100 * least)
-                assert not tri_mod.use_tile("trmm", dtype, n, variant, least - 1)
-                assert not tri_mod.use_tile("trmm", dtype, n, variant)
-            assert not tri_mod.use_tile("trmm", dtype, first - 1, variant, 100 * least)
-        for triangle in ("lower", "upper"):
-            assert not tri_mod.use_tile("lauum", dtype, 64, triangle, 100 * least)
+    """At TILE_ONE_TILE's first n..64 (one tile a matrix) float64 TRMM takes tri_tile from its
+    batch count, every variant (H200, persistent grid, against tri_block in place: 1.0-1.47x at
+    n = 56-64 from 3000 matrices; n = 48-54 lost or tied at 3000; trmm also asks
+    rows_by_16_bytes); tri_block keeps fewer matrices, smaller n, float32 (it lost with fewer
+    vectors than n), LAUUM, and a call without a batch count."""
+    first, least = tri_mod.TILE_ONE_TILE[("trmm", "float64")]
+    assert 48 < first <= 58 and 1000 < least <= 10240
+    assert ("trmm", "float32") not in tri_mod.TILE_ONE_TILE
+    for variant in ("left", "left_t", "right", "right_t"):
+        for n in (first, 58, 62, 64):
+            assert tri_mod.use_tile("trmm", numpy.float64, n, variant, least)
+            assert tri_mod.use_tile("trmm", numpy.float64, n, variant, 100 * least)
+            assert not tri_mod.use_tile("trmm", numpy.float64, n, variant, least - 1)
+            assert not tri_mod.use_tile("trmm", numpy.float64, n, variant)
+            assert not tri_mod.use_tile("trmm", numpy.float32, n, variant, 100 * least)
+        assert not tri_mod.use_tile("trmm", numpy.float64, first - 1, variant, 100 * least)
+    for triangle in ("lower", "upper"):
+        assert not tri_mod.use_tile("lauum", numpy.float64, 64, triangle, 100 * least)
 
 
 def test_rows_by_16_bytes_needs_aligned_rows_matrices_and_base(monkeypatch):

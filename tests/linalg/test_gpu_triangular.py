@@ -337,7 +337,7 @@ def test_trmm_of_single_tiles_on_tri_tile(cp, gpu, monkeypatch, n, dtype, cap):
     check_trmm_variants(cp, gpu, rng(n), 3, n, dtype)
 
 
-@pytest.mark.parametrize("n", [48, 62])
+@pytest.mark.parametrize("n", [56, 62])
 def test_persistent_tri_tile_walks_many_matrices_a_block(cp, gpu, n):
     """The committed TILE_ONE_TILE rule on a batch of several matrices a resident block (float64,
     left N and right T, n vectors, C-contiguous): tri_tile's persistent grid against NumPy."""

@@ -19,8 +19,9 @@
 //             op(A)^T through the same strides (M = op(A), X = op(A)^T); kdim is n otherwise.
 // Work items: (matrix, row block I, column block J) of 64 x 64 output tiles, matrix-major (the
 //             tiles of a matrix run together, so the re-reads of its A and X rows hit L2), the
-//             heavier row blocks of a matrix first. The launcher's grid is a block an item; with
-//             a smaller grid (tests) a block takes items t, t + gridDim.x, ...
+//             heavier row blocks of a matrix first. The launcher's grid is a block an item, or
+//             the resident blocks (TRMM with one tile a matrix: TILE_ONE_TILE) or fewer (tests),
+//             a block then taking items t, t + gridDim.x, ...
 // Main loop:  over the k tiles of TT_BK (32) that the triangle leaves (M lower: k < i0 + 64;
 //             upper: k >= i0; TT_X_LOWER: k >= j0). The k tiles of all of a block's items form
 //             one stream through TT_STAGES (2) shared stages: the copy of the next tile (of this

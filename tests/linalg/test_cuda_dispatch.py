@@ -1315,9 +1315,8 @@ def test_rows_by_16_bytes_needs_aligned_rows_matrices_and_base(monkeypatch):
 
 
 def test_trmm_routes_single_tile_batches_by_count_and_alignment(monkeypatch):
-    """trmm at n <= 64: tri_tile from TILE_ONE_TILE's batch count where the operands move by
-    16-byte copies (a new array, B only read), tri_block below that count or when they do not;
-    tile_trmm runs such a launch on a persistent grid, a block an item above 64."""
+    """trmm at n <= 64: tri_tile from TILE_ONE_TILE's first n and batch count where the operands
+    move by 16-byte copies (a new array, B only read), tri_block below them or when they do not."""
     events, aligned = [], [True]
     monkeypatch.setattr(tri_mod, "TILE_ONE_TILE", {("trmm", "float64"): (48, 3)})
     monkeypatch.setattr(tri_mod, "rows_by_16_bytes", lambda *arrays: aligned[0])

@@ -28,7 +28,7 @@ import os
 
 import numpy
 
-from . import vendor
+from . import blas, vendor
 from .vendor import gemm      # cuBLAS on strided views (the recursions' products)
 from .. import _tuning
 from .._dispatch import cupy_module
@@ -1098,10 +1098,10 @@ def tile_smem(dtype, shape=None):
 
 def rows_by_16_bytes(*arrays):
     """True where every (batch, rows, cols) array has unit column stride and its base, row stride
-    and batch stride are multiples of 16 bytes: tri_tile stages it by 16-byte copies."""
-    from .blas import data_ptr
-    return all(x.strides[2] == x.itemsize and x.strides[1] % 16 == 0 and x.strides[0] % 16 == 0
-               and data_ptr(x) % 16 == 0 for x in arrays)
+    and batch stride are multiples of 16 bytes: tri_tile stages it by 16-byte copies (_vec_flag
+    along its rows)."""
+    return all(_vec_flag(x, *(s // x.itemsize for s in reversed(x.strides)), True)
+               for x in arrays)
 
 
 def _vec_flag(x, fs, ks, bs, flag, v=None):
@@ -1109,8 +1109,8 @@ def _vec_flag(x, fs, ks, bs, flag, v=None):
     move as one access: f stride ``fs`` 1, its k and batch strides (elements) multiples of v and
     its base aligned to v elements."""
     v = v or 16 // x.itemsize
-    return flag if fs == 1 and x.data.ptr % (v * x.itemsize) == 0 and ks % v == 0 and bs % v == 0 \
-        else 0
+    return flag if fs == 1 and blas.data_ptr(x) % (v * x.itemsize) == 0 and ks % v == 0 \
+        and bs % v == 0 else 0
 
 
 def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha,
@@ -1133,8 +1133,7 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     device = current_device()
     split = tile_split(items, kdim, device)
     name = dtype_name(a.dtype)
-    from .blas import sm_count
-    cap = TILE_GRID or (TILE_SHAPE[name][2] * sm_count() if persistent else 0)
+    cap = TILE_GRID or (TILE_SHAPE[name][2] * blas.sm_count() if persistent else 0)
     launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, cap, TILE_SHAPE[name], km,
                                             bool(flags & TT_PATCH_EDGES), split,
                                             name in TILE_MASKED_RUNS)

@@ -20,8 +20,9 @@
 // Work items: (matrix, row block I, column block J) of 64 x 64 output tiles, matrix-major (the
 //             tiles of a matrix run together, so the re-reads of its A and X rows hit L2), the
 //             heavier row blocks of a matrix first. The launcher's grid is a block an item, or
-//             the resident blocks (TRMM with one tile a matrix: TILE_ONE_TILE) or fewer (tests),
-//             a block then taking items t, t + gridDim.x, ...
+//             the resident blocks (TRMM with one tile a matrix: TILE_ONE_TILE; TILE_CHUNKED) or
+//             fewer (tests), a block then taking items t, t + gridDim.x, ... or, with
+//             TT_CHUNKED, a contiguous run of them (a matrix's tiles on one block).
 // Main loop:  over the k tiles of TT_BK (32) that the triangle leaves (M lower: k < i0 + 64;
 //             upper: k >= i0; TT_X_LOWER: k >= j0). The k tiles of all of a block's items form
 //             one stream through TT_STAGES (2) shared stages: the copy of the next tile (of this
@@ -104,6 +105,7 @@ constexpr bool TT_RUNS = TT_RUNS_OPT != 0;
 #define TT_FULL 64                          // M and X dense (no triangle): SYRK
 #define TT_ZEROED 128                       // the triangles' other parts are zero in memory
 #define TT_PATCH_EDGES 256                  // stage the tiles the triangle's edge crosses whole
+#define TT_CHUNKED 512                      // a block walks a contiguous run of items (tt_run)
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
@@ -609,9 +611,18 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
     const int rb = (n + TT_B - 1) / TT_B, cb = (nvec + TT_B - 1) / TT_B;
     const index_t items = batch * (SYM ? rb * (rb + 1) / 2 : rb * cb);
     // A cluster's blocks are consecutive: item blockIdx.x / SPLIT, run blockIdx.x % SPLIT.
+    // Items t, t + the grid, ...; with TT_CHUNKED (SPLIT 1) the block's contiguous run of
+    // ceil(items / grid) items instead, so that the tiles of a matrix stay on one block.
     const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0;
-    const index_t first = blockIdx.x / SPLIT, stride = gridDim.x / SPLIT;
+    const bool chunked = SPLIT == 1 && (flags & TT_CHUNKED);
+    const index_t blocks = gridDim.x / SPLIT, per = (items + blocks - 1) / blocks;
+    const index_t first = chunked ? blockIdx.x * per : blockIdx.x / SPLIT;
+    const index_t end = chunked ? min(items, first + per) : items;
     if (first >= items) return;                   // (the whole cluster)
+    auto next_of = [&](index_t t) {               // the block's item after t; items at the end
+        const index_t nt = chunked ? t + 1 : t + blocks;
+        return nt < end ? nt : items;
+    };
     int wr0, wh, wc0, ww;
     tt_warp_part(threadIdx.x >> 5, wr0, wh, wc0, ww);
     // The block's k tiles of all its items form one stream: the copy of the next tile (of this
@@ -630,7 +641,7 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
                             stg.j0, stg.k0 + sq * TT_BK, d, d + HALF);
             if (++sq == stg.tiles) {
                 sq = 0;
-                const index_t nt = stg.t + stride;
+                const index_t nt = next_of(stg.t);
                 if (nt < items) stg = work(nt);
                 else stg.t = items;
             }
@@ -666,7 +677,7 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
                                           acc, alpha, flags, own);
 #pragma unroll
             for (int e = 0; e < 32; ++e) accp[e] = 0.0;
-            const index_t nt = cur.t + stride;
+            const index_t nt = next_of(cur.t);
             if (nt >= items) break;
             cur = work(nt), kt = 0;
             tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);

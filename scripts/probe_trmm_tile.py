@@ -175,9 +175,10 @@ def rules(dtypes, sizes, batch=10240):
     trmm_variants = (("left", "N"), ("left", "T"), ("right", "N"), ("right", "T"))
     for dtype, n in itertools.product(dtypes, sizes):
         name = numpy.dtype(dtype).name
-        gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): (65, 512, 0.0)
+        everywhere = ((65, 512, 0.0, 0),)
+        gtri.TILE_RULES[("trmm", name)] = {s + ("_t" if t == "T" else ""): everywhere
                                            for s, t in trmm_variants}
-        gtri.TILE_RULES[("lauum", name)] = {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)}
+        gtri.TILE_RULES[("lauum", name)] = {"lower": everywhere, "upper": everywhere}
         nb = min(batch, (1 << 29) // (n * n))          # at most 4 GiB of float64 an operand
         a = rng.standard_normal((nb, n, n), dtype=numpy.float64).astype(dtype)
         b = rng.standard_normal((nb, n, n), dtype=numpy.float64).astype(dtype)

@@ -138,9 +138,10 @@ BLOCK_GRID = 0
 # kernels/trmm.cu tri_tile (64 x 64 output tiles out of place, k tiles of 32 over the triangle
 # only, two cp.async stages -- 16-byte copies where an operand's rows run along the tile --; a
 # DMMA mma.sync m16n8k8 product, float32 widened to double on the way) serves BLOCK_MAX < n <=
-# TILE_MAX for TRMM and LAUUM where TILE_RULES[(op, dtype)][variant] = (first n, last n, least
-# fill) admits n: first <= n <= last and n fills at least that share of its 64-row tiles (fill =
-# n / (64 ceil(n / 64)): the padded rows of the last tile row and column are computed too);
+# TILE_MAX for TRMM and LAUUM where one of TILE_RULES[(op, dtype)][variant]'s rules (first n,
+# last n, least fill, least batch) admits n and the batch: first <= n <= last, n fills at least
+# that share of its 64-row tiles (fill = n / (64 ceil(n / 64)): the padded rows of the last tile
+# row and column are computed too) and the batch has at least that many matrices;
 # elsewhere the dense cuBLAS product of the triangle (triangle copy/zeroing + gemm + copy/mirror).
 # Variants: TRMM "left", "left_t", "right", "right_t" (side, op(A) = A^T): the triangle M the
 # kernel multiplies is op(A) (left) or op(A)^T (right), its tiles copied 16 bytes at a time along
@@ -210,14 +211,30 @@ BLOCK_GRID = 0
 # 1.12; right T n = 112 1.56 / 1.53, n = 160 3.63 / 3.23). So float32 left 0.9 -> 0.8, left T
 # 0.9 -> 0.56, right 0.9 -> 0.74, right T 0.9 -> 0.8; float64 left T 0.75 -> 0.56. LAUUM as
 # before.
+# The fills on TILE_CHUNKED's grid (2026-11-28, H200 only, batch 10240, the same command at n =
+# 72, 80, 88, 96, reports/gpu_20261128g/call2/rules.txt, ms tri_tile / dense path): float64
+# right N wins from 72 (0.79 / 0.84), left N from 88 (0.98 / 1.04; n = 80 0.95 / 0.89), right T
+# nowhere (n = 96 1.09 / 1.06); float32 right N from 80 (0.83 / 0.86; n = 72 0.75 / 0.72), left N
+# and right T from 96 (0.98 / 1.01, 1.00 / 1.13; n = 88 0.97 / 0.90, 1.05 / 0.92), LAUUM from 72
+# (lower 0.60 / 0.91, upper 0.63 / 0.89). So the chunked sizes' own rules: float64 left 0.68,
+# right 0.56; float32 left 0.75, right 0.62, right T 0.75, LAUUM any fill; above them the fills
+# measured before. Float32 LAUUM at n = 65-76 from 300 matrices: below, chol_block had won on
+# both GPUs (n = 72, batch 1-100, tile 0.6-0.93x; reports/gpu_20261126j/tile_batch_call9.md,
+# _call11_h100.md; 300 matrices 1.29-1.99x for the tiles).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": (65, 512, 0.76), "left_t": (65, 512, 0.56),
-                                    "right": (65, 512, 0.7), "right_t": (65, 512, 0.85)},
-              ("trmm", "float32"): {"left": (65, 512, 0.8), "left_t": (65, 512, 0.56),
-                                    "right": (65, 512, 0.74), "right_t": (65, 512, 0.8)},
-              ("lauum", "float64"): {"lower": (65, 512, 0.0), "upper": (65, 512, 0.0)},
-              ("lauum", "float32"): {"lower": (65, 512, 0.6), "upper": (65, 512, 0.6)}}
+TILE_RULES = {("trmm", "float64"): {"left": ((65, 112, 0.68, 0), (113, 512, 0.76, 0)),
+                                    "left_t": ((65, 512, 0.56, 0),),
+                                    "right": ((65, 112, 0.56, 0), (113, 512, 0.7, 0)),
+                                    "right_t": ((65, 512, 0.85, 0),)},
+              ("trmm", "float32"): {"left": ((65, 120, 0.75, 0), (121, 512, 0.8, 0)),
+                                    "left_t": ((65, 512, 0.56, 0),),
+                                    "right": ((65, 120, 0.62, 0), (121, 512, 0.74, 0)),
+                                    "right_t": ((65, 120, 0.75, 0), (121, 512, 0.8, 0))},
+              ("lauum", "float64"): {"lower": ((65, 512, 0.0, 0),),
+                                     "upper": ((65, 512, 0.0, 0),)},
+              ("lauum", "float32"): {"lower": ((65, 76, 0.0, 300), (77, 512, 0.0, 0)),
+                                     "upper": ((65, 76, 0.0, 300), (77, 512, 0.0, 0))}}
 # TILE_ANY_FILL_BELOW[op]: on at most that many matrices the op takes tri_tile whatever the fill
 # (TRMM only). The rules above were measured at batch 10240, where the padded tiles' work
 # counts; on small batches the dense path's two launches cost more. Backend ms of tri_tile
@@ -255,7 +272,7 @@ TILE_ONE_TILE = {("trmm", "float64"): (56, 3000)}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
- TT_PATCH_EDGES) = 1, 2, 4, 8, 16, 32, 64, 128, 256
+ TT_PATCH_EDGES, TT_CHUNKED) = 1, 2, 4, 8, 16, 32, 64, 128, 256, 512
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
 # (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
@@ -269,6 +286,16 @@ TILE_KMAJOR = {"float64", "float32"} if os.environ.get("LINALG_CUDA_TILE_KMAJOR"
 # tri_tile's grid: a block an item; TILE_GRID > 0 caps it (tests: a few blocks walk many items,
 # their k tile streams crossing item boundaries).
 TILE_GRID = 0
+# TILE_CHUNKED[dtype name] = (first n, last n): above one tile a matrix, the sizes whose
+# tri_tile launches run on a persistent grid (the resident blocks, or TILE_GRID) whose blocks each
+# walk a contiguous run of items (TT_CHUNKED), so that a matrix's tiles stay on one block and its
+# re-read rows hit L2 while they are there. H200, batch 10240, ms a block an item / chunked, tile
+# kernels called directly (`python3 reports/gpu_20261128f/device/p_tile_chunked.py`,
+# reports/gpu_20261128g/README.md call 1): float64 n = 72 TRMM left N lower 1.10 / 0.92, right N
+# lower 1.07 / 0.79, LAUUM upper 0.88 / 0.65, SYRK 0.90 / 0.79 (1.11-1.36x over the 7 calls); n =
+# 100 1.07-1.19x; float32 n = 100 1.03-1.13x. Lost at n = 128 (float64 SYRK 0.79x, TRMM left N
+# 0.94x), 200 (0.94-1.17x) and 256 (0.84-0.95x; float32 0.92-1.00x); not profiled.
+TILE_CHUNKED = {"float64": (65, 100), "float32": (65, 100)}
 # tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
 # The dtypes whose tiles crossed by the matrix's or the triangle's edge are staged by 16-byte runs
@@ -1007,8 +1034,9 @@ def use_tile(op, dtype, n, variant, batch=None):
     """True where ``op`` ("trmm" or "lauum") on a real n x n triangle runs kernels/trmm.cu
     tri_tile: BLOCK_MAX < n <= TILE_UPTO and TILE_RULES gives ``variant`` ("left", "left_t",
     "right", "right_t" for trmm -- side and op(A) = A^T --, "lower"/"upper" for lauum) of (op,
-    dtype) a rule (first, last, least fill) with first <= n <= last and n / (64 ceil(n / 64))
-    at least the fill; on at most TILE_ANY_FILL_BELOW[op] matrices (``batch``) any fill. At
+    dtype) a rule (first, last, least fill, least batch) with first <= n <= last, n / (64
+    ceil(n / 64)) at least the fill and at least that many matrices (``batch``; None: a batch
+    large enough); on at most TILE_ANY_FILL_BELOW[op] matrices any fill. At
     n <= BLOCK_MAX (one tile a matrix), every variant where TILE_ONE_TILE gives (op, dtype)
     (first n, least batch) with first <= n and at least that many matrices (the caller asks
     rows_by_16_bytes of the operands too)."""
@@ -1017,11 +1045,11 @@ def use_tile(op, dtype, n, variant, batch=None):
         return first <= n <= TILE_UPTO and batch is not None and batch >= least
     if not BLOCK_MAX < n <= min(TILE_UPTO, TILE_MAX):
         return False
-    first, last, fill = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant,
-                                                                                (0, -1, 0.0))
-    if batch is not None and batch <= TILE_ANY_FILL_BELOW.get(op, -1):
-        fill = 0.0
-    return first <= n <= last and n >= fill * 64 * -(-n // 64)
+    any_fill = batch is not None and batch <= TILE_ANY_FILL_BELOW.get(op, -1)
+    padded = 64 * -(-n // 64)
+    rules = TILE_RULES.get((op, dtype_name(dtype)), {}).get(variant, ())
+    return any(first <= n <= last and (any_fill or n >= fill * padded)
+               and (batch is None or batch >= least) for first, last, fill, least in rules)
 
 
 def tile_trmm(a, b, right, lower, trans, unit, alpha=1.0):
@@ -1117,8 +1145,9 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
               sym, persistent=False):
     """One launch of tri_tile<T, sym, km, patch> over the batch's 64 x 64 output tiles (with
     ``sym`` those on and below the diagonal; grid-stride loop; with ``persistent`` and no
-    TILE_GRID, the blocks resident at once), or of tri_tile_split<..., s> with s blocks a tile
-    where tile_split says; km: the operands with k stride 1 are staged k-major (TILE_KMAJOR);
+    TILE_GRID, the blocks resident at once; where TILE_CHUNKED admits n, those blocks or
+    TILE_GRID's each walking a contiguous run of items), or of tri_tile_split<..., s> with s
+    blocks a tile where tile_split says; km: the operands with k stride 1 are staged k-major (TILE_KMAJOR);
     patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
     items = tile_items(n, nvec, batch, sym)
     km = 0
@@ -1133,7 +1162,10 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     device = current_device()
     split = tile_split(items, kdim, device)
     name = dtype_name(a.dtype)
-    cap = TILE_GRID or (TILE_SHAPE[name][2] * blas.sm_count() if persistent else 0)
+    first, last = TILE_CHUNKED.get(name, (1, 0))
+    chunked = first <= n <= last and not persistent and split == 1
+    cap = TILE_GRID or (TILE_SHAPE[name][2] * blas.sm_count() if persistent or chunked else 0)
+    flags |= TT_CHUNKED if chunked else 0
     launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, cap, TILE_SHAPE[name], km,
                                             bool(flags & TT_PATCH_EDGES), split,
                                             name in TILE_MASKED_RUNS)
@@ -1475,7 +1507,8 @@ def lauum(a, lower=True, zeroed=False, keep=()):
         x = result_array(a, "a", keep)
         chol_small(a, CHOL_LAUUM, lower, out=x)
         return x
-    if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
+    if is_real(a.dtype) and use_tile("lauum", a.dtype, a.shape[1], "lower" if lower else "upper",
+                                     a.shape[0]):
         return tile_lauum(a, lower, zeroed)                           # a only read
     if is_real(a.dtype) and use_block("lauum", a.dtype, a.shape[1], "lower" if lower else "upper"):
         return tri_block_lauum(a, lower, out=result_array(a, "a", keep))

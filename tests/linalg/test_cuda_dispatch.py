@@ -1240,33 +1240,45 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
 
 
 def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
-    """use_tile: TILE_RULES' (first, last, least fill) per op, dtype and variant, the fill n /
-    (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules (last on the H200 after the
-    masked tiles' 16-byte runs, 2026-11-28) and the session's p_trmm_syrk.py: float64 left N TRMM
-    from a fill of 0.76 (n = 100, 150, 200 won), not at 72, 80 or 96; left T from 72; float32
-    left T from 72, right N from 96, left N and right T from 112 (n = 96 lost there); LAUUM
-    float64 everywhere above BLOCK_MAX, float32 from 96; nothing above TILE_MAX."""
+    """use_tile: TILE_RULES' (first, last, least fill, least batch) per op, dtype and variant, the
+    fill n / (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules (last on the H200 on
+    TILE_CHUNKED's grid, 2026-11-28) and p_trmm_syrk.py: float64 left N TRMM from 88 on the chunked
+    sizes (n = 80 lost), from a fill of 0.76 above (n = 129-145 stay dense); right N from 72, 0.7
+    above (n = 129-134 dense); left T from 72; float32 left N / right T from 96, right N from 80,
+    left T from 72; LAUUM float64 everywhere above BLOCK_MAX, float32 from 72 (n <= 76 from 300
+    matrices); nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
-        return [n for n in (64, 72, 80, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
+        return [n for n in (64, 72, 80, 88, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
     big = [288, 384, 512]
-    from72 = [72, 80, 96, 112, 128, 160, 192, 256, 257] + big
-    assert sizes("trmm", numpy.float64, "left") == [112, 128, 160, 192, 256, 257] + big
+    from72 = [72, 80, 88, 96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float64, "left") == [88, 96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "left_t") == from72
-    assert sizes("trmm", numpy.float64, "right") == [96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float64, "right") == from72
     assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
-    assert sizes("trmm", numpy.float32, "left") == [112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float32, "left") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float32, "left_t") == from72
-    assert sizes("trmm", numpy.float32, "right") == [96, 112, 128, 160, 192, 256, 257] + big
-    assert sizes("trmm", numpy.float32, "right_t") == [112, 128, 160, 192, 256, 257] + big
+    assert sizes("trmm", numpy.float32, "right") == from72[1:]
+    assert sizes("trmm", numpy.float32, "right_t") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("lauum", numpy.float64, "upper") == from72
-    assert sizes("lauum", numpy.float32, "lower") == [80, 96, 112, 128, 160, 192, 256, 257] + big
+    assert sizes("lauum", numpy.float32, "lower") == from72
+    # a rule's fill holds only over its own range of n
+    assert [n for n in (130, 131, 145, 146) if tri_mod.use_tile("trmm", numpy.float64, n,
+                                                                  "left")] == [146]
+    assert [n for n in (129, 134, 135) if tri_mod.use_tile("trmm", numpy.float64, n,
+                                                             "right")] == [135]
+    # and its batch count
+    for lower in ("lower", "upper"):
+        assert [b for b in (1, 299, 300, 10240) if tri_mod.use_tile("lauum", numpy.float32, 72,
+                                                                      lower, b)] == [300, 10240]
+        assert tri_mod.use_tile("lauum", numpy.float32, 77, lower, 1)
 
 
 def test_tri_tile_serves_small_trmm_batches_at_any_fill():
     """TRMM on at most TILE_ANY_FILL_BELOW["trmm"] matrices takes tri_tile at every n the tiles
     serve (its one launch beat the dense path's two at batch 1-300 where the fill had kept it
-    off); from the next batch count the fill rules again; LAUUM keeps its rules at every batch."""
+    off); from the next batch count the fill rules again; LAUUM keeps its own rules (float32
+    n = 72 on chol_block below 300 matrices)."""
     small, big = tri_mod.TILE_ANY_FILL_BELOW["trmm"], tri_mod.TILE_ANY_FILL_BELOW["trmm"] + 1
     for dtype in (numpy.float32, numpy.float64):
         for variant in ("left", "left_t", "right", "right_t"):
@@ -1277,8 +1289,9 @@ def test_tri_tile_serves_small_trmm_batches_at_any_fill():
                         == tri_mod.use_tile("trmm", dtype, n, variant))
             assert not tri_mod.use_tile("trmm", dtype, 64, variant, 1)
             assert not tri_mod.use_tile("trmm", dtype, 513, variant, 1)
-    assert not tri_mod.use_tile("trmm", numpy.float64, 96, "left", big)
+    assert not tri_mod.use_tile("trmm", numpy.float64, 80, "left", big)
     assert not tri_mod.use_tile("lauum", numpy.float32, 72, "lower", 1)
+    assert not tri_mod.use_tile("lauum", numpy.float32, 72, "lower", 100)
 
 
 def test_tri_tile_takes_single_tile_trmm_batches():
@@ -1363,6 +1376,32 @@ def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
         tri_mod._tri_tile(x, 0, 1, 48, x, 0, 48, 1, x, 0, 48, 1, 48, 48, 48, 1000, 0, 1.0, False,
                           persistent=persistent)
     assert caps == [tri_mod.TILE_SHAPE["float64"][2] * 132, 0, 5]
+
+
+def test_chunked_tile_grid_is_persistent_and_flagged_above_one_tile(monkeypatch):
+    """Where TILE_CHUNKED admits n, _tri_tile launches the resident blocks (or TILE_GRID's) with
+    TT_CHUNKED, neither for one tile a matrix (its own persistent grid) nor for tri_tile_split
+    nor for an n outside the rule (a block an item)."""
+    seen = []
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
+    monkeypatch.setattr(tri_mod, "TILE_CHUNKED", {"float64": (65, 100)})
+
+    def config(device, dtype, sym, cap, *rest):
+        return (lambda grid, threads, args, smem: seen.append((cap, args[16]))), 10**9, 0
+    monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
+    x = numpy.empty((1000, 8, 8))
+    blocks = tri_mod.TILE_SHAPE["float64"][2] * 132
+    cases = ((100, False, 1, 0), (100, True, 1, 0), (100, False, 4, 0), (100, False, 1, 7),
+             (101, False, 1, 0), (64, False, 1, 0))
+    for n, persistent, split, grid in cases:
+        monkeypatch.setattr(tri_mod, "tile_split", lambda items, kdim, device: split)
+        monkeypatch.setattr(tri_mod, "TILE_GRID", grid)
+        tri_mod._tri_tile(x, 0, 1, 8, x, 0, 8, 1, x, 0, 8, 1, n, n, n, 1000, 0, 1.0, False,
+                          persistent=persistent)
+    assert seen == [(blocks, tri_mod.TT_CHUNKED), (blocks, 0), (0, 0), (7, tri_mod.TT_CHUNKED),
+                    (0, 0), (0, 0)]
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():

@@ -294,7 +294,7 @@ def test_tri_block_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, setup):
     check_lauum(cp, gpu, gen, batch, n, dtype)
 
 
-TILE_EVERYWHERE = {(op, d): {v: (65, 512, 0.0) for v in variants}
+TILE_EVERYWHERE = {(op, d): {v: ((65, 512, 0.0, 0),) for v in variants}
                    for op, variants in (("trmm", ("left", "left_t", "right", "right_t")),
                                         ("lauum", ("lower", "upper")))
                    for d in ("float32", "float64")}
@@ -318,6 +318,21 @@ def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
     monkeypatch.setattr(gpu, "TILE_SPLIT", split)
     gen = rng(n + 13)
+    check_trmm_variants(cp, gpu, gen, 3, n, dtype)
+    check_lauum(cp, gpu, gen, 3, n, dtype)
+
+
+@pytest.mark.parametrize("cap", [2, 5])
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [65, 130, 200])
+def test_tri_tile_chunked_grid_walks_runs_of_items(cp, gpu, monkeypatch, n, dtype, cap):
+    """TILE_CHUNKED: a few blocks each walking a contiguous run of items (runs crossing matrix
+    boundaries and ending mid-matrix), every TRMM variant and LAUUM against NumPy."""
+    monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
+    monkeypatch.setattr(gpu, "TILE_GRID", cap)
+    monkeypatch.setattr(gpu, "TILE_SPLIT", 1)
+    monkeypatch.setattr(gpu, "TILE_CHUNKED", {"float64": (0, 512), "float32": (0, 512)})
+    gen = rng(n + 17)
     check_trmm_variants(cp, gpu, gen, 3, n, dtype)
     check_lauum(cp, gpu, gen, 3, n, dtype)
 

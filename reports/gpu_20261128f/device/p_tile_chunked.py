@@ -1,7 +1,7 @@
-"""Prepared probe (session 2026-11-28f, not run): tri_tile above one tile a matrix on a chunked
-persistent grid (reports/gpu_20261128f/tile_chunked.patch: TILE_CHUNKED, kernels/trmm.cu
-TT_CHUNKED; the resident blocks each walk a contiguous run of items, a matrix's tiles on one
-block) against a block an item (the committed launch). tile_trmm (left N, left T, right N, upper
+"""Probe (prepared in session 2026-11-28f, run in 2026-11-28g): tri_tile above one tile a
+matrix on a chunked persistent grid (reports/gpu_20261128f/tile_chunked.patch, then a rule by n:
+TILE_CHUNKED, kernels/trmm.cu TT_CHUNKED; the resident blocks each walk a contiguous run of
+items, a matrix's tiles on one block) against a block an item (the committed launch). tile_trmm (left N, left T, right N, upper
 right T), tile_lauum (lower, upper) and tile_syrk called directly; backend ms, the two settings
 in alternation twice, the better kept; the two results compared (the same sums in the same
 order: equal). One cupy.matmul of the shape beside them."""
@@ -43,6 +43,7 @@ def main():
     args = p.parse_args()
     dtype = numpy.dtype(args.dtype)
     gen = cupy.random.default_rng(0)
+    rule = gtri.TILE_CHUNKED
     for n in (int(s) for s in args.sizes.split(",")):
         batch = min(args.batch, (1 << 28) // (n * n))
         a = gen.standard_normal((batch, n, n), dtype=numpy.float64).astype(dtype)
@@ -52,11 +53,11 @@ def main():
             ms, res = {}, {}
             for _ in range(2):
                 for chunked in (False, True):
-                    gtri.TILE_CHUNKED = chunked
+                    gtri.TILE_CHUNKED = {dtype.name: (0, 512)} if chunked else {}
                     t = timeit(call)
                     ms[chunked] = min(t, ms.get(chunked, t))
                     res[chunked] = call()
-            gtri.TILE_CHUNKED = False
+            gtri.TILE_CHUNKED = rule
             equal = bool(cupy.array_equal(res[False], res[True]))
             print(f"| {label} | {dtype.name} | {n} | {batch} | item {ms[False]:.4f}, chunked "
                   f"{ms[True]:.4f}, cupy.matmul {mm:.4f} | chunked / item "

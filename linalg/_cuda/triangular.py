@@ -220,17 +220,23 @@ BLOCK_GRID = 0
 # right 0.56; float32 left 0.75, right 0.62, right T 0.75, LAUUM any fill; above them the fills
 # measured before. Float32 LAUUM at n = 65-76 from 300 matrices: below, chol_block had won on
 # both GPUs (n = 72, batch 1-100, tile 0.6-0.93x; reports/gpu_20261126j/tile_batch_call9.md,
-# _call11_h100.md; 300 matrices 1.29-1.99x for the tiles).
+# _call11_h100.md; 300 matrices 1.29-1.99x for the tiles). Right T at n = 104-120 (call 3,
+# rules.txt): float64 n = 112 (fill 0.875) lost again (1.53 / 1.47; 1.56 / 1.53 in call 3 of
+# 2026-11-28f), n = 120 won (1.58 / 1.64); float32 n = 104 (0.81) lost (1.46 / 1.42), 112 won
+# (1.46 / 1.55): so up to n = 128 right T takes the tiles from a fill of 0.9 (float64) and 0.85
+# (float32). Every other variant on the tiles won at 104-120 (left N float64 n = 104 1.27 /
+# 1.39, float32 1.23 / 1.38).
 TILE_MAX = 512
 TILE_UPTO = int(os.environ.get("LINALG_CUDA_TILE_UPTO", str(TILE_MAX)))
-TILE_RULES = {("trmm", "float64"): {"left": ((65, 112, 0.68, 0), (113, 512, 0.76, 0)),
+TILE_RULES = {("trmm", "float64"): {"left": ((65, 96, 0.68, 0), (97, 512, 0.76, 0)),
                                     "left_t": ((65, 512, 0.56, 0),),
-                                    "right": ((65, 112, 0.56, 0), (113, 512, 0.7, 0)),
-                                    "right_t": ((65, 512, 0.85, 0),)},
-              ("trmm", "float32"): {"left": ((65, 120, 0.75, 0), (121, 512, 0.8, 0)),
+                                    "right": ((65, 96, 0.56, 0), (97, 512, 0.7, 0)),
+                                    "right_t": ((65, 128, 0.9, 0), (129, 512, 0.85, 0))},
+              ("trmm", "float32"): {"left": ((65, 96, 0.75, 0), (97, 512, 0.8, 0)),
                                     "left_t": ((65, 512, 0.56, 0),),
-                                    "right": ((65, 120, 0.62, 0), (121, 512, 0.74, 0)),
-                                    "right_t": ((65, 120, 0.75, 0), (121, 512, 0.8, 0))},
+                                    "right": ((65, 96, 0.62, 0), (97, 512, 0.74, 0)),
+                                    "right_t": ((65, 96, 0.75, 0), (97, 128, 0.85, 0),
+                                                (129, 512, 0.8, 0))},
               ("lauum", "float64"): {"lower": ((65, 512, 0.0, 0),),
                                      "upper": ((65, 512, 0.0, 0),)},
               ("lauum", "float32"): {"lower": ((65, 76, 0.0, 300), (77, 512, 0.0, 0)),
@@ -290,12 +296,15 @@ TILE_GRID = 0
 # tri_tile launches run on a persistent grid (the resident blocks, or TILE_GRID) whose blocks each
 # walk a contiguous run of items (TT_CHUNKED), so that a matrix's tiles stay on one block and its
 # re-read rows hit L2 while they are there. H200, batch 10240, ms a block an item / chunked, tile
-# kernels called directly (`python3 reports/gpu_20261128f/device/p_tile_chunked.py`,
-# reports/gpu_20261128g/README.md call 1): float64 n = 72 TRMM left N lower 1.10 / 0.92, right N
-# lower 1.07 / 0.79, LAUUM upper 0.88 / 0.65, SYRK 0.90 / 0.79 (1.11-1.36x over the 7 calls); n =
-# 100 1.07-1.19x; float32 n = 100 1.03-1.13x. Lost at n = 128 (float64 SYRK 0.79x, TRMM left N
-# 0.94x), 200 (0.94-1.17x) and 256 (0.84-0.95x; float32 0.92-1.00x); not profiled.
-TILE_CHUNKED = {"float64": (65, 100), "float32": (65, 100)}
+# kernels called directly, the two in alternation in one process
+# (`python3 reports/gpu_20261128f/device/p_tile_chunked.py [--dtype float32] --sizes ...`,
+# reports/gpu_20261128g/README.md calls 1-2): float64 n = 72 TRMM left N lower 1.10 / 0.92, right
+# N lower 1.07 / 0.79, LAUUM upper 0.88 / 0.65, SYRK 0.90 / 0.79; every one of the 7 calls
+# (4 TRMM variants, 2 LAUUM, SYRK) 1.05-1.36x at n = 66-96 in both dtypes, 1.08-1.37x on 50 000
+# matrices, 0.97-1.14x on 1000. Above 96 no steady gain: n = 100-120 1.02-1.19x in calls 1-2 but
+# 0.99-1.00x (public TRMM, tile_trmm) in call 5 (p_public_ab.py), and losses at n = 128 (float64
+# SYRK 0.79x), 200 (0.94-1.17x) and 256 (0.84-0.95x; float32 0.92-1.00x); not profiled.
+TILE_CHUNKED = {"float64": (65, 96), "float32": (65, 96)}
 # tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}
 # The dtypes whose tiles crossed by the matrix's or the triangle's edge are staged by 16-byte runs

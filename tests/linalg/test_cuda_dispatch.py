@@ -1244,8 +1244,9 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     fill n / (64 ceil(n / 64)) measured by scripts/probe_trmm_tile.py rules (last on the H200 on
     TILE_CHUNKED's grid, 2026-11-28) and p_trmm_syrk.py: float64 left N TRMM from 88 on the chunked
     sizes (n = 80 lost), from a fill of 0.76 above (n = 129-145 stay dense); right N from 72, 0.7
-    above (n = 129-134 dense); left T from 72; float32 left N / right T from 96, right N from 80,
-    left T from 72; LAUUM float64 everywhere above BLOCK_MAX, float32 from 72 (n <= 76 from 300
+    above (n = 129-134 dense); left T from 72; right T from a fill of 0.9 up to n = 128 (112
+    lost); float32 left N / right T from 96 (right T from a fill of 0.85 at 97-128: 104 lost),
+    right N from 80, left T from 72; LAUUM float64 everywhere above BLOCK_MAX, float32 from 72 (n <= 76 from 300
     matrices); nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 88, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
@@ -1255,7 +1256,7 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     assert sizes("trmm", numpy.float64, "left") == [88, 96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float64, "left_t") == from72
     assert sizes("trmm", numpy.float64, "right") == from72
-    assert sizes("trmm", numpy.float64, "right_t") == [112, 128, 192, 256] + big
+    assert sizes("trmm", numpy.float64, "right_t") == [128, 192, 256] + big
     assert sizes("trmm", numpy.float32, "left") == [96, 112, 128, 160, 192, 256, 257] + big
     assert sizes("trmm", numpy.float32, "left_t") == from72
     assert sizes("trmm", numpy.float32, "right") == from72[1:]
@@ -1267,6 +1268,8 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
                                                                   "left")] == [146]
     assert [n for n in (129, 134, 135) if tri_mod.use_tile("trmm", numpy.float64, n,
                                                              "right")] == [135]
+    assert [n for n in (104, 108, 109, 112) if tri_mod.use_tile("trmm", numpy.float32, n,
+                                                                  "right_t")] == [109, 112]
     # and its batch count
     for lower in ("lower", "upper"):
         assert [b for b in (1, 299, 300, 10240) if tri_mod.use_tile("lauum", numpy.float32, 72,

@@ -21,8 +21,8 @@
 //             tiles of a matrix run together, so the re-reads of its A and X rows hit L2), the
 //             heavier row blocks of a matrix first. The launcher's grid is a block an item, or
 //             the resident blocks (TRMM with one tile a matrix: TILE_ONE_TILE; TILE_CHUNKED) or
-//             fewer (tests), a block then taking items t, t + gridDim.x, ... or, with
-//             TT_CHUNKED, a contiguous run of them (a matrix's tiles on one block).
+//             fewer (tests), a block then taking items t, t + gridDim.x, ... or, compiled
+//             with TT_CHUNKED_OPT, a contiguous run of them (a matrix's tiles on one block).
 // Main loop:  over the k tiles of TT_BK (32) that the triangle leaves (M lower: k < i0 + 64;
 //             upper: k >= i0; TT_X_LOWER: k >= j0). The k tiles of all of a block's items form
 //             one stream through TT_STAGES (2) shared stages: the copy of the next tile (of this
@@ -94,6 +94,13 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 #define TT_RUNS_OPT 1
 #endif
 constexpr bool TT_RUNS = TT_RUNS_OPT != 0;
+// TT_CHUNKED_OPT (linalg/_cuda/triangular.py TILE_CHUNKED, by n): tri_tile's blocks walk
+// contiguous runs of items (a matrix's tiles on one block) instead of items t, t + the grid, ...
+// A compile-time choice: as a flag word bit it cost the other launches 2-5 % (more registers).
+#ifndef TT_CHUNKED_OPT
+#define TT_CHUNKED_OPT 0
+#endif
+constexpr bool TT_CHUNKED = TT_CHUNKED_OPT != 0;
 
 // Flag word of tri_tile (linalg/_cuda/triangular.py TT_*).
 #define TT_M_UPPER 1
@@ -105,7 +112,6 @@ constexpr bool TT_RUNS = TT_RUNS_OPT != 0;
 #define TT_FULL 64                          // M and X dense (no triangle): SYRK
 #define TT_ZEROED 128                       // the triangles' other parts are zero in memory
 #define TT_PATCH_EDGES 256                  // stage the tiles the triangle's edge crosses whole
-#define TT_CHUNKED 512                      // a block walks a contiguous run of items (tt_run)
 // (with KM: that operand's k stride is 1 and its f stride and base allow 16-byte copies)
 // KM, tri_tile's template argument: the operands staged k-major.
 #define TT_KM_M 1
@@ -614,7 +620,7 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
     // Items t, t + the grid, ...; with TT_CHUNKED (SPLIT 1) the block's contiguous run of
     // ceil(items / grid) items instead, so that the tiles of a matrix stay on one block.
     const int rank = SPLIT > 1 ? (int)(blockIdx.x % SPLIT) : 0;
-    const bool chunked = SPLIT == 1 && (flags & TT_CHUNKED);
+    constexpr bool chunked = SPLIT == 1 && TT_CHUNKED;
     const index_t blocks = gridDim.x / SPLIT, per = (items + blocks - 1) / blocks;
     const index_t first = chunked ? blockIdx.x * per : blockIdx.x / SPLIT;
     const index_t end = chunked ? min(items, first + per) : items;

@@ -278,7 +278,7 @@ TILE_ONE_TILE = {("trmm", "float64"): (56, 3000)}
 TILE_THREADS = 128
 # kernels/trmm.cu flags
 (TT_M_UPPER, TT_UNIT, TT_X_LOWER, TT_VEC_M, TT_VEC_X, TT_VEC_OUT, TT_FULL, TT_ZEROED,
- TT_PATCH_EDGES, TT_CHUNKED) = 1, 2, 4, 8, 16, 32, 64, 128, 256, 512
+ TT_PATCH_EDGES) = 1, 2, 4, 8, 16, 32, 64, 128, 256
 TT_KM_M, TT_KM_X = 1, 2                      # tri_tile's KM template argument (kernels/trmm.cu)
 # Operands whose k stride is 1 (TRMM left N: A; right side: B; LAUUM upper: both) staged k-major
 # (s[f][k], 16-byte copies along k) instead of an element a copy into k rows, by dtype name.
@@ -294,8 +294,8 @@ TILE_KMAJOR = {"float64", "float32"} if os.environ.get("LINALG_CUDA_TILE_KMAJOR"
 TILE_GRID = 0
 # TILE_CHUNKED[dtype name] = (first n, last n): above one tile a matrix, the sizes whose
 # tri_tile launches run on a persistent grid (the resident blocks, or TILE_GRID) whose blocks each
-# walk a contiguous run of items (TT_CHUNKED), so that a matrix's tiles stay on one block and its
-# re-read rows hit L2 while they are there. H200, batch 10240, ms a block an item / chunked, tile
+# walk a contiguous run of items (kernels/trmm.cu TT_CHUNKED_OPT), so that a matrix's tiles stay
+# on one block and its re-read rows hit L2 while they are there. H200, batch 10240, ms a block an item / chunked, tile
 # kernels called directly, the two in alternation in one process
 # (`python3 reports/gpu_20261128f/device/p_tile_chunked.py [--dtype float32] --sizes ...`,
 # reports/gpu_20261128g/README.md calls 1-2): float64 n = 72 TRMM left N lower 1.10 / 0.92, right
@@ -1174,10 +1174,9 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     first, last = TILE_CHUNKED.get(name, (1, 0))
     chunked = first <= n <= last and not persistent and split == 1
     cap = TILE_GRID or (TILE_SHAPE[name][2] * blas.sm_count() if persistent or chunked else 0)
-    flags |= TT_CHUNKED if chunked else 0
     launcher, grid, smem = _tri_tile_config(device, a.dtype, sym, cap, TILE_SHAPE[name], km,
                                             bool(flags & TT_PATCH_EDGES), split,
-                                            name in TILE_MASKED_RUNS)
+                                            name in TILE_MASKED_RUNS, chunked)
     launcher(min(items, grid) * split, TILE_THREADS,
              (a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batch, flags, alpha),
              smem)
@@ -1215,21 +1214,24 @@ def tile_split(items, kdim, device_id):
 
 
 @functools.lru_cache(maxsize=64)
-def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split=1, runs=True):
+def _tri_tile_config(device_id, dtype, sym, cap, shape, km=0, patch=False, split=1, runs=True,
+                     chunked=False):
     """(launcher, items of the grid, shared bytes) of tri_tile (``split`` 1) or tri_tile_split
     (``split`` blocks an item, a cluster; the grid is items x split blocks), compiled with
-    ``runs`` as TT_RUNS (TILE_MASKED_RUNS): a block an item (a
-    block streams the k tiles of its items, the next item's first copies during this one's
-    product), at most ``cap`` items where cap > 0. A persistent grid (the blocks resident at
-    once) measured slower: H100, float64 batch 10240, TRMM n = 128 2.31 against 1.75 ms, n = 256
-    11.1 against 10.2 (the blocks drift apart, the tiles of a matrix no longer run together: L2
-    hit rate 61%)."""
+    ``runs`` as TT_RUNS (TILE_MASKED_RUNS) and ``chunked`` as TT_CHUNKED (TILE_CHUNKED): a block
+    an item (a block streams the k tiles of its items, the next item's first copies during this
+    one's product), at most ``cap`` items where cap > 0. A persistent grid (the blocks resident
+    at once) taking items t, t + the grid, ... measured slower: H100, float64 batch 10240, TRMM
+    n = 128 2.31 against 1.75 ms, n = 256 11.1 against 10.2 (the blocks drift apart, the tiles
+    of a matrix no longer run together: L2 hit rate 61%); with ``chunked`` each block takes a
+    contiguous run of items instead (TILE_CHUNKED's sizes)."""
     bk, stages, blocks = shape
     args = f"{ctype(dtype)}, {cbool(sym)}, {km}, {cbool(patch)}"
     name = f"tri_tile<{args}>" if split == 1 else f"tri_tile_split<{args}, {split}>"
     launcher = kernel("trmm", name, "pqqqpqqqpqqqiiiqiT", dtype,
                       (f"-DTT_BK_OPT={bk}", f"-DTT_STAGES_OPT={stages}",
-                       f"-DTT_BLOCKS_OPT={blocks}", f"-DTT_RUNS_OPT={int(runs)}"))
+                       f"-DTT_BLOCKS_OPT={blocks}", f"-DTT_RUNS_OPT={int(runs)}",
+                       f"-DTT_CHUNKED_OPT={int(chunked)}"))
     smem = tile_smem(dtype, shape) + (TILE_PART_BYTES if split > 1 else 0)
     grid = (2**31 - 1) // split
     return launcher, max(1, min(grid, cap or grid)), smem

@@ -1381,9 +1381,9 @@ def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
     assert caps == [tri_mod.TILE_SHAPE["float64"][2] * 132, 0, 5]
 
 
-def test_chunked_tile_grid_is_persistent_and_flagged_above_one_tile(monkeypatch):
-    """Where TILE_CHUNKED admits n, _tri_tile launches the resident blocks (or TILE_GRID's) with
-    TT_CHUNKED, neither for one tile a matrix (its own persistent grid) nor for tri_tile_split
+def test_chunked_tile_grid_is_persistent_and_compiled_as_such_above_one_tile(monkeypatch):
+    """Where TILE_CHUNKED admits n, _tri_tile launches the resident blocks (or TILE_GRID's) of
+    tri_tile compiled with TT_CHUNKED_OPT (``chunked``), neither for one tile a matrix (its own persistent grid) nor for tri_tile_split
     nor for an n outside the rule (a block an item)."""
     seen = []
     monkeypatch.setattr(blas, "sm_count", lambda: 132)
@@ -1391,8 +1391,8 @@ def test_chunked_tile_grid_is_persistent_and_flagged_above_one_tile(monkeypatch)
     monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
     monkeypatch.setattr(tri_mod, "TILE_CHUNKED", {"float64": (65, 100)})
 
-    def config(device, dtype, sym, cap, *rest):
-        return (lambda grid, threads, args, smem: seen.append((cap, args[16]))), 10**9, 0
+    def config(device, dtype, sym, cap, shape, km, patch, split, runs, chunked):
+        return (lambda grid, threads, args, smem: seen.append((cap, chunked))), 10**9, 0
     monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
     x = numpy.empty((1000, 8, 8))
     blocks = tri_mod.TILE_SHAPE["float64"][2] * 132
@@ -1403,8 +1403,8 @@ def test_chunked_tile_grid_is_persistent_and_flagged_above_one_tile(monkeypatch)
         monkeypatch.setattr(tri_mod, "TILE_GRID", grid)
         tri_mod._tri_tile(x, 0, 1, 8, x, 0, 8, 1, x, 0, 8, 1, n, n, n, 1000, 0, 1.0, False,
                           persistent=persistent)
-    assert seen == [(blocks, tri_mod.TT_CHUNKED), (blocks, 0), (0, 0), (7, tri_mod.TT_CHUNKED),
-                    (0, 0), (0, 0)]
+    assert seen == [(blocks, True), (blocks, False), (0, False), (7, True), (0, False),
+                    (0, False)]
 
 
 def test_out_of_place_results_must_share_the_inputs_strides_where_they_are_used():

@@ -132,10 +132,11 @@ def test_split_rule_fills_the_sms(monkeypatch):
         tri_mod.tile_split(1, 512, 0)
 
 
-def test_launcher_compiles_the_masked_runs_by_dtype(monkeypatch):
+def test_launcher_compiles_the_masked_runs_and_the_chunked_grid(monkeypatch):
     """_tri_tile_config compiles ``runs`` as TT_RUNS_OPT 1 / 0 (kernels/trmm.cu: 16-byte runs in
-    the tiles an edge crosses) beside TILE_SHAPE's options, each setting its own launcher (the
-    cache keys it); _tri_tile passes ``runs`` for the dtypes of TILE_MASKED_RUNS: both."""
+    the tiles an edge crosses) and ``chunked`` as TT_CHUNKED_OPT beside TILE_SHAPE's options,
+    each setting its own launcher (the cache keys it); _tri_tile passes ``runs`` for the dtypes
+    of TILE_MASKED_RUNS: both."""
     import numpy
     seen = []
 
@@ -145,13 +146,13 @@ def test_launcher_compiles_the_masked_runs_by_dtype(monkeypatch):
     monkeypatch.setattr(tri_mod, "kernel", kernel)
     tri_mod._tri_tile_config.cache_clear()
     try:
-        for runs in (True, False):
+        for runs, chunked in ((True, False), (False, False), (True, True)):
             tri_mod._tri_tile_config(0, numpy.dtype("float64"), False, 0, (32, 2, 3), 1, False,
-                                     1, runs)
+                                     1, runs, chunked)
     finally:
         tri_mod._tri_tile_config.cache_clear()
     assert [s[2] for s in seen] == [
-        ("-DTT_BK_OPT=32", "-DTT_STAGES_OPT=2", "-DTT_BLOCKS_OPT=3", f"-DTT_RUNS_OPT={r}")
-        for r in (1, 0)]
+        ("-DTT_BK_OPT=32", "-DTT_STAGES_OPT=2", "-DTT_BLOCKS_OPT=3", f"-DTT_RUNS_OPT={r}",
+         f"-DTT_CHUNKED_OPT={c}") for r, c in ((1, 0), (0, 0), (1, 1))]
     assert all(s[0] == "trmm" and s[1] == "tri_tile<double, false, 1, false>" for s in seen)
     assert tri_mod.TILE_MASKED_RUNS == {"float64", "float32"}

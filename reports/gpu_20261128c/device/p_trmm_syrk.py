@@ -25,7 +25,7 @@ def trmm_paths(l, b):
         return gtri.trmm(l, b, "left", True, "N", False, 1.0)
     out = {"committed": timeit(call)}
     gtri.BLOCK_RULES.pop(("trmm", name), None)
-    gtri.TILE_RULES[("trmm", name)] = {"left": (65, 512, 0.0)}
+    gtri.TILE_RULES[("trmm", name)] = {"left": ((65, 512, 0.0, 0),)}
     out["tile any fill"] = timeit(call) if l.shape[1] > 64 else float("nan")
     gtri.TILE_RULES.pop(("trmm", name))
     gtri.TILE_ANY_FILL_BELOW.clear()

@@ -39,7 +39,7 @@ def paths(op, call, n, name, variant):
     gchol.TENSOR_LAUUM_RULES.clear()              # LAUUM: the tile and dense paths themselves
     if n > 64:
         rules = dict(gtri.TILE_RULES.get((op, name), {}))
-        rules[variant] = (65, 512, 0.0)
+        rules[variant] = ((65, 512, 0.0, 0),)
         gtri.TILE_RULES[(op, name)] = rules
         out["tile"] = timeit(call)
     gtri.BLOCK_RULES.pop((op, name), None)

@@ -96,7 +96,7 @@ constexpr int TT_STAGES = TT_STAGES_OPT;
 constexpr bool TT_RUNS = TT_RUNS_OPT != 0;
 // TT_CHUNKED_OPT (linalg/_cuda/triangular.py TILE_CHUNKED, by n): tri_tile's blocks walk
 // contiguous runs of items (a matrix's tiles on one block) instead of items t, t + the grid, ...
-// A compile-time choice: as a flag word bit it cost the other launches 2-5 % (more registers).
+// A compile-time choice: as a flag word bit it cost the other launches 3-6 % (more registers).
 #ifndef TT_CHUNKED_OPT
 #define TT_CHUNKED_OPT 0
 #endif

@@ -295,8 +295,8 @@ TILE_GRID = 0
 # TILE_CHUNKED[dtype name] = (first n, last n): above one tile a matrix, the sizes whose
 # tri_tile launches run on a persistent grid (the resident blocks, or TILE_GRID) whose blocks each
 # walk a contiguous run of items (kernels/trmm.cu TT_CHUNKED_OPT), so that a matrix's tiles stay
-# on one block and its re-read rows hit L2 while they are there. H200, batch 10240, ms a block an item / chunked, tile
-# kernels called directly, the two in alternation in one process
+# on one block and its re-read rows hit L2 while they are there. H200, batch 10240, ms a block
+# an item / chunked, tile kernels called directly, the two in alternation in one process
 # (`python3 reports/gpu_20261128f/device/p_tile_chunked.py [--dtype float32] --sizes ...`,
 # reports/gpu_20261128g/README.md calls 1-2): float64 n = 72 TRMM left N lower 1.10 / 0.92, right
 # N lower 1.07 / 0.79, LAUUM upper 0.88 / 0.65, SYRK 0.90 / 0.79; every one of the 7 calls
@@ -1156,8 +1156,8 @@ def _tri_tile(a, sa, mi, mk, x, sx, xk, xj, out, so, oi, oj, n, nvec, kdim, batc
     ``sym`` those on and below the diagonal; grid-stride loop; with ``persistent`` and no
     TILE_GRID, the blocks resident at once; where TILE_CHUNKED admits n, those blocks or
     TILE_GRID's each walking a contiguous run of items), or of tri_tile_split<..., s> with s
-    blocks a tile where tile_split says; km: the operands with k stride 1 are staged k-major (TILE_KMAJOR);
-    patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
+    blocks a tile where tile_split says; km: the operands with k stride 1 are staged k-major
+    (TILE_KMAJOR); patch: ``flags`` has TT_PATCH_EDGES (LAUUM)."""
     items = tile_items(n, nvec, batch, sym)
     km = 0
     if dtype_name(a.dtype) in TILE_KMAJOR:

@@ -1246,8 +1246,8 @@ def test_tri_tile_serves_the_sizes_that_fill_its_tiles():
     sizes (n = 80 lost), from a fill of 0.76 above (n = 129-145 stay dense); right N from 72, 0.7
     above (n = 129-134 dense); left T from 72; right T from a fill of 0.9 up to n = 128 (112
     lost); float32 left N / right T from 96 (right T from a fill of 0.85 at 97-128: 104 lost),
-    right N from 80, left T from 72; LAUUM float64 everywhere above BLOCK_MAX, float32 from 72 (n <= 76 from 300
-    matrices); nothing above TILE_MAX."""
+    right N from 80, left T from 72; LAUUM float64 everywhere above BLOCK_MAX, float32 from 72
+    (n <= 76 from 300 matrices); nothing above TILE_MAX."""
     def sizes(op, dtype, variant):
         return [n for n in (64, 72, 80, 88, 96, 112, 128, 160, 192, 256, 257, 288, 384, 512, 513)
                 if tri_mod.use_tile(op, dtype, n, variant)]
@@ -1383,8 +1383,8 @@ def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
 
 def test_chunked_tile_grid_is_persistent_and_compiled_as_such_above_one_tile(monkeypatch):
     """Where TILE_CHUNKED admits n, _tri_tile launches the resident blocks (or TILE_GRID's) of
-    tri_tile compiled with TT_CHUNKED_OPT (``chunked``), neither for one tile a matrix (its own persistent grid) nor for tri_tile_split
-    nor for an n outside the rule (a block an item)."""
+    tri_tile compiled with TT_CHUNKED_OPT (``chunked``), neither for one tile a matrix (its own
+    persistent grid) nor for tri_tile_split nor for an n outside the rule (a block an item)."""
     seen = []
     monkeypatch.setattr(blas, "sm_count", lambda: 132)
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)

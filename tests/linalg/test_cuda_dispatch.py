@@ -1351,10 +1351,33 @@ def test_trmm_routes_single_tile_batches_by_count_and_alignment(monkeypatch):
         assert events == [path, path], (n, batch, ok)
 
 
+def record_tri_tile_grids(monkeypatch, split=1):
+    """_tri_tile with the device stubbed (132 SMs, device 0, no 16-byte operands, ``split``
+    blocks an item) and _tri_tile_config recording its (grid cap, chunked); returns the list."""
+    seen = []
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
+    monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
+    monkeypatch.setattr(tri_mod, "tile_split", lambda items, kdim, device: split)
+
+    def config(device, dtype, sym, cap, shape, km, patch, split, runs, chunked):
+        seen.append((cap, chunked))
+        return (lambda grid, threads, args, smem: None), 10**9, 0
+    monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
+    return seen
+
+
+def launch_tri_tile(n, persistent=False):
+    """One _tri_tile call over 1000 float64 n x n matrices (the operands' shapes unused)."""
+    x = numpy.empty((1000, 8, 8))
+    tri_mod._tri_tile(x, 0, 1, 8, x, 0, 8, 1, x, 0, 8, 1, n, n, n, 1000, 0, 1.0, False,
+                      persistent=persistent)
+
+
 def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
     """tile_trmm asks _tri_tile for the persistent grid at n <= BLOCK_MAX only; _tri_tile caps
     the grid at TILE_SHAPE's blocks an SM times the SMs then, TILE_GRID overriding."""
-    asked, caps = [], []
+    asked = []
     monkeypatch.setattr(tri_mod, "cupy_module", lambda: numpy)
     real = tri_mod._tri_tile
     monkeypatch.setattr(tri_mod, "_tri_tile",
@@ -1364,45 +1387,27 @@ def test_tile_trmm_launches_single_tiles_on_a_persistent_grid(monkeypatch):
                           False)
     assert asked == [True, True, False]
     monkeypatch.setattr(tri_mod, "_tri_tile", real)
-    monkeypatch.setattr(blas, "sm_count", lambda: 132)
-    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
-    monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
-    monkeypatch.setattr(tri_mod, "tile_split", lambda items, kdim, device: 1)
-
-    def config(device, dtype, sym, cap, *rest):
-        caps.append(cap)
-        return (lambda grid, threads, args, smem: None), 10**9, 0
-    monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
-    x = numpy.empty((1000, 48, 48))
+    seen = record_tri_tile_grids(monkeypatch)
     for persistent, grid in ((True, 0), (False, 0), (True, 5)):
         monkeypatch.setattr(tri_mod, "TILE_GRID", grid)
-        tri_mod._tri_tile(x, 0, 1, 48, x, 0, 48, 1, x, 0, 48, 1, 48, 48, 48, 1000, 0, 1.0, False,
-                          persistent=persistent)
-    assert caps == [tri_mod.TILE_SHAPE["float64"][2] * 132, 0, 5]
+        launch_tri_tile(48, persistent)
+    assert [cap for cap, _ in seen] == [tri_mod.TILE_SHAPE["float64"][2] * 132, 0, 5]
 
 
 def test_chunked_tile_grid_is_persistent_and_compiled_as_such_above_one_tile(monkeypatch):
     """Where TILE_CHUNKED admits n, _tri_tile launches the resident blocks (or TILE_GRID's) of
     tri_tile compiled with TT_CHUNKED_OPT (``chunked``), neither for one tile a matrix (its own
     persistent grid) nor for tri_tile_split nor for an n outside the rule (a block an item)."""
-    seen = []
-    monkeypatch.setattr(blas, "sm_count", lambda: 132)
-    monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
-    monkeypatch.setattr(tri_mod, "_vec_flag", lambda *args, **kw: 0)
     monkeypatch.setattr(tri_mod, "TILE_CHUNKED", {"float64": (65, 100)})
-
-    def config(device, dtype, sym, cap, shape, km, patch, split, runs, chunked):
-        return (lambda grid, threads, args, smem: seen.append((cap, chunked))), 10**9, 0
-    monkeypatch.setattr(tri_mod, "_tri_tile_config", config)
-    x = numpy.empty((1000, 8, 8))
     blocks = tri_mod.TILE_SHAPE["float64"][2] * 132
     cases = ((100, False, 1, 0), (100, True, 1, 0), (100, False, 4, 0), (100, False, 1, 7),
              (101, False, 1, 0), (64, False, 1, 0))
+    seen = []
     for n, persistent, split, grid in cases:
-        monkeypatch.setattr(tri_mod, "tile_split", lambda items, kdim, device: split)
+        launches = record_tri_tile_grids(monkeypatch, split)
         monkeypatch.setattr(tri_mod, "TILE_GRID", grid)
-        tri_mod._tri_tile(x, 0, 1, 8, x, 0, 8, 1, x, 0, 8, 1, n, n, n, 1000, 0, 1.0, False,
-                          persistent=persistent)
+        launch_tri_tile(n, persistent)
+        seen += launches
     assert seen == [(blocks, True), (blocks, False), (0, False), (7, True), (0, False),
                     (0, False)]
 

@@ -300,39 +300,28 @@ TILE_EVERYWHERE = {(op, d): {v: ((65, 512, 0.0, 0),) for v in variants}
                    for d in ("float32", "float64")}
 
 
-# (grid cap in items, blocks an item): a 2-block grid walks every tile of the batch (k tile
-# streams crossing item boundaries), 0 a block (or cluster) a tile; tri_tile_split with 2 / 4 / 8
-# blocks an item (runs of k tiles, empty ones where an item has fewer tiles than blocks), one
-# cluster of 4 walking every item.
-TILE_LAUNCHES = [(2, 1), (0, 1), (0, 2), (1, 4), (0, 8)]
+# (grid cap in items, blocks an item, chunked): a 2-block grid walks every tile of the batch (k
+# tile streams crossing item boundaries), 0 a block (or cluster) a tile; 2 / 5 blocks each
+# walking a contiguous run of items (TILE_CHUNKED: runs crossing matrix boundaries and ending
+# mid-matrix); tri_tile_split with 2 / 4 / 8 blocks an item (runs of k tiles, empty ones where an
+# item has fewer tiles than blocks), one cluster of 4 walking every item.
+TILE_LAUNCHES = [(2, 1, False), (0, 1, False), (2, 1, True), (5, 1, True), (0, 2, False),
+                 (1, 4, False), (0, 8, False)]
 
 
-@pytest.mark.parametrize("cap,split", TILE_LAUNCHES, ids=lambda v: str(v))
+@pytest.mark.parametrize("cap,split,chunked", TILE_LAUNCHES, ids=lambda v: str(v))
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("n", [65, 100, 128, 200, 257])
-def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split):
+def test_tri_tile_trmm_lauum_forced(cp, gpu, monkeypatch, n, dtype, cap, split, chunked):
     """kernels/trmm.cu tri_tile / tri_tile_split forced for every TRMM variant and LAUUM
     (TILE_RULES everywhere): vector counts below, at and above a 64 tile, strided views of B
     (16-byte aligned or not), poisoned unreferenced triangles; the launches of TILE_LAUNCHES."""
     monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
     monkeypatch.setattr(gpu, "TILE_GRID", cap)
     monkeypatch.setattr(gpu, "TILE_SPLIT", split)
+    monkeypatch.setattr(gpu, "TILE_CHUNKED", {"float64": (0, 512), "float32": (0, 512)}
+                        if chunked else {})
     gen = rng(n + 13)
-    check_trmm_variants(cp, gpu, gen, 3, n, dtype)
-    check_lauum(cp, gpu, gen, 3, n, dtype)
-
-
-@pytest.mark.parametrize("cap", [2, 5])
-@pytest.mark.parametrize("dtype", REAL)
-@pytest.mark.parametrize("n", [65, 130, 200])
-def test_tri_tile_chunked_grid_walks_runs_of_items(cp, gpu, monkeypatch, n, dtype, cap):
-    """TILE_CHUNKED: a few blocks each walking a contiguous run of items (runs crossing matrix
-    boundaries and ending mid-matrix), every TRMM variant and LAUUM against NumPy."""
-    monkeypatch.setattr(gpu, "TILE_RULES", TILE_EVERYWHERE)
-    monkeypatch.setattr(gpu, "TILE_GRID", cap)
-    monkeypatch.setattr(gpu, "TILE_SPLIT", 1)
-    monkeypatch.setattr(gpu, "TILE_CHUNKED", {"float64": (0, 512), "float32": (0, 512)})
-    gen = rng(n + 17)
     check_trmm_variants(cp, gpu, gen, 3, n, dtype)
     check_lauum(cp, gpu, gen, 3, n, dtype)
 

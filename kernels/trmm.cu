@@ -660,7 +660,15 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
     for (int e = 0; e < 32; ++e) accp[e] = 0.0;
     int wk0, wk1;
     tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);   // this warp's part
-    if (SPLIT > 1 && cur.empty) wk0 = wk1 = 0;    // (tile-relative, every k step >= the end)
+    // No product (tile-relative: every k step >= the end) for an empty run of a split item or,
+    // on the chunked grid (n = 65-96: 7 of 16 warp parts idle at n = 72), a warp whose 32 x 32
+    // part lies wholly in the padding past n or nvec. Only there: the test in the other
+    // launches' code cost them up to 8-15 % at n = 128 (2026-11-28h call 1).
+    auto idle = [&] {
+        return (SPLIT > 1 && cur.empty) ||
+               (TT_CHUNKED && (cur.i0 + wr0 >= n || cur.j0 + wc0 >= nvec));
+    };
+    if (idle()) wk0 = wk1 = 0;
 #pragma unroll
     for (int s = 0; s < TT_STAGES - 1; ++s) stage_next(s);
     for (int step = 0;; ++step) {
@@ -687,7 +695,7 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
             if (nt >= items) break;
             cur = work(nt), kt = 0;
             tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);
-            if (SPLIT > 1 && cur.empty) wk0 = wk1 = 0;
+            if (idle()) wk0 = wk1 = 0;
         }
     }
     cp_async_wait<0>();                             // no copy left in flight at exit

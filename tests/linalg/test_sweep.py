@@ -1,0 +1,387 @@
+"""A seeded random sweep of the public API: sizes and batch counts drawn around the dispatch
+rules' boundaries (TILE_RULES, the one-tile and chunked grids, the batch floors), every operation,
+random variants and dtypes, checked with LAPACK-style scaled residuals computed in float64 by the
+array module's own matrix product (cuBLAS on the GPU, NumPy's BLAS on the CPU).
+
+The fixed-size tests run batches of 1, 3 and 1000; the kernels the rules choose only for large
+batches (3000+ matrices) or at sizes between the tested ones are reached here. The unreferenced
+triangles hold NaN (and the diagonal too with ``unit_diagonal``), a C not read (beta = 0) is all
+NaN, and some POTRF / POSV / POTI batches hold one matrix that is not positive definite, which
+must be reported by index with its neighbours right.
+
+The CPU run keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so that
+n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU's memory at once
+(its float64 references), so run at most ~6 of them side by side on an 80 GB GPU (``-n 6``).
+"""
+import math
+import os
+from collections import namedtuple
+
+import numpy
+import pytest
+
+import linalg
+
+from .helpers import THRESHOLD, eps
+
+Case = namedtuple("Case", "op dtype n batch opts seed")
+
+OPS = ("potrf", "potrs", "posv", "potri", "poti", "trsm", "trmm", "trtri", "lauum", "syrk",
+       "gemm", "gemv", "trsv", "gebrd")
+# Sizes at and beside the dispatch rules' bounds (linalg/_cuda/*.py), drawn half the time.
+EDGES = (1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 24, 27, 31, 32, 33, 40, 47, 48, 49, 54, 55, 56, 57,
+         62, 63, 64, 65, 66, 72, 76, 77, 80, 88, 96, 97, 100, 104, 112, 120, 127, 128, 129, 144,
+         145, 146, 160, 192, 200, 255, 256, 257, 300, 384, 511, 512)
+# Batch counts at and beside the rules' batch floors; capped by the element budget.
+BATCHES = (1, 2, 3, 7, 64, 100, 299, 300, 1000, 2999, 3000, 4096, 10240, 20000, 65536, 100000,
+           300000, 1000000)
+HYDRO = ((18, 4), (32, 9), (81, 8), (192, 27), (375, 64))      # corner-force (rows, cols)
+CPU_ELEMENTS, GPU_ELEMENTS = 1 << 17, 1 << 26
+
+
+def _options(op, n, gen):
+    """Random variant of ``op`` at size n: a dict of the call's options and shapes."""
+    pick = lambda *v: v[int(gen.integers(len(v)))]                     # noqa: E731
+    lower = bool(gen.integers(2))
+    if op in ("potrf", "poti", "posv"):
+        opts = {"lower": lower, "bad": n > 1 and gen.random() < 0.3}
+        if op == "posv":
+            opts["nrhs"] = pick(0, 1, 2, n, int(gen.integers(1, 65)))
+        return opts
+    if op == "potrs":
+        return {"lower": lower, "nrhs": pick(0, 1, 2, n, int(gen.integers(1, 65)))}
+    if op in ("potri", "lauum"):
+        return {"lower": lower}
+    if op in ("trsm", "trmm"):
+        return {"lower": lower, "side": pick("left", "right"), "trans": pick("N", "T"),
+                "unit": bool(gen.integers(2)), "alpha": pick(1.0, -0.5),
+                "nrhs": pick(1, 2, n, int(gen.integers(1, 65)))}
+    if op == "trtri":
+        return {"lower": lower, "unit": bool(gen.integers(2))}
+    if op == "trsv":
+        return {"lower": lower, "trans": pick("N", "T"), "unit": bool(gen.integers(2))}
+    if op == "syrk":
+        return {"lower": lower, "trans": pick("N", "T"), "k": pick(n, 1, 16, int(gen.integers(1, 200))),
+                "alpha": pick(1.0, -0.5), "beta": pick(0.0, 0.0, 2.0)}
+    rows, cols = HYDRO[int(gen.integers(len(HYDRO)))] if gen.random() < 0.3 else (n, n)
+    if op == "gemm":
+        return {"m": rows, "n": cols, "k": pick(rows, cols, int(gen.integers(1, 65))),
+                "transa": pick("N", "T"), "transb": pick("N", "T"), "alpha": pick(1.0, -0.5),
+                "beta": pick(0.0, 2.0)}
+    if op == "gemv":
+        return {"m": rows, "n": cols, "trans": pick("N", "T"), "alpha": pick(1.0, -0.5),
+                "beta": pick(0.0, 2.0)}
+    return {"m": rows, "n": pick(cols, max(1, cols // 2))}                # gebrd
+
+
+def _elements(op, n, opts):
+    """Numbers in the largest operand of one matrix of the case."""
+    if op in ("gemm", "gemv", "gebrd"):
+        m, c = opts["m"], opts["n"]
+        return max(m, c) * max(m, c, opts.get("k", 1))
+    return n * max(n, opts.get("nrhs", 0), opts.get("k", 0))
+
+
+def make_cases(per_op, max_elements, seed):
+    """``per_op`` cases an operation, drawn with numpy's Generator(seed)."""
+    gen = numpy.random.default_rng(seed)
+    cases = []
+    for op in OPS:
+        for _ in range(per_op):
+            if gen.random() < 0.5:
+                n = EDGES[int(gen.integers(len(EDGES)))]
+            else:
+                n = int(round(math.exp(gen.uniform(0.0, math.log(512)))))
+            opts = _options(op, n, gen)
+            cap = max(1, max_elements // _elements(op, n, opts))
+            batch = min(BATCHES[int(gen.integers(len(BATCHES)))], cap)
+            dtype = ("float32", "float64")[int(gen.integers(2))]
+            cases.append(Case(op, dtype, n, batch, opts, int(gen.integers(1 << 30))))
+    return cases
+
+
+def _case_id(case):
+    extra = ",".join(f"{k}={v}" for k, v in sorted(case.opts.items()))
+    return f"{case.op}-{case.dtype}-n{case.n}-b{case.batch}-{extra}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs and residuals, in the array module xp (numpy or cupy); residuals in float64.
+
+def _t(x):
+    return x.swapaxes(-1, -2)
+
+
+def _fro(xp, x):
+    """Frobenius norm of each matrix (or 2-norm of each vector) of a float64 batch."""
+    return xp.sqrt((x * x).sum(axis=tuple(range(1, x.ndim))))
+
+
+def _check(xp, name, residual, scale, n, dtype):
+    """Assert every matrix's ||residual|| / (n scale eps) < THRESHOLD; name the worst."""
+    r = _fro(xp, residual) / (max(n, 1) * xp.maximum(scale, 1e-300) * eps(dtype))
+    r = numpy.asarray(r.get() if hasattr(r, "get") else r)
+    assert numpy.isfinite(r).all(), f"{name}: non-finite result in matrices " \
+                                   f"{numpy.flatnonzero(~numpy.isfinite(r))[:10].tolist()}"
+    worst = int(r.argmax()) if r.size else 0
+    assert r.size == 0 or r[worst] < THRESHOLD, f"{name}: residual {r[worst]:.3g} at matrix {worst}"
+
+
+def _triangle(xp, n, lower):
+    tri = xp.tri(n, dtype=bool)
+    return tri if lower else tri.T
+
+
+def _triangular(xp, gen, batch, n, lower, unit=False):
+    """float64 well-conditioned triangular batch: off-diagonal N(0, 1/4n), diagonal +-[1, 2]."""
+    a = gen.standard_normal((batch, n, n)) * (0.5 / math.sqrt(n))
+    a = xp.where(_triangle(xp, n, lower), a, 0.0)
+    d = 1.0 + gen.random((batch, n))
+    d = xp.where(gen.random((batch, n)) < 0.5, -d, d)
+    idx = xp.arange(n)
+    a[:, idx, idx] = 1.0 if unit else d
+    return a
+
+
+def _poisoned(xp, a, lower, dtype, unit=False):
+    """``a`` in ``dtype`` with NaN in the triangle not referenced (and the diagonal if unit)."""
+    n = a.shape[-1]
+    keep = _triangle(xp, n, lower) & (~xp.eye(n, dtype=bool) if unit else True)
+    return xp.where(keep, a, numpy.nan).astype(dtype)
+
+
+def _spd(xp, gen, batch, n, lower, dtype):
+    """(A in float64 as the call sees it, the poisoned input): A = L L^T, L positive diagonal."""
+    factor = _triangular(xp, gen, batch, n, True)
+    idx = xp.arange(n)
+    factor[:, idx, idx] = xp.abs(factor[:, idx, idx])
+    a = (factor @ _t(factor)).astype(dtype).astype(numpy.float64)
+    a = 0.5 * (a + _t(a))
+    return a, _poisoned(xp, a, lower, dtype)
+
+
+def _make_bad(a_in, seed):
+    """Make one random matrix of the input batch not positive definite at its column j (its
+    leading minors up to j stay those of L L^T, minor j + 1 is not): returns (index, j + 1)."""
+    pick = numpy.random.default_rng(seed)
+    bad, j = int(pick.integers(a_in.shape[0])), int(pick.integers(a_in.shape[-1]))
+    a_in[bad, j, j] = -1.0
+    return bad, j + 1
+
+
+def _check_info(xp, name, info, bad):
+    """info zero except at ``bad = (index, first failing minor)``."""
+    info = numpy.asarray(info.get() if hasattr(info, "get") else info)
+    expect = numpy.zeros(info.shape, dtype=info.dtype)
+    if bad is not None:
+        expect[bad[0]] = bad[1]
+    wrong = numpy.flatnonzero(info != expect)
+    assert wrong.size == 0, f"{name}: info wrong at {wrong[:10].tolist()}: " \
+                            f"{info[wrong[:10]].tolist()} (expected {expect[wrong[:10]].tolist()})"
+
+
+def _good(xp, x, bad):
+    """The batch without the bad matrix (its result is unspecified)."""
+    if bad is None:
+        return x
+    keep = xp.ones(x.shape[0], dtype=bool)
+    keep[bad[0]] = False
+    return x[keep]
+
+
+def _run_cholesky(xp, gen, c, name):
+    o, n, dt = c.opts, c.n, numpy.dtype(c.dtype)
+    lower = o["lower"]
+    if c.op in ("potrs", "potri"):
+        f64 = _triangular(xp, gen, c.batch, n, True)
+        idx = xp.arange(n)
+        f64[:, idx, idx] = xp.abs(f64[:, idx, idx])
+        f64 = f64.astype(dt).astype(numpy.float64)
+        f64 = f64 if lower else _t(f64).copy()
+        a64 = f64 @ _t(f64) if lower else _t(f64) @ f64
+        f_in = _poisoned(xp, f64, lower, dt)
+        if c.op == "potri":
+            inv, info = linalg.potri(f_in, lower, return_info=True)
+            _check_info(xp, name, info, None)
+            r = a64 @ inv.astype(numpy.float64) - xp.eye(n)
+            _check(xp, name, r, _fro(xp, a64) * _fro(xp, inv.astype(numpy.float64)), n, dt)
+            return
+        b = _rhs(xp, gen, c.batch, n, o["nrhs"], dt)
+        x, info = linalg.potrs(f_in, b, lower, return_info=True)
+        _check_info(xp, name, info, None)
+        _check_solve(xp, name, a64, b, x, n, dt, None)
+        return
+    a64, a_in = _spd(xp, gen, c.batch, n, lower, dt)
+    bad = _make_bad(a_in, c.seed) if o.get("bad") else None
+    if c.op == "potrf":
+        f, info = linalg.potrf(a_in, lower, return_info=True)
+        _check_info(xp, name, info, bad)
+        f64 = f.astype(numpy.float64)
+        other = ~_triangle(xp, n, lower)
+        assert not bool(xp.any(_good(xp, xp.where(other, f64, 0.0), bad) != 0)), \
+            f"{name}: the other triangle of the factor is not zero"
+        prod = f64 @ _t(f64) if lower else _t(f64) @ f64
+        _check(xp, name, _good(xp, prod - a64, bad), _fro(xp, _good(xp, a64, bad)), n, dt)
+    elif c.op == "poti":
+        inv, info = linalg.poti(a_in, lower, return_info=True)
+        _check_info(xp, name, info, bad)
+        inv64 = _good(xp, inv.astype(numpy.float64), bad)
+        a_ok = _good(xp, a64, bad)
+        _check(xp, name, a_ok @ inv64 - xp.eye(n), _fro(xp, a_ok) * _fro(xp, inv64), n, dt)
+    else:                                                                  # posv
+        b = _rhs(xp, gen, c.batch, n, o["nrhs"], dt)
+        x, info = linalg.posv(a_in, b, lower, return_info=True)
+        _check_info(xp, name, info, bad)
+        _check_solve(xp, name, a64, b, x, n, dt, bad)
+
+
+def _rhs(xp, gen, batch, n, nrhs, dt):
+    """(batch, n, nrhs) right-hand sides, or (batch, n) vectors for nrhs = 0."""
+    shape = (batch, n) if nrhs == 0 else (batch, n, nrhs)
+    return gen.standard_normal(shape).astype(dt)
+
+
+def _check_solve(xp, name, a64, b, x, n, dt, bad):
+    """||A X - B|| / (||A|| ||X|| n eps) over the good matrices."""
+    assert x.shape == b.shape and x.dtype == b.dtype, f"{name}: result {x.shape} {x.dtype}"
+    x64, b64 = x.astype(numpy.float64), b.astype(numpy.float64)
+    if x64.ndim == 2:
+        x64, b64 = x64[:, :, None], b64[:, :, None]
+    a_ok, x_ok = _good(xp, a64, bad), _good(xp, x64, bad)
+    _check(xp, name, a_ok @ x_ok - _good(xp, b64, bad), _fro(xp, a_ok) * _fro(xp, x_ok), n, dt)
+
+
+def _run_triangular(xp, gen, c, name):
+    o, n, dt = c.opts, c.n, numpy.dtype(c.dtype)
+    lower, unit = o["lower"], o.get("unit", False)
+    t64 = _triangular(xp, gen, c.batch, n, lower, unit).astype(dt).astype(numpy.float64)
+    t_in = _poisoned(xp, t64, lower, dt, unit)
+    op_t = t64 if o.get("trans", "N") == "N" else _t(t64)
+    if c.op == "trtri":
+        inv, info = linalg.trtri(t_in, lower, unit, return_info=True)
+        _check_info(xp, name, info, None)
+        inv64 = inv.astype(numpy.float64)
+        assert not bool(xp.any(xp.where(_triangle(xp, n, lower), 0.0, inv64) != 0)), \
+            f"{name}: the other triangle of the inverse is not zero"
+        _check(xp, name, t64 @ inv64 - xp.eye(n), _fro(xp, t64) * _fro(xp, inv64), n, dt)
+    elif c.op == "lauum":
+        y = linalg.lauum(t_in, lower).astype(numpy.float64)
+        ref = _t(t64) @ t64 if lower else t64 @ _t(t64)
+        _check(xp, name, y - ref, _fro(xp, t64) ** 2, n, dt)
+    elif c.op == "trsv":
+        b = gen.standard_normal((c.batch, n)).astype(dt)
+        x, info = linalg.trsv(t_in, b, lower, o["trans"], unit, return_info=True)
+        _check_info(xp, name, info, None)
+        x64 = x.astype(numpy.float64)[:, :, None]
+        r = op_t @ x64 - b.astype(numpy.float64)[:, :, None]
+        _check(xp, name, r, _fro(xp, t64) * _fro(xp, x64), n, dt)
+    else:                                                                  # trsm, trmm
+        left, alpha = o["side"] == "left", o["alpha"]
+        shape = (c.batch, n, o["nrhs"]) if left else (c.batch, o["nrhs"], n)
+        b = gen.standard_normal(shape).astype(dt)
+        b64 = b.astype(numpy.float64)
+        args = (t_in, b, o["side"], lower, o["trans"], unit, alpha)
+        if c.op == "trmm":
+            y = linalg.trmm(*args).astype(numpy.float64)
+            ref = alpha * (op_t @ b64 if left else b64 @ op_t)
+            _check(xp, name, y - ref, abs(alpha) * _fro(xp, t64) * _fro(xp, b64), n, dt)
+            return
+        x, info = linalg.trsm(*args, return_info=True)
+        _check_info(xp, name, info, None)
+        x64 = x.astype(numpy.float64)
+        r = (op_t @ x64 if left else x64 @ op_t) - alpha * b64
+        _check(xp, name, r, _fro(xp, t64) * _fro(xp, x64), n, dt)
+
+
+def _run_products(xp, gen, c, name):
+    o, dt = c.opts, numpy.dtype(c.dtype)
+    alpha, beta = o.get("alpha", 1.0), o.get("beta", 0.0)
+    rand = lambda *shape: gen.standard_normal((c.batch,) + shape).astype(dt)   # noqa: E731
+    if c.op == "syrk":
+        n, k = c.n, o["k"]
+        a = rand(n, k) if o["trans"] == "N" else rand(k, n)
+        a64 = a.astype(numpy.float64)
+        prod = a64 @ _t(a64) if o["trans"] == "N" else _t(a64) @ a64
+        if beta:
+            c64 = rand(n, n).astype(numpy.float64)
+            c64 = (c64 + _t(c64)).astype(dt).astype(numpy.float64)
+            cin = _poisoned(xp, c64, o["lower"], dt)
+        else:
+            c64, cin = xp.zeros((c.batch, n, n)), xp.full((c.batch, n, n), numpy.nan, dtype=dt)
+        y = linalg.syrk(a, cin, o["lower"], o["trans"], alpha, beta).astype(numpy.float64)
+        scale = abs(alpha) * _fro(xp, a64) ** 2 + abs(beta) * _fro(xp, c64)
+        _check(xp, name, y - (alpha * prod + beta * c64), scale, max(k, 1), dt)
+        return
+    m, n = o["m"], o["n"]
+    if c.op == "gemm":
+        k = o["k"]
+        a = rand(m, k) if o["transa"] == "N" else rand(k, m)
+        b = rand(k, n) if o["transb"] == "N" else rand(n, k)
+        c0 = rand(m, n) if beta else xp.full((c.batch, m, n), numpy.nan, dtype=dt)
+        a64, b64 = a.astype(numpy.float64), b.astype(numpy.float64)
+        opa = a64 if o["transa"] == "N" else _t(a64)
+        opb = b64 if o["transb"] == "N" else _t(b64)
+        c64 = c0.astype(numpy.float64) if beta else xp.zeros((c.batch, m, n))
+        y = linalg.gemm(a, b, c0, o["transa"], o["transb"], alpha, beta).astype(numpy.float64)
+        scale = abs(alpha) * _fro(xp, a64) * _fro(xp, b64) + abs(beta) * _fro(xp, c64)
+        _check(xp, name, y - (alpha * (opa @ opb) + beta * c64), scale, max(k, 1), dt)
+        return
+    a = rand(m, n)                                                         # gemv
+    rows, cols = (m, n) if o["trans"] == "N" else (n, m)
+    x = rand(cols)
+    y0 = rand(rows) if beta else xp.full((c.batch, rows), numpy.nan, dtype=dt)
+    a64, x64 = a.astype(numpy.float64), x.astype(numpy.float64)
+    opa = a64 if o["trans"] == "N" else _t(a64)
+    y064 = y0.astype(numpy.float64) if beta else xp.zeros((c.batch, rows))
+    y = linalg.gemv(a, x, y0, o["trans"], alpha, beta).astype(numpy.float64)
+    ref = alpha * (opa @ x64[:, :, None])[:, :, 0] + beta * y064
+    scale = abs(alpha) * _fro(xp, a64) * _fro(xp, x64) + abs(beta) * _fro(xp, y064)
+    _check(xp, name, y - ref, scale, max(cols, 1), dt)
+
+
+def _run_gebrd(xp, gen, c, name):
+    o, dt = c.opts, numpy.dtype(c.dtype)
+    m, n = o["m"], o["n"]
+    a = gen.standard_normal((c.batch, m, n)).astype(dt)
+    q, b, pt = (x.astype(numpy.float64) for x in linalg.gebrd_unpack(linalg.gebrd(a)))
+    a64 = a.astype(numpy.float64)
+    _check(xp, name, q @ b @ pt - a64, _fro(xp, a64), max(m, n), dt)
+    k = min(m, n)
+    _check(xp, name + " (Q^T Q)", _t(q) @ q - xp.eye(k), math.sqrt(k), max(m, n), dt)
+
+
+def run_case(xp, case):
+    """Build the case's inputs in xp, call the public API, check the result."""
+    gen = xp.random.default_rng(case.seed)
+    name = _case_id(case)
+    if case.op in ("potrf", "potrs", "posv", "potri", "poti"):
+        _run_cholesky(xp, gen, case, name)
+    elif case.op in ("trsm", "trmm", "trtri", "lauum", "trsv"):
+        _run_triangular(xp, gen, case, name)
+    elif case.op == "gebrd":
+        _run_gebrd(xp, gen, case, name)
+    else:
+        _run_products(xp, gen, case, name)
+
+
+CPU_CASES = make_cases(4, CPU_ELEMENTS, seed=20261128)
+# Another draw on the device: LINALG_SWEEP_SEED=<int> LINALG_SWEEP_PER_OP=<cases an operation>.
+GPU_CASES = make_cases(int(os.environ.get("LINALG_SWEEP_PER_OP", 30)), GPU_ELEMENTS,
+                       seed=int(os.environ.get("LINALG_SWEEP_SEED", 20261129)))
+
+
+@pytest.mark.parametrize("case", CPU_CASES, ids=_case_id)
+def test_sweep_cpu(case):
+    """Random sizes, batches and variants of every operation on the CPU backend."""
+    run_case(numpy, case)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", GPU_CASES, ids=_case_id)
+def test_sweep_gpu(case):
+    """Random sizes, batches (up to 10^6 matrices) and variants of every operation on the GPU."""
+    cupy = pytest.importorskip("cupy")
+    try:
+        run_case(cupy, case)
+    finally:                        # the next case's sizes differ: keep no cached blocks
+        cupy.get_default_memory_pool().free_all_blocks()

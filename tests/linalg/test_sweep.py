@@ -61,8 +61,9 @@ def _options(op, n, gen):
     if op == "trsv":
         return {"lower": lower, "trans": pick("N", "T"), "unit": bool(gen.integers(2))}
     if op == "syrk":
-        return {"lower": lower, "trans": pick("N", "T"), "k": pick(n, 1, 16, int(gen.integers(1, 200))),
-                "alpha": pick(1.0, -0.5), "beta": pick(0.0, 0.0, 2.0)}
+        return {"lower": lower, "trans": pick("N", "T"),
+                "k": pick(n, 1, 16, int(gen.integers(1, 200))), "alpha": pick(1.0, -0.5),
+                "beta": pick(0.0, 0.0, 2.0)}
     rows, cols = HYDRO[int(gen.integers(len(HYDRO)))] if gen.random() < 0.3 else (n, n)
     if op == "gemm":
         return {"m": rows, "n": cols, "k": pick(rows, cols, int(gen.integers(1, 65))),

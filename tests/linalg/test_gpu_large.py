@@ -5,7 +5,7 @@ where an offset computed in 32-bit integers would wrap.
 The batch repeats PERIOD distinct inputs, so every result must equal the one of its input's
 first occurrence (checked over the whole batch, a chunk at a time, naming the first index that
 differs); the first PERIOD results are checked against NumPy in float64 with LAPACK-style scaled
-residuals. One test a size runs the operations one after another (up to ~30 GB at a time).
+residuals. One test runs the operations and sizes one after another (~30 GB at a time).
 """
 import numpy
 import pytest
@@ -147,21 +147,22 @@ def _run_products(cp, n, batch, g, b):
     _check(scaled_residual(_host(y) - ref, fro(g) * fro(vec), n, DTYPE), "gemv")
 
 
-@pytest.mark.parametrize("n", [64, 512])
-def test_operands_beyond_2_31_elements(n):
-    """Every operation at n = 64 / 512 on a batch past element 2^31, float32: results equal
+def test_operands_beyond_2_31_elements():
+    """Every operation at n = 64 and 512 (one after another: ~30 GB of the GPU at a time, so
+    beside the other tests' workers) on a batch past element 2^31, float32: results equal
     across repeats of the same input, the first ones right."""
     cp = pytest.importorskip("cupy")
-    free, total = cp.cuda.runtime.memGetInfo()
+    _, total = cp.cuda.runtime.memGetInfo()
     if total < 64 * 2 ** 30:
         pytest.skip(f"needs a GPU of 64 GB or more (~30 GB at a time); this one has "
                     f"{total / 2 ** 30:.0f} GB")
-    batch = _batch(n)
-    assert batch * n * n > LIMIT
-    a, factor, t, g, b = _inputs(n)
-    try:
-        _run_cholesky(cp, n, batch, a, factor)
-        _run_triangular(cp, n, batch, t, b)
-        _run_products(cp, n, batch, g, b)
-    finally:
-        cp.get_default_memory_pool().free_all_blocks()
+    for n in (64, 512):
+        batch = _batch(n)
+        assert batch * n * n > LIMIT
+        a, factor, t, g, b = _inputs(n)
+        try:
+            _run_cholesky(cp, n, batch, a, factor)
+            _run_triangular(cp, n, batch, t, b)
+            _run_products(cp, n, batch, g, b)
+        finally:
+            cp.get_default_memory_pool().free_all_blocks()

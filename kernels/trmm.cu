@@ -662,8 +662,9 @@ __device__ __forceinline__ void tt_run(const T* __restrict__ A, index_t sa, inde
     tt_k_range(cur.i0 + wr0, wh, cur.j0 + wc0, kdim, flags, wk0, wk1);   // this warp's part
     // No product (tile-relative: every k step >= the end) for an empty run of a split item or,
     // on the chunked grid (n = 65-96: 7 of 16 warp parts idle at n = 72), a warp whose 32 x 32
-    // part lies wholly in the padding past n or nvec. Only there: the test in the other
-    // launches' code cost them up to 8-15 % at n = 128 (2026-11-28h call 1).
+    // part lies wholly in the padding past n or nvec. Only there, where it gained 4-9 %
+    // (2026-11-28h): elsewhere it read 0.85-1.07x, within that probe's noise at n >= 128, so
+    // the other launches keep their code (the same cubin as before).
     auto idle = [&] {
         return (SPLIT > 1 && cur.empty) ||
                (TT_CHUNKED && (cur.i0 + wr0 >= n || cur.j0 + wc0 >= nvec));

@@ -1,7 +1,7 @@
 """A seeded random sweep of the public API: sizes and batch counts drawn around the dispatch
 rules' boundaries (TILE_RULES, the one-tile and chunked grids, the batch floors), every operation,
-random variants and dtypes, checked with LAPACK-style scaled residuals computed in float64 by the
-array module's own matrix product (cuBLAS on the GPU, NumPy's BLAS on the CPU).
+random variants and dtypes, checked with LAPACK-style scaled residuals computed in float64
+(complex128) by the array module's own matrix product (cuBLAS on the GPU, NumPy's BLAS on the CPU).
 
 The fixed-size tests run batches of 1, 3 and 1000; the kernels the rules choose only for large
 batches (3000+ matrices) or at sizes between the tested ones are reached here. The unreferenced
@@ -9,7 +9,8 @@ triangles hold NaN (and the diagonal too with ``unit_diagonal``), a C not read (
 NaN, and some POTRF / POSV / POTI batches hold one matrix that is not positive definite, which
 must be reported by index with its neighbours right.
 
-The CPU run keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so that
+The CPU run (real and complex dtypes; complex cases conjugate every other transposed operand)
+keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so that
 n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU's memory at once
 (its float64 references), so run at most ~6 of them side by side on an 80 GB GPU (``-n 6``).
 """
@@ -37,6 +38,8 @@ BATCHES = (1, 2, 3, 7, 64, 100, 299, 300, 1000, 2999, 3000, 4096, 10240, 20000, 
            300000, 1000000)
 HYDRO = ((18, 4), (32, 9), (81, 8), (192, 27), (375, 64))      # corner-force (rows, cols)
 CPU_ELEMENTS, GPU_ELEMENTS = 1 << 17, 1 << 26
+REAL = ("float32", "float64")
+ALL_DTYPES = REAL + ("complex64", "complex128")
 
 
 def _options(op, n, gen):
@@ -83,8 +86,19 @@ def _elements(op, n, opts):
     return n * max(n, opts.get("nrhs", 0), opts.get("k", 0))
 
 
-def make_cases(per_op, max_elements, seed):
-    """``per_op`` cases an operation, drawn with numpy's Generator(seed)."""
+def _conjugate_half(op, opts, seed):
+    """Complex cases: every other transposed operand (by the case's seed) conjugated too ('C');
+    SYRK keeps 'T' (symmetric, not Hermitian, as BLAS ?syrk)."""
+    out = dict(opts)
+    for bit, key in enumerate(("trans", "transa", "transb")):
+        if out.get(key) == "T" and op != "syrk" and (seed >> bit) & 1:
+            out[key] = "C"
+    return out
+
+
+def make_cases(per_op, max_elements, seed, dtypes=REAL):
+    """``per_op`` cases an operation, drawn with numpy's Generator(seed); dtype names from
+    ``dtypes``."""
     gen = numpy.random.default_rng(seed)
     cases = []
     for op in OPS:
@@ -96,8 +110,11 @@ def make_cases(per_op, max_elements, seed):
             opts = _options(op, n, gen)
             cap = max(1, max_elements // _elements(op, n, opts))
             batch = min(BATCHES[int(gen.integers(len(BATCHES)))], cap)
-            dtype = ("float32", "float64")[int(gen.integers(2))]
-            cases.append(Case(op, dtype, n, batch, opts, int(gen.integers(1 << 30))))
+            dtype = dtypes[int(gen.integers(len(dtypes)))]
+            case_seed = int(gen.integers(1 << 30))
+            if dtype.startswith("complex"):
+                opts = _conjugate_half(op, opts, case_seed)
+            cases.append(Case(op, dtype, n, batch, opts, case_seed))
     return cases
 
 
@@ -113,9 +130,32 @@ def _t(x):
     return x.swapaxes(-1, -2)
 
 
+def _h(x):
+    """Conjugate transpose of each matrix (the transpose for real dtypes)."""
+    return x.swapaxes(-1, -2).conj()
+
+
+def _op(x, trans):
+    """op(x) for a trans word: x, x^T or x^H."""
+    return x if trans == "N" else (_t(x) if trans == "T" else _h(x))
+
+
+def _wide(dtype):
+    """The dtype of the references: complex128 for complex dtypes, else float64."""
+    return numpy.dtype(numpy.complex128 if dtype.kind == "c" else numpy.float64)
+
+
+def _randn(gen, shape, dtype):
+    """Standard normal entries in ``dtype`` (complex: real and imaginary parts of variance 1/2)."""
+    x = gen.standard_normal(shape)
+    if dtype.kind == "c":
+        x = (x + 1j * gen.standard_normal(shape)) * (0.5 ** 0.5)
+    return x.astype(dtype)
+
+
 def _fro(xp, x):
-    """Frobenius norm of each matrix (or 2-norm of each vector) of a float64 batch."""
-    return xp.sqrt((x * x).sum(axis=tuple(range(1, x.ndim))))
+    """Frobenius norm of each matrix (or 2-norm of each vector) of a batch, float64."""
+    return xp.sqrt((abs(x) ** 2).sum(axis=tuple(range(1, x.ndim))))
 
 
 def _check(xp, name, residual, scale, n, dtype):
@@ -133,9 +173,10 @@ def _triangle(xp, n, lower):
     return tri if lower else tri.T
 
 
-def _triangular(xp, gen, batch, n, lower, unit=False):
-    """float64 well-conditioned triangular batch: off-diagonal N(0, 1/4n), diagonal +-[1, 2]."""
-    a = gen.standard_normal((batch, n, n)) * (0.5 / math.sqrt(n))
+def _triangular(xp, gen, batch, n, lower, dtype, unit=False):
+    """Well-conditioned triangular batch in _wide(dtype): off-diagonal N(0, 1/4n), diagonal
+    +-[1, 2]."""
+    a = _randn(gen, (batch, n, n), _wide(dtype)) * (0.5 / math.sqrt(n))
     a = xp.where(_triangle(xp, n, lower), a, 0.0)
     d = 1.0 + gen.random((batch, n))
     d = xp.where(gen.random((batch, n)) < 0.5, -d, d)
@@ -152,12 +193,13 @@ def _poisoned(xp, a, lower, dtype, unit=False):
 
 
 def _spd(xp, gen, batch, n, lower, dtype):
-    """(A in float64 as the call sees it, the poisoned input): A = L L^T, L positive diagonal."""
-    factor = _triangular(xp, gen, batch, n, True)
+    """(A in _wide(dtype) as the call sees it, the poisoned input): A = L L^H, L with a positive
+    diagonal."""
+    factor = _triangular(xp, gen, batch, n, True, dtype)
     idx = xp.arange(n)
     factor[:, idx, idx] = xp.abs(factor[:, idx, idx])
-    a = (factor @ _t(factor)).astype(dtype).astype(numpy.float64)
-    a = 0.5 * (a + _t(a))
+    a = (factor @ _h(factor)).astype(dtype).astype(_wide(dtype))
+    a = 0.5 * (a + _h(a))
     return a, _poisoned(xp, a, lower, dtype)
 
 
@@ -192,163 +234,160 @@ def _good(xp, x, bad):
 
 def _run_cholesky(xp, gen, c, name):
     o, n, dt = c.opts, c.n, numpy.dtype(c.dtype)
-    lower = o["lower"]
+    lower, w = o["lower"], _wide(dt)
     if c.op in ("potrs", "potri"):
-        f64 = _triangular(xp, gen, c.batch, n, True)
+        fw = _triangular(xp, gen, c.batch, n, True, dt)
         idx = xp.arange(n)
-        f64[:, idx, idx] = xp.abs(f64[:, idx, idx])
-        f64 = f64.astype(dt).astype(numpy.float64)
-        f64 = f64 if lower else _t(f64).copy()
-        a64 = f64 @ _t(f64) if lower else _t(f64) @ f64
-        f_in = _poisoned(xp, f64, lower, dt)
+        fw[:, idx, idx] = xp.abs(fw[:, idx, idx])
+        fw = fw.astype(dt).astype(w)
+        fw = fw if lower else _h(fw).copy()
+        aw = fw @ _h(fw) if lower else _h(fw) @ fw
+        f_in = _poisoned(xp, fw, lower, dt)
         if c.op == "potri":
             inv, info = linalg.potri(f_in, lower, return_info=True)
             _check_info(xp, name, info, None)
-            r = a64 @ inv.astype(numpy.float64) - xp.eye(n)
-            _check(xp, name, r, _fro(xp, a64) * _fro(xp, inv.astype(numpy.float64)), n, dt)
+            invw = inv.astype(w)
+            _check(xp, name, aw @ invw - xp.eye(n), _fro(xp, aw) * _fro(xp, invw), n, dt)
             return
-        b = _rhs(xp, gen, c.batch, n, o["nrhs"], dt)
+        b = _rhs(gen, c.batch, n, o["nrhs"], dt)
         x, info = linalg.potrs(f_in, b, lower, return_info=True)
         _check_info(xp, name, info, None)
-        _check_solve(xp, name, a64, b, x, n, dt, None)
+        _check_solve(xp, name, aw, b, x, n, dt, None)
         return
-    a64, a_in = _spd(xp, gen, c.batch, n, lower, dt)
+    aw, a_in = _spd(xp, gen, c.batch, n, lower, dt)
     bad = _make_bad(a_in, c.seed) if o.get("bad") else None
     if c.op == "potrf":
         f, info = linalg.potrf(a_in, lower, return_info=True)
         _check_info(xp, name, info, bad)
-        f64 = f.astype(numpy.float64)
+        fw = f.astype(w)
         other = ~_triangle(xp, n, lower)
-        assert not bool(xp.any(_good(xp, xp.where(other, f64, 0.0), bad) != 0)), \
+        assert not bool(xp.any(_good(xp, xp.where(other, fw, 0.0), bad) != 0)), \
             f"{name}: the other triangle of the factor is not zero"
-        prod = f64 @ _t(f64) if lower else _t(f64) @ f64
-        _check(xp, name, _good(xp, prod - a64, bad), _fro(xp, _good(xp, a64, bad)), n, dt)
+        prod = fw @ _h(fw) if lower else _h(fw) @ fw
+        _check(xp, name, _good(xp, prod - aw, bad), _fro(xp, _good(xp, aw, bad)), n, dt)
     elif c.op == "poti":
         inv, info = linalg.poti(a_in, lower, return_info=True)
         _check_info(xp, name, info, bad)
-        inv64 = _good(xp, inv.astype(numpy.float64), bad)
-        a_ok = _good(xp, a64, bad)
-        _check(xp, name, a_ok @ inv64 - xp.eye(n), _fro(xp, a_ok) * _fro(xp, inv64), n, dt)
+        invw = _good(xp, inv.astype(w), bad)
+        a_ok = _good(xp, aw, bad)
+        _check(xp, name, a_ok @ invw - xp.eye(n), _fro(xp, a_ok) * _fro(xp, invw), n, dt)
     else:                                                                  # posv
-        b = _rhs(xp, gen, c.batch, n, o["nrhs"], dt)
+        b = _rhs(gen, c.batch, n, o["nrhs"], dt)
         x, info = linalg.posv(a_in, b, lower, return_info=True)
         _check_info(xp, name, info, bad)
-        _check_solve(xp, name, a64, b, x, n, dt, bad)
+        _check_solve(xp, name, aw, b, x, n, dt, bad)
 
 
-def _rhs(xp, gen, batch, n, nrhs, dt):
+def _rhs(gen, batch, n, nrhs, dt):
     """(batch, n, nrhs) right-hand sides, or (batch, n) vectors for nrhs = 0."""
-    shape = (batch, n) if nrhs == 0 else (batch, n, nrhs)
-    return gen.standard_normal(shape).astype(dt)
+    return _randn(gen, (batch, n) if nrhs == 0 else (batch, n, nrhs), dt)
 
 
-def _check_solve(xp, name, a64, b, x, n, dt, bad):
-    """||A X - B|| / (||A|| ||X|| n eps) over the good matrices."""
+def _check_solve(xp, name, aw, b, x, n, dt, bad):
+    """||A X - B|| / (||A|| ||X|| n eps) over the good matrices (aw: A in _wide(dt))."""
     assert x.shape == b.shape and x.dtype == b.dtype, f"{name}: result {x.shape} {x.dtype}"
-    x64, b64 = x.astype(numpy.float64), b.astype(numpy.float64)
-    if x64.ndim == 2:
-        x64, b64 = x64[:, :, None], b64[:, :, None]
-    a_ok, x_ok = _good(xp, a64, bad), _good(xp, x64, bad)
-    _check(xp, name, a_ok @ x_ok - _good(xp, b64, bad), _fro(xp, a_ok) * _fro(xp, x_ok), n, dt)
+    xw, bw = x.astype(aw.dtype), b.astype(aw.dtype)
+    if xw.ndim == 2:
+        xw, bw = xw[:, :, None], bw[:, :, None]
+    a_ok, x_ok = _good(xp, aw, bad), _good(xp, xw, bad)
+    _check(xp, name, a_ok @ x_ok - _good(xp, bw, bad), _fro(xp, a_ok) * _fro(xp, x_ok), n, dt)
 
 
 def _run_triangular(xp, gen, c, name):
     o, n, dt = c.opts, c.n, numpy.dtype(c.dtype)
-    lower, unit = o["lower"], o.get("unit", False)
-    t64 = _triangular(xp, gen, c.batch, n, lower, unit).astype(dt).astype(numpy.float64)
-    t_in = _poisoned(xp, t64, lower, dt, unit)
-    op_t = t64 if o.get("trans", "N") == "N" else _t(t64)
+    lower, unit, w = o["lower"], o.get("unit", False), _wide(dt)
+    tw = _triangular(xp, gen, c.batch, n, lower, dt, unit).astype(dt).astype(w)
+    t_in = _poisoned(xp, tw, lower, dt, unit)
+    op_t = _op(tw, o.get("trans", "N"))
     if c.op == "trtri":
         inv, info = linalg.trtri(t_in, lower, unit, return_info=True)
         _check_info(xp, name, info, None)
-        inv64 = inv.astype(numpy.float64)
-        assert not bool(xp.any(xp.where(_triangle(xp, n, lower), 0.0, inv64) != 0)), \
+        invw = inv.astype(w)
+        assert not bool(xp.any(xp.where(_triangle(xp, n, lower), 0.0, invw) != 0)), \
             f"{name}: the other triangle of the inverse is not zero"
-        _check(xp, name, t64 @ inv64 - xp.eye(n), _fro(xp, t64) * _fro(xp, inv64), n, dt)
+        _check(xp, name, tw @ invw - xp.eye(n), _fro(xp, tw) * _fro(xp, invw), n, dt)
     elif c.op == "lauum":
-        y = linalg.lauum(t_in, lower).astype(numpy.float64)
-        ref = _t(t64) @ t64 if lower else t64 @ _t(t64)
-        _check(xp, name, y - ref, _fro(xp, t64) ** 2, n, dt)
+        y = linalg.lauum(t_in, lower).astype(w)
+        ref = _h(tw) @ tw if lower else tw @ _h(tw)
+        _check(xp, name, y - ref, _fro(xp, tw) ** 2, n, dt)
     elif c.op == "trsv":
-        b = gen.standard_normal((c.batch, n)).astype(dt)
+        b = _randn(gen, (c.batch, n), dt)
         x, info = linalg.trsv(t_in, b, lower, o["trans"], unit, return_info=True)
         _check_info(xp, name, info, None)
-        x64 = x.astype(numpy.float64)[:, :, None]
-        r = op_t @ x64 - b.astype(numpy.float64)[:, :, None]
-        _check(xp, name, r, _fro(xp, t64) * _fro(xp, x64), n, dt)
+        xw = x.astype(w)[:, :, None]
+        r = op_t @ xw - b.astype(w)[:, :, None]
+        _check(xp, name, r, _fro(xp, tw) * _fro(xp, xw), n, dt)
     else:                                                                  # trsm, trmm
         left, alpha = o["side"] == "left", o["alpha"]
-        shape = (c.batch, n, o["nrhs"]) if left else (c.batch, o["nrhs"], n)
-        b = gen.standard_normal(shape).astype(dt)
-        b64 = b.astype(numpy.float64)
+        b = _randn(gen, (c.batch, n, o["nrhs"]) if left else (c.batch, o["nrhs"], n), dt)
+        bw = b.astype(w)
         args = (t_in, b, o["side"], lower, o["trans"], unit, alpha)
         if c.op == "trmm":
-            y = linalg.trmm(*args).astype(numpy.float64)
-            ref = alpha * (op_t @ b64 if left else b64 @ op_t)
-            _check(xp, name, y - ref, abs(alpha) * _fro(xp, t64) * _fro(xp, b64), n, dt)
+            y = linalg.trmm(*args).astype(w)
+            ref = alpha * (op_t @ bw if left else bw @ op_t)
+            _check(xp, name, y - ref, abs(alpha) * _fro(xp, tw) * _fro(xp, bw), n, dt)
             return
         x, info = linalg.trsm(*args, return_info=True)
         _check_info(xp, name, info, None)
-        x64 = x.astype(numpy.float64)
-        r = (op_t @ x64 if left else x64 @ op_t) - alpha * b64
-        _check(xp, name, r, _fro(xp, t64) * _fro(xp, x64), n, dt)
+        xw = x.astype(w)
+        r = (op_t @ xw if left else xw @ op_t) - alpha * bw
+        _check(xp, name, r, _fro(xp, tw) * _fro(xp, xw), n, dt)
 
 
 def _run_products(xp, gen, c, name):
     o, dt = c.opts, numpy.dtype(c.dtype)
-    alpha, beta = o.get("alpha", 1.0), o.get("beta", 0.0)
-    rand = lambda *shape: gen.standard_normal((c.batch,) + shape).astype(dt)   # noqa: E731
-    if c.op == "syrk":
+    alpha, beta, w = o.get("alpha", 1.0), o.get("beta", 0.0), _wide(dt)
+    rand = lambda *shape: _randn(gen, (c.batch,) + shape, dt)            # noqa: E731
+    nan = lambda *shape: xp.full((c.batch,) + shape, numpy.nan, dtype=dt)  # noqa: E731
+    if c.op == "syrk":                       # symmetric (plain transposes) for every dtype
         n, k = c.n, o["k"]
         a = rand(n, k) if o["trans"] == "N" else rand(k, n)
-        a64 = a.astype(numpy.float64)
-        prod = a64 @ _t(a64) if o["trans"] == "N" else _t(a64) @ a64
+        aw = a.astype(w)
+        prod = aw @ _t(aw) if o["trans"] == "N" else _t(aw) @ aw
         if beta:
-            c64 = rand(n, n).astype(numpy.float64)
-            c64 = (c64 + _t(c64)).astype(dt).astype(numpy.float64)
-            cin = _poisoned(xp, c64, o["lower"], dt)
+            cw = rand(n, n).astype(w)
+            cw = (cw + _t(cw)).astype(dt).astype(w)
+            cin = _poisoned(xp, cw, o["lower"], dt)
         else:
-            c64, cin = xp.zeros((c.batch, n, n)), xp.full((c.batch, n, n), numpy.nan, dtype=dt)
-        y = linalg.syrk(a, cin, o["lower"], o["trans"], alpha, beta).astype(numpy.float64)
-        scale = abs(alpha) * _fro(xp, a64) ** 2 + abs(beta) * _fro(xp, c64)
-        _check(xp, name, y - (alpha * prod + beta * c64), scale, max(k, 1), dt)
+            cw, cin = xp.zeros((c.batch, n, n), dtype=w), nan(n, n)
+        y = linalg.syrk(a, cin, o["lower"], o["trans"], alpha, beta).astype(w)
+        scale = abs(alpha) * _fro(xp, aw) ** 2 + abs(beta) * _fro(xp, cw)
+        _check(xp, name, y - (alpha * prod + beta * cw), scale, max(k, 1), dt)
         return
     m, n = o["m"], o["n"]
     if c.op == "gemm":
         k = o["k"]
         a = rand(m, k) if o["transa"] == "N" else rand(k, m)
         b = rand(k, n) if o["transb"] == "N" else rand(n, k)
-        c0 = rand(m, n) if beta else xp.full((c.batch, m, n), numpy.nan, dtype=dt)
-        a64, b64 = a.astype(numpy.float64), b.astype(numpy.float64)
-        opa = a64 if o["transa"] == "N" else _t(a64)
-        opb = b64 if o["transb"] == "N" else _t(b64)
-        c64 = c0.astype(numpy.float64) if beta else xp.zeros((c.batch, m, n))
-        y = linalg.gemm(a, b, c0, o["transa"], o["transb"], alpha, beta).astype(numpy.float64)
-        scale = abs(alpha) * _fro(xp, a64) * _fro(xp, b64) + abs(beta) * _fro(xp, c64)
-        _check(xp, name, y - (alpha * (opa @ opb) + beta * c64), scale, max(k, 1), dt)
+        c0 = rand(m, n) if beta else nan(m, n)
+        aw, bw = a.astype(w), b.astype(w)
+        cw = c0.astype(w) if beta else xp.zeros((c.batch, m, n), dtype=w)
+        y = linalg.gemm(a, b, c0, o["transa"], o["transb"], alpha, beta).astype(w)
+        ref = alpha * (_op(aw, o["transa"]) @ _op(bw, o["transb"])) + beta * cw
+        scale = abs(alpha) * _fro(xp, aw) * _fro(xp, bw) + abs(beta) * _fro(xp, cw)
+        _check(xp, name, y - ref, scale, max(k, 1), dt)
         return
     a = rand(m, n)                                                         # gemv
     rows, cols = (m, n) if o["trans"] == "N" else (n, m)
     x = rand(cols)
-    y0 = rand(rows) if beta else xp.full((c.batch, rows), numpy.nan, dtype=dt)
-    a64, x64 = a.astype(numpy.float64), x.astype(numpy.float64)
-    opa = a64 if o["trans"] == "N" else _t(a64)
-    y064 = y0.astype(numpy.float64) if beta else xp.zeros((c.batch, rows))
-    y = linalg.gemv(a, x, y0, o["trans"], alpha, beta).astype(numpy.float64)
-    ref = alpha * (opa @ x64[:, :, None])[:, :, 0] + beta * y064
-    scale = abs(alpha) * _fro(xp, a64) * _fro(xp, x64) + abs(beta) * _fro(xp, y064)
+    y0 = rand(rows) if beta else nan(rows)
+    aw, xw = a.astype(w), x.astype(w)
+    y0w = y0.astype(w) if beta else xp.zeros((c.batch, rows), dtype=w)
+    y = linalg.gemv(a, x, y0, o["trans"], alpha, beta).astype(w)
+    ref = alpha * (_op(aw, o["trans"]) @ xw[:, :, None])[:, :, 0] + beta * y0w
+    scale = abs(alpha) * _fro(xp, aw) * _fro(xp, xw) + abs(beta) * _fro(xp, y0w)
     _check(xp, name, y - ref, scale, max(cols, 1), dt)
 
 
 def _run_gebrd(xp, gen, c, name):
     o, dt = c.opts, numpy.dtype(c.dtype)
-    m, n = o["m"], o["n"]
-    a = gen.standard_normal((c.batch, m, n)).astype(dt)
-    q, b, pt = (x.astype(numpy.float64) for x in linalg.gebrd_unpack(linalg.gebrd(a)))
-    a64 = a.astype(numpy.float64)
-    _check(xp, name, q @ b @ pt - a64, _fro(xp, a64), max(m, n), dt)
+    m, n, w = o["m"], o["n"], _wide(dt)
+    a = _randn(gen, (c.batch, m, n), dt)
+    q, b, pt = (x.astype(w) for x in linalg.gebrd_unpack(linalg.gebrd(a)))
+    aw = a.astype(w)
+    _check(xp, name, q @ b @ pt - aw, _fro(xp, aw), max(m, n), dt)
     k = min(m, n)
-    _check(xp, name + " (Q^T Q)", _t(q) @ q - xp.eye(k), math.sqrt(k), max(m, n), dt)
+    _check(xp, name + " (Q^H Q)", _h(q) @ q - xp.eye(k), math.sqrt(k), max(m, n), dt)
 
 
 def run_case(xp, case):
@@ -365,7 +404,7 @@ def run_case(xp, case):
         _run_products(xp, gen, case, name)
 
 
-CPU_CASES = make_cases(4, CPU_ELEMENTS, seed=20261128)
+CPU_CASES = make_cases(6, CPU_ELEMENTS, seed=20261128, dtypes=ALL_DTYPES)
 # Another draw on the device: LINALG_SWEEP_SEED=<int> LINALG_SWEEP_PER_OP=<cases an operation>.
 GPU_CASES = make_cases(int(os.environ.get("LINALG_SWEEP_PER_OP", 30)), GPU_ELEMENTS,
                        seed=int(os.environ.get("LINALG_SWEEP_SEED", 20261129)))
@@ -373,7 +412,8 @@ GPU_CASES = make_cases(int(os.environ.get("LINALG_SWEEP_PER_OP", 30)), GPU_ELEME
 
 @pytest.mark.parametrize("case", CPU_CASES, ids=_case_id)
 def test_sweep_cpu(case):
-    """Random sizes, batches and variants of every operation on the CPU backend."""
+    """Random sizes, batches and variants of every operation on the CPU backend, real and
+    complex dtypes."""
     run_case(numpy, case)
 
 

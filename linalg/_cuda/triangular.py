@@ -303,9 +303,10 @@ TILE_GRID = 0
 # (4 TRMM variants, 2 LAUUM, SYRK) 1.05-1.36x at n = 66-96 in both dtypes, 1.08-1.37x on 50 000
 # matrices, 0.97-1.14x on 1000. Above 96 no steady gain: n = 100-120 1.02-1.19x in calls 1-2 but
 # 0.99-1.00x (public TRMM, tile_trmm) in call 5 (p_public_ab.py), and losses at n = 128 (float64
-# SYRK 0.79x), 200 (0.94-1.17x) and 256 (0.84-0.95x; float32 0.92-1.00x); not profiled. Measured
-# with n vectors (TRMM) and k = n (SYRK) only; fewer vectors and other k: prepared in
-# reports/gpu_20261128g/device/t08_next.sh (p_chunked_shapes.py), not yet run.
+# SYRK 0.79x), 200 (0.94-1.17x) and 256 (0.84-0.95x; float32 0.92-1.00x); not profiled. With
+# 1 / 8 / 32 vectors and SYRK k = 16 / 200 at n = 72 / 96 (reports/gpu_20261128h call 1,
+# p_chunked_shapes.py): 1.11-1.71x at 10 240 matrices (float32 SYRK n = 96 0.98 / 1.02x),
+# 0.99-1.21x at 1000 (float32 SYRK k = 200 0.93-0.94x), so the rule stays by n alone.
 TILE_CHUNKED = {"float64": (65, 96), "float32": (65, 96)}
 # tri_tile's (k tile, stages, blocks an SM of the launch bound) by dtype (NVRTC -D options).
 TILE_SHAPE = {"float64": (32, 2, 3), "float32": (32, 2, 3)}

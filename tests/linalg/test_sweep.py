@@ -192,12 +192,17 @@ def _poisoned(xp, a, lower, dtype, unit=False):
     return xp.where(keep, a, numpy.nan).astype(dtype)
 
 
-def _spd(xp, gen, batch, n, lower, dtype):
-    """(A in _wide(dtype) as the call sees it, the poisoned input): A = L L^H, L with a positive
-    diagonal."""
-    factor = _triangular(xp, gen, batch, n, True, dtype)
+def _factor(xp, gen, batch, n, dtype):
+    """Lower triangular batch in _wide(dtype) with a positive diagonal: a Cholesky factor."""
+    f = _triangular(xp, gen, batch, n, True, dtype)
     idx = xp.arange(n)
-    factor[:, idx, idx] = xp.abs(factor[:, idx, idx])
+    f[:, idx, idx] = xp.abs(f[:, idx, idx])
+    return f
+
+
+def _spd(xp, gen, batch, n, lower, dtype):
+    """(A in _wide(dtype) as the call sees it, the poisoned input): A = L L^H, L a _factor."""
+    factor = _factor(xp, gen, batch, n, dtype)
     a = (factor @ _h(factor)).astype(dtype).astype(_wide(dtype))
     a = 0.5 * (a + _h(a))
     return a, _poisoned(xp, a, lower, dtype)
@@ -212,7 +217,7 @@ def _make_bad(a_in, seed):
     return bad, j + 1
 
 
-def _check_info(xp, name, info, bad):
+def _check_info(name, info, bad):
     """info zero except at ``bad = (index, first failing minor)``."""
     info = numpy.asarray(info.get() if hasattr(info, "get") else info)
     expect = numpy.zeros(info.shape, dtype=info.dtype)
@@ -236,29 +241,26 @@ def _run_cholesky(xp, gen, c, name):
     o, n, dt = c.opts, c.n, numpy.dtype(c.dtype)
     lower, w = o["lower"], _wide(dt)
     if c.op in ("potrs", "potri"):
-        fw = _triangular(xp, gen, c.batch, n, True, dt)
-        idx = xp.arange(n)
-        fw[:, idx, idx] = xp.abs(fw[:, idx, idx])
-        fw = fw.astype(dt).astype(w)
+        fw = _factor(xp, gen, c.batch, n, dt).astype(dt).astype(w)
         fw = fw if lower else _h(fw).copy()
         aw = fw @ _h(fw) if lower else _h(fw) @ fw
         f_in = _poisoned(xp, fw, lower, dt)
         if c.op == "potri":
             inv, info = linalg.potri(f_in, lower, return_info=True)
-            _check_info(xp, name, info, None)
+            _check_info(name, info, None)
             invw = inv.astype(w)
             _check(xp, name, aw @ invw - xp.eye(n), _fro(xp, aw) * _fro(xp, invw), n, dt)
             return
         b = _rhs(gen, c.batch, n, o["nrhs"], dt)
         x, info = linalg.potrs(f_in, b, lower, return_info=True)
-        _check_info(xp, name, info, None)
+        _check_info(name, info, None)
         _check_solve(xp, name, aw, b, x, n, dt, None)
         return
     aw, a_in = _spd(xp, gen, c.batch, n, lower, dt)
     bad = _make_bad(a_in, c.seed) if o.get("bad") else None
     if c.op == "potrf":
         f, info = linalg.potrf(a_in, lower, return_info=True)
-        _check_info(xp, name, info, bad)
+        _check_info(name, info, bad)
         fw = f.astype(w)
         other = ~_triangle(xp, n, lower)
         assert not bool(xp.any(_good(xp, xp.where(other, fw, 0.0), bad) != 0)), \
@@ -267,14 +269,14 @@ def _run_cholesky(xp, gen, c, name):
         _check(xp, name, _good(xp, prod - aw, bad), _fro(xp, _good(xp, aw, bad)), n, dt)
     elif c.op == "poti":
         inv, info = linalg.poti(a_in, lower, return_info=True)
-        _check_info(xp, name, info, bad)
+        _check_info(name, info, bad)
         invw = _good(xp, inv.astype(w), bad)
         a_ok = _good(xp, aw, bad)
         _check(xp, name, a_ok @ invw - xp.eye(n), _fro(xp, a_ok) * _fro(xp, invw), n, dt)
     else:                                                                  # posv
         b = _rhs(gen, c.batch, n, o["nrhs"], dt)
         x, info = linalg.posv(a_in, b, lower, return_info=True)
-        _check_info(xp, name, info, bad)
+        _check_info(name, info, bad)
         _check_solve(xp, name, aw, b, x, n, dt, bad)
 
 
@@ -301,7 +303,7 @@ def _run_triangular(xp, gen, c, name):
     op_t = _op(tw, o.get("trans", "N"))
     if c.op == "trtri":
         inv, info = linalg.trtri(t_in, lower, unit, return_info=True)
-        _check_info(xp, name, info, None)
+        _check_info(name, info, None)
         invw = inv.astype(w)
         assert not bool(xp.any(xp.where(_triangle(xp, n, lower), 0.0, invw) != 0)), \
             f"{name}: the other triangle of the inverse is not zero"
@@ -313,7 +315,7 @@ def _run_triangular(xp, gen, c, name):
     elif c.op == "trsv":
         b = _randn(gen, (c.batch, n), dt)
         x, info = linalg.trsv(t_in, b, lower, o["trans"], unit, return_info=True)
-        _check_info(xp, name, info, None)
+        _check_info(name, info, None)
         xw = x.astype(w)[:, :, None]
         r = op_t @ xw - b.astype(w)[:, :, None]
         _check(xp, name, r, _fro(xp, tw) * _fro(xp, xw), n, dt)
@@ -328,7 +330,7 @@ def _run_triangular(xp, gen, c, name):
             _check(xp, name, y - ref, abs(alpha) * _fro(xp, tw) * _fro(xp, bw), n, dt)
             return
         x, info = linalg.trsm(*args, return_info=True)
-        _check_info(xp, name, info, None)
+        _check_info(name, info, None)
         xw = x.astype(w)
         r = (op_t @ xw if left else xw @ op_t) - alpha * bw
         _check(xp, name, r, _fro(xp, tw) * _fro(xp, xw), n, dt)

@@ -182,21 +182,34 @@ def _accumulate(xp, vectors, tau, size, k, shift, conj):
     """R_1 ... R_k applied to I[:, :k] (size x k), R_j = I - tau_j w w^H, backward accumulation.
 
     ``vectors[:, j, :]`` holds w_j's entries after its unit entry at position j + shift
-    (conjugated first when ``conj``).
+    (conjugated first when ``conj``). R_j acts on the rows from j + shift on, a block that grows
+    by a row a step: a temporary of its size (CuPy's matmul and einsum copy the strided block)
+    never fits a freed one, and CuPy's memory pool grew by k such blocks (48 GB for 256 matrices
+    of 512 x 256; docs/design.md, the random sweep). So w^H R runs over all rows on the
+    contiguous output with w zero above the block (those rows of R are still I's), and the
+    update goes through one workspace viewed at the step's size.
     """
     batch = vectors.shape[0]
-    out = xp.zeros((batch, size, k), vectors.dtype)
+    dtype = vectors.dtype
+    complex_ = xp.iscomplexobj(vectors)
+    out = xp.zeros((batch, size, k), dtype)
     out[:, xp.arange(k), xp.arange(k)] = 1
+    w_full = xp.zeros((batch, size), dtype)
+    product_buffer = xp.empty(batch * size * k, dtype)
+    row = xp.empty((batch, 1, k), dtype)
     for j in range(k - 1, -1, -1):
         start = j + shift
         if start >= size:
             continue
-        w = xp.empty((batch, size - start), vectors.dtype)
+        rows = size - start
+        w = w_full[:, start:]
         w[:, 0] = 1
         w[:, 1:] = vectors[:, j, start + 1:size]
-        if conj and xp.iscomplexobj(w):
-            w = xp.conj(w)
-        block = out[:, start:, :]
-        row = xp.einsum("bi,bij->bj", xp.conj(w) if xp.iscomplexobj(w) else w, block)   # w^H R
-        block -= tau[:, j, None, None] * w[:, :, None] * row[:, None, :]
+        if conj and complex_:
+            xp.conj(w, out=w)
+        xp.matmul((xp.conj(w_full) if complex_ else w_full)[:, None, :], out, out=row)  # w^H R
+        row *= tau[:, j, None, None]
+        product = product_buffer[:batch * rows * k].reshape(batch, rows, k)
+        xp.multiply(w[:, :, None], row, out=product)
+        out[:, start:, :] -= product
     return out

@@ -12,7 +12,7 @@ must be reported by index with its neighbours right.
 The CPU run (real and complex dtypes; complex cases conjugate every other transposed operand)
 keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so that
 n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU's memory at once
-(its float64 references), so run at most ~6 of them side by side on an 80 GB GPU (``-n 6``).
+(its float64 references); 15 workers of a draw of 100 an operation peaked at 34 GB on an H200.
 """
 import math
 import os

@@ -2,6 +2,8 @@
 # Call 2: gebrd_unpack's memory (call 1: GEBRD sweep cases held up to 50 GB of CuPy's pool for a
 # 0.25 GB input): the probe compares the start tree's accumulation with the workspace one; then
 # the GEBRD tests on the GPU and the seed-5 draw of call 1 on 6 workers with the memory sampled.
+# Before the call: git show f97b45b:linalg/_bidiag.py > reports/gpu_20261128i/device/bidiag_start.py
+# (the start tree's accumulation; untracked files travel to the device, not committed).
 source scripts/device_preamble.sh
 D=reports/gpu_20261128i/device
 timeout 150 python3 $D/p_unpack_memory.py --old $D/bidiag_start.py > $R/unpack.md 2>&1

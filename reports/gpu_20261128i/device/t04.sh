@@ -3,6 +3,8 @@
 # strided block's copy a step, a row larger each time): the probe of call 2 again, the GEBRD
 # tests (with the new pool test) and test_gpu_large, then the seed-5 draw of call 1 on 15
 # workers (last session's call 5 ran out of memory on 15) with the device memory sampled.
+# Before the call: git show f97b45b:linalg/_bidiag.py > reports/gpu_20261128i/device/bidiag_start.py
+# (the start tree's accumulation; untracked files travel to the device, not committed).
 source scripts/device_preamble.sh
 D=reports/gpu_20261128i/device
 timeout 150 python3 $D/p_unpack_memory.py --old $D/bidiag_start.py > $R/unpack.md 2>&1

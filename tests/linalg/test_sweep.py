@@ -14,6 +14,7 @@ keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so 
 n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU's memory at once
 (its float64 references); 15 workers of a draw of 100 an operation peaked at 34 GB on an H200.
 """
+import inspect
 import math
 import os
 from collections import namedtuple
@@ -96,9 +97,10 @@ def _conjugate_half(op, opts, seed):
     return out
 
 
-def make_cases(per_op, max_elements, seed, dtypes=REAL):
+def make_cases(per_op, max_elements, seed, dtypes=REAL, layouts=False):
     """``per_op`` cases an operation, drawn with numpy's Generator(seed); dtype names from
-    ``dtypes``."""
+    ``dtypes``. With ``layouts`` each case also gets a batch form and overwrite flag
+    (:func:`_layout`), drawn from its own seed, so the rest of the draw is the one without."""
     gen = numpy.random.default_rng(seed)
     cases = []
     for op in OPS:
@@ -114,8 +116,84 @@ def make_cases(per_op, max_elements, seed, dtypes=REAL):
             case_seed = int(gen.integers(1 << 30))
             if dtype.startswith("complex"):
                 opts = _conjugate_half(op, opts, case_seed)
+            if layouts:
+                opts.update(_layout(batch, case_seed))
             cases.append(Case(op, dtype, n, batch, opts, case_seed))
     return cases
+
+
+LAYOUTS = ("padded", "spaced", "by_columns", "list")
+
+
+def _layout(batch, seed):
+    """A batch form for every operand of a case: "padded" (rows ``pad`` numbers longer than
+    the matrix, NaN in the gap), "spaced" (every other matrix of a batch twice as long, NaN
+    between), "by_columns" (each matrix stored by columns; vectors as "padded"), "list" (a
+    pointer list of separate arrays; batches up to 1000); ``overwrite``: every overwrite_* flag
+    of the call set."""
+    pick = numpy.random.default_rng(seed ^ 0x5EED)
+    forms = LAYOUTS if batch <= 1000 else LAYOUTS[:3]
+    return {"layout": forms[int(pick.integers(len(forms)))], "pad": int(pick.integers(1, 5)),
+            "overwrite": bool(pick.integers(2))}
+
+
+def _present(xp, x, layout, pad):
+    """(x in ``layout``, the buffer it lies in or None, the buffer's places that belong to it)."""
+    if layout == "list":
+        return [x[i].copy() for i in range(x.shape[0])], None, None
+    if layout == "by_columns" and x.ndim == 3:
+        y = xp.empty((x.shape[0], x.shape[2], x.shape[1]), dtype=x.dtype).swapaxes(1, 2)
+        y[...] = x
+        return y, None, None
+    if layout == "spaced":
+        buffer = xp.full((2 * x.shape[0],) + x.shape[1:], numpy.nan, dtype=x.dtype)
+        inside = xp.zeros(buffer.shape, dtype=bool)
+        inside[::2] = True
+        buffer[::2] = x
+        return buffer[::2], buffer, inside
+    buffer = xp.full(x.shape[:-1] + (x.shape[-1] + pad,), numpy.nan, dtype=x.dtype)
+    inside = xp.zeros(buffer.shape, dtype=bool)
+    inside[..., :x.shape[-1]] = True
+    buffer[..., :x.shape[-1]] = x
+    return buffer[..., :x.shape[-1]], buffer, inside
+
+
+def _stacked(xp, value):
+    """A pointer list's arrays as one strided batch; anything else as it is."""
+    return xp.stack(value) if isinstance(value, list) else value
+
+
+def _call(xp, case, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, with the case's batch form and overwrite flag where it has one
+    (:func:`_layout`): every batch operand presented so, and checked after the call -- nothing
+    written around a padded or spaced operand, the values of operands not given to overwrite
+    unchanged. Returns fn's result with pointer lists stacked (the checks read strided
+    batches)."""
+    layout = case.opts.get("layout")
+    if layout is None:
+        return fn(*args, **kwargs)
+    signature = inspect.signature(fn)
+    if case.opts["overwrite"]:
+        kwargs.update({p: True for p in signature.parameters if p.startswith("overwrite_")})
+    bound = signature.bind(*args, **kwargs)
+    given, shown = dict(bound.arguments), {}
+    for name, value in given.items():
+        if hasattr(value, "ndim") and value.ndim >= 2:
+            shown[name] = _present(xp, value, layout, case.opts["pad"])
+            bound.arguments[name] = shown[name][0]
+    out = fn(*bound.args, **bound.kwargs)
+    where = _case_id(case)
+    for name, (value, buffer, inside) in shown.items():
+        if buffer is not None:
+            assert bool(xp.isnan(buffer[~inside]).all()), f"{where}: wrote around {name}"
+        if not kwargs.get("overwrite_" + name):
+            assert bool(xp.array_equal(_stacked(xp, value), given[name], equal_nan=True)), \
+                f"{where}: {name} changed without overwrite_{name}"
+    if isinstance(out, linalg.GebrdResult):
+        return linalg.GebrdResult(*(_stacked(xp, v) for v in out))
+    if isinstance(out, tuple):                                   # (result, info)
+        return (_stacked(xp, out[0]),) + out[1:]
+    return _stacked(xp, out)
 
 
 def _case_id(case):
@@ -246,20 +324,20 @@ def _run_cholesky(xp, gen, c, name):
         aw = fw @ _h(fw) if lower else _h(fw) @ fw
         f_in = _poisoned(xp, fw, lower, dt)
         if c.op == "potri":
-            inv, info = linalg.potri(f_in, lower, return_info=True)
+            inv, info = _call(xp, c, linalg.potri, f_in, lower, return_info=True)
             _check_info(name, info, None)
             invw = inv.astype(w)
             _check(xp, name, aw @ invw - xp.eye(n), _fro(xp, aw) * _fro(xp, invw), n, dt)
             return
         b = _rhs(gen, c.batch, n, o["nrhs"], dt)
-        x, info = linalg.potrs(f_in, b, lower, return_info=True)
+        x, info = _call(xp, c, linalg.potrs, f_in, b, lower, return_info=True)
         _check_info(name, info, None)
         _check_solve(xp, name, aw, b, x, n, dt, None)
         return
     aw, a_in = _spd(xp, gen, c.batch, n, lower, dt)
     bad = _make_bad(a_in, c.seed) if o.get("bad") else None
     if c.op == "potrf":
-        f, info = linalg.potrf(a_in, lower, return_info=True)
+        f, info = _call(xp, c, linalg.potrf, a_in, lower, return_info=True)
         _check_info(name, info, bad)
         fw = f.astype(w)
         other = ~_triangle(xp, n, lower)
@@ -268,14 +346,14 @@ def _run_cholesky(xp, gen, c, name):
         prod = fw @ _h(fw) if lower else _h(fw) @ fw
         _check(xp, name, _good(xp, prod - aw, bad), _fro(xp, _good(xp, aw, bad)), n, dt)
     elif c.op == "poti":
-        inv, info = linalg.poti(a_in, lower, return_info=True)
+        inv, info = _call(xp, c, linalg.poti, a_in, lower, return_info=True)
         _check_info(name, info, bad)
         invw = _good(xp, inv.astype(w), bad)
         a_ok = _good(xp, aw, bad)
         _check(xp, name, a_ok @ invw - xp.eye(n), _fro(xp, a_ok) * _fro(xp, invw), n, dt)
     else:                                                                  # posv
         b = _rhs(gen, c.batch, n, o["nrhs"], dt)
-        x, info = linalg.posv(a_in, b, lower, return_info=True)
+        x, info = _call(xp, c, linalg.posv, a_in, b, lower, return_info=True)
         _check_info(name, info, bad)
         _check_solve(xp, name, aw, b, x, n, dt, bad)
 
@@ -302,19 +380,19 @@ def _run_triangular(xp, gen, c, name):
     t_in = _poisoned(xp, tw, lower, dt, unit)
     op_t = _op(tw, o.get("trans", "N"))
     if c.op == "trtri":
-        inv, info = linalg.trtri(t_in, lower, unit, return_info=True)
+        inv, info = _call(xp, c, linalg.trtri, t_in, lower, unit, return_info=True)
         _check_info(name, info, None)
         invw = inv.astype(w)
         assert not bool(xp.any(xp.where(_triangle(xp, n, lower), 0.0, invw) != 0)), \
             f"{name}: the other triangle of the inverse is not zero"
         _check(xp, name, tw @ invw - xp.eye(n), _fro(xp, tw) * _fro(xp, invw), n, dt)
     elif c.op == "lauum":
-        y = linalg.lauum(t_in, lower).astype(w)
+        y = _call(xp, c, linalg.lauum, t_in, lower).astype(w)
         ref = _h(tw) @ tw if lower else tw @ _h(tw)
         _check(xp, name, y - ref, _fro(xp, tw) ** 2, n, dt)
     elif c.op == "trsv":
         b = _randn(gen, (c.batch, n), dt)
-        x, info = linalg.trsv(t_in, b, lower, o["trans"], unit, return_info=True)
+        x, info = _call(xp, c, linalg.trsv, t_in, b, lower, o["trans"], unit, return_info=True)
         _check_info(name, info, None)
         xw = x.astype(w)[:, :, None]
         r = op_t @ xw - b.astype(w)[:, :, None]
@@ -325,11 +403,11 @@ def _run_triangular(xp, gen, c, name):
         bw = b.astype(w)
         args = (t_in, b, o["side"], lower, o["trans"], unit, alpha)
         if c.op == "trmm":
-            y = linalg.trmm(*args).astype(w)
+            y = _call(xp, c, linalg.trmm, *args).astype(w)
             ref = alpha * (op_t @ bw if left else bw @ op_t)
             _check(xp, name, y - ref, abs(alpha) * _fro(xp, tw) * _fro(xp, bw), n, dt)
             return
-        x, info = linalg.trsm(*args, return_info=True)
+        x, info = _call(xp, c, linalg.trsm, *args, return_info=True)
         _check_info(name, info, None)
         xw = x.astype(w)
         r = (op_t @ xw if left else xw @ op_t) - alpha * bw
@@ -352,7 +430,7 @@ def _run_products(xp, gen, c, name):
             cin = _poisoned(xp, cw, o["lower"], dt)
         else:
             cw, cin = xp.zeros((c.batch, n, n), dtype=w), nan(n, n)
-        y = linalg.syrk(a, cin, o["lower"], o["trans"], alpha, beta).astype(w)
+        y = _call(xp, c, linalg.syrk, a, cin, o["lower"], o["trans"], alpha, beta).astype(w)
         scale = abs(alpha) * _fro(xp, aw) ** 2 + abs(beta) * _fro(xp, cw)
         _check(xp, name, y - (alpha * prod + beta * cw), scale, max(k, 1), dt)
         return
@@ -364,7 +442,7 @@ def _run_products(xp, gen, c, name):
         c0 = rand(m, n) if beta else nan(m, n)
         aw, bw = a.astype(w), b.astype(w)
         cw = c0.astype(w) if beta else xp.zeros((c.batch, m, n), dtype=w)
-        y = linalg.gemm(a, b, c0, o["transa"], o["transb"], alpha, beta).astype(w)
+        y = _call(xp, c, linalg.gemm, a, b, c0, o["transa"], o["transb"], alpha, beta).astype(w)
         ref = alpha * (_op(aw, o["transa"]) @ _op(bw, o["transb"])) + beta * cw
         scale = abs(alpha) * _fro(xp, aw) * _fro(xp, bw) + abs(beta) * _fro(xp, cw)
         _check(xp, name, y - ref, scale, max(k, 1), dt)
@@ -375,7 +453,7 @@ def _run_products(xp, gen, c, name):
     y0 = rand(rows) if beta else nan(rows)
     aw, xw = a.astype(w), x.astype(w)
     y0w = y0.astype(w) if beta else xp.zeros((c.batch, rows), dtype=w)
-    y = linalg.gemv(a, x, y0, o["trans"], alpha, beta).astype(w)
+    y = _call(xp, c, linalg.gemv, a, x, y0, o["trans"], alpha, beta).astype(w)
     ref = alpha * (_op(aw, o["trans"]) @ xw[:, :, None])[:, :, 0] + beta * y0w
     scale = abs(alpha) * _fro(xp, aw) * _fro(xp, xw) + abs(beta) * _fro(xp, y0w)
     _check(xp, name, y - ref, scale, max(cols, 1), dt)
@@ -385,7 +463,7 @@ def _run_gebrd(xp, gen, c, name):
     o, dt = c.opts, numpy.dtype(c.dtype)
     m, n, w = o["m"], o["n"], _wide(dt)
     a = _randn(gen, (c.batch, m, n), dt)
-    q, b, pt = (x.astype(w) for x in linalg.gebrd_unpack(linalg.gebrd(a)))
+    q, b, pt = (x.astype(w) for x in linalg.gebrd_unpack(_call(xp, c, linalg.gebrd, a)))
     aw = a.astype(w)
     _check(xp, name, q @ b @ pt - aw, _fro(xp, aw), max(m, n), dt)
     k = min(m, n)
@@ -407,15 +485,27 @@ def run_case(xp, case):
 
 
 CPU_CASES = make_cases(6, CPU_ELEMENTS, seed=20261128, dtypes=ALL_DTYPES)
+CPU_LAYOUT_CASES = make_cases(4, CPU_ELEMENTS, seed=20261130, dtypes=ALL_DTYPES, layouts=True)
 # Another draw on the device: LINALG_SWEEP_SEED=<int> LINALG_SWEEP_PER_OP=<cases an operation>.
 GPU_CASES = make_cases(int(os.environ.get("LINALG_SWEEP_PER_OP", 30)), GPU_ELEMENTS,
                        seed=int(os.environ.get("LINALG_SWEEP_SEED", 20261129)))
+GPU_LAYOUT_CASES = make_cases(int(os.environ.get("LINALG_SWEEP_PER_OP", 30)), GPU_ELEMENTS // 4,
+                              seed=int(os.environ.get("LINALG_SWEEP_SEED", 20261129)) + 1,
+                              layouts=True)
 
 
 @pytest.mark.parametrize("case", CPU_CASES, ids=_case_id)
 def test_sweep_cpu(case):
     """Random sizes, batches and variants of every operation on the CPU backend, real and
     complex dtypes."""
+    run_case(numpy, case)
+
+
+@pytest.mark.parametrize("case", CPU_LAYOUT_CASES, ids=_case_id)
+def test_sweep_layouts_cpu(case):
+    """The CPU sweep with every batch form (padded rows, spaced matrices, matrices by columns,
+    pointer lists) and in-place calls: nothing written around an operand, no operand changed
+    that the call was not given to overwrite."""
     run_case(numpy, case)
 
 
@@ -427,4 +517,16 @@ def test_sweep_gpu(case):
     try:
         run_case(cupy, case)
     finally:                        # the next case's sizes differ: keep no cached blocks
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", GPU_LAYOUT_CASES, ids=_case_id)
+def test_sweep_layouts_gpu(case):
+    """The GPU sweep with every batch form and in-place calls (:func:`test_sweep_layouts_cpu`);
+    operands below 2^24 numbers (the padded or spaced buffers and their masks beside them)."""
+    cupy = pytest.importorskip("cupy")
+    try:
+        run_case(cupy, case)
+    finally:
         cupy.get_default_memory_pool().free_all_blocks()

@@ -13,6 +13,11 @@ The CPU run (real and complex dtypes; complex cases conjugate every other transp
 keeps every operand below 2^17 numbers; the GPU run (``-m gpu``) below 2^26, so that
 n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU's memory at once
 (its float64 references); 15 workers of a draw of 100 an operation peaked at 34 GB on an H200.
+
+The layout draws (``test_sweep_layouts_*``, another seed) present every operand in another batch
+form -- padded rows, spaced matrices, matrices by columns, pointer lists -- and set every
+overwrite flag in half the calls; nothing around an operand may change, nor an operand the call
+was not given to overwrite.
 """
 import inspect
 import math

@@ -17,7 +17,8 @@ n = 8 reaches 10^6 matrices and n = 512 256: a case holds up to ~6 GB of the GPU
 The layout draws (``test_sweep_layouts_*``, another seed) present every operand in another batch
 form -- padded rows, spaced matrices, matrices by columns, pointer lists -- and set every
 overwrite flag in half the calls; nothing around an operand may change, nor an operand the call
-was not given to overwrite.
+was not given to overwrite. The busy-stream draw runs on a non-blocking stream of the caller's
+whose operands read NaN until a hold on it ends: a launch on any other stream reads NaN.
 """
 import inspect
 import math
@@ -168,30 +169,59 @@ def _stacked(xp, value):
     return xp.stack(value) if isinstance(value, list) else value
 
 
+# The busy-stream test's hook: a function that holds the current stream for a while (None:
+# calls run as they come).
+_BUSY = None
+
+
+def _hold(xp, operands):
+    """With _BUSY: every operand NaN (written and waited for) until the stream's hold ends, then
+    its values again, so that a launch on another stream reads NaN. Returns the saved values,
+    which the caller keeps until the call has returned: freed, their memory would go to the
+    call's own copies, and a launch on another stream reading such a copy early would find the
+    right values there."""
+    arrays = [a for v in operands for a in (v if isinstance(v, list) else [v])]
+    saved = [a.copy() for a in arrays]
+    for a in arrays:
+        a.fill(numpy.nan)
+    # Memory for the call's own arrays, taken from the device now and left in the pool: a
+    # cudaMalloc during the call may wait for the device, hold included, and hide a launch on
+    # another stream.
+    xp.empty(4 * sum(a.nbytes for a in arrays) + (512 << 20), dtype=numpy.uint8)
+    xp.cuda.get_current_stream().synchronize()
+    _BUSY()
+    for a, value in zip(arrays, saved):
+        a[...] = value
+    return saved
+
+
 def _call(xp, case, fn, *args, **kwargs):
     """``fn(*args, **kwargs)``, with the case's batch form and overwrite flag where it has one
     (:func:`_layout`): every batch operand presented so, and checked after the call -- nothing
     written around a padded or spaced operand, the values of operands not given to overwrite
-    unchanged. Returns fn's result with pointer lists stacked (the checks read strided
-    batches)."""
+    unchanged. With _BUSY the operands are held (:func:`_hold`). Returns fn's result with
+    pointer lists stacked (the checks read strided batches)."""
     layout = case.opts.get("layout")
-    if layout is None:
+    if layout is None and _BUSY is None:
         return fn(*args, **kwargs)
     signature = inspect.signature(fn)
-    if case.opts["overwrite"]:
+    if case.opts.get("overwrite"):
         kwargs.update({p: True for p in signature.parameters if p.startswith("overwrite_")})
     bound = signature.bind(*args, **kwargs)
     given, shown = dict(bound.arguments), {}
     for name, value in given.items():
         if hasattr(value, "ndim") and value.ndim >= 2:
-            shown[name] = _present(xp, value, layout, case.opts["pad"])
+            shown[name] = (_present(xp, value, layout, case.opts["pad"]) if layout
+                           else (value, None, None))
             bound.arguments[name] = shown[name][0]
+    held = _hold(xp, [value for value, _, _ in shown.values()]) if _BUSY is not None else None
     out = fn(*bound.args, **bound.kwargs)
+    del held
     where = _case_id(case)
     for name, (value, buffer, inside) in shown.items():
         if buffer is not None:
             assert bool(xp.isnan(buffer[~inside]).all()), f"{where}: wrote around {name}"
-        if not kwargs.get("overwrite_" + name):
+        if layout and not kwargs.get("overwrite_" + name):
             assert bool(xp.array_equal(_stacked(xp, value), given[name], equal_nan=True)), \
                 f"{where}: {name} changed without overwrite_{name}"
     if isinstance(out, linalg.GebrdResult):
@@ -533,5 +563,45 @@ def test_sweep_layouts_gpu(case):
     cupy = pytest.importorskip("cupy")
     try:
         run_case(cupy, case)
+    finally:
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+# A kernel that holds a stream for ``cycles`` clock cycles (one thread).
+_SPIN = r"""extern "C" __global__ void spin(long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) { }
+}"""
+BUSY_CASES = (make_cases(4, GPU_ELEMENTS // 16, seed=20261131)
+              + make_cases(4, GPU_ELEMENTS // 16, seed=20261132, layouts=True))
+
+
+def run_busy(cupy, case, spin):
+    """The case once as it comes (its kernels compiled and loaded: loading a module waits for
+    the device, hold included, and would hide a launch on another stream), then on a
+    non-blocking stream with its operands held (:func:`_hold`) by ``spin`` (a RawKernel of
+    _SPIN, ~5 ms)."""
+    global _BUSY
+    run_case(cupy, case)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    _BUSY = lambda: spin((1,), (1,), (numpy.int64(10_000_000),))     # noqa: E731
+    try:
+        with stream:
+            run_case(cupy, case)
+        stream.synchronize()
+    finally:
+        _BUSY = None
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", BUSY_CASES, ids=_case_id)
+def test_sweep_busy_stream_gpu(case):
+    """Every operation (contiguous batches and the other forms) on a non-blocking stream of the
+    caller's whose operands read NaN until a hold on that stream ends (:func:`run_busy`): a
+    launch, copy or library call that went to another stream (the legacy default one does not
+    wait for a non-blocking stream) reads NaN and fails the residuals."""
+    cupy = pytest.importorskip("cupy")
+    try:
+        run_busy(cupy, case, cupy.RawKernel(_SPIN, "spin"))
     finally:
         cupy.get_default_memory_pool().free_all_blocks()

@@ -605,3 +605,23 @@ def test_sweep_busy_stream_gpu(case):
         run_busy(cupy, case, cupy.RawKernel(_SPIN, "spin"))
     finally:
         cupy.get_default_memory_pool().free_all_blocks()
+
+
+DEVICE_CASES = make_cases(4, GPU_ELEMENTS // 16, seed=20261133)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", DEVICE_CASES, ids=_case_id)
+def test_sweep_two_devices_gpu(case):
+    """Every operation on the second GPU, then the first, then the second again (the launch
+    caches, compiled modules, library handles and workspaces are per device: one made for
+    another device would fail or read the wrong memory). Needs two GPUs."""
+    cupy = pytest.importorskip("cupy")
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs (the nvidia-h200-x2 device kind)")
+    for device in (1, 0, 1):
+        with cupy.cuda.Device(device):
+            try:
+                run_case(cupy, case)
+            finally:
+                cupy.get_default_memory_pool().free_all_blocks()

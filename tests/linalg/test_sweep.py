@@ -184,10 +184,6 @@ def _hold(xp, operands):
     saved = [a.copy() for a in arrays]
     for a in arrays:
         a.fill(numpy.nan)
-    # Memory for the call's own arrays, taken from the device now and left in the pool: a
-    # cudaMalloc during the call may wait for the device, hold included, and hide a launch on
-    # another stream.
-    xp.empty(4 * sum(a.nbytes for a in arrays) + (512 << 20), dtype=numpy.uint8)
     xp.cuda.get_current_stream().synchronize()
     _BUSY()
     for a, value in zip(arrays, saved):

@@ -6,7 +6,8 @@ prints how many cases failed each way and the first messages. Call 6: the test h
 before drawing the inputs (25 of 112 failed patched); call 7: it holds each call's operands
 (sweep._hold; 23 failed); call 8: the saved operands kept through the call (29 failed); call
 9: memory for the call's arrays reserved in the pool before the hold (29 failed); call 10: each
-case run once before (sweep.run_busy: its modules loaded). Prints every failure."""
+case run once before (sweep.run_busy: its modules loaded; 104 failed); call 12: call 9's reserve
+dropped again. Prints every failure."""
 import sys
 from pathlib import Path
 

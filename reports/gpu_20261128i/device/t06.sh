@@ -1,12 +1,13 @@
 #!/bin/bash
 # Calls 6-10 and 12: test_sweep_busy_stream_gpu (every operation on a busy non-blocking stream
 # of the caller's), then p_stream_mutation.py: the same cases with linalg's launches sent to
-# the legacy default stream (each way in a fresh process), to see the test fail. The script stayed the same
-# (call 6 printed the mutation's lines cut at 300 characters); the test changed between calls,
-# each time it caught too little under the mutation (../README.md, calls 6-10): call 6 spun
-# before the case's inputs were drawn; 7 held each call's operands NaN until the spin ended; 8
-# kept the saved operands through the call; 9 reserved the call's memory in the pool first; 10
-# ran each case once before its held run; 12 as 10 without 9's reserve (the committed test).
+# the legacy default stream (each way in a fresh process), to see the test fail. The script
+# stayed the same (call 6 printed the mutation's lines cut at 300 characters); the test changed
+# between calls, each time it caught too little under the mutation (../README.md, calls 6-10):
+# call 6 spun before the case's inputs were drawn; 7 held each call's operands NaN until the
+# spin ended; 8 kept the saved operands through the call; 9 reserved the call's memory in the
+# pool first; 10 ran each case once before its held run; 12 as 10 without 9's reserve (the
+# committed test).
 source scripts/device_preamble.sh
 timeout 150 python3 -m pytest -m gpu -n 8 -rf -p no:benchmark -p no:cacheprovider -q \
   tests/linalg/test_sweep.py -k busy > $R/busy.txt 2>&1

@@ -16,6 +16,8 @@ ones with ``{"kernel": "blocked", "nb": ..., "tail": ...}`` -- and gebrd_team, f
 import numpy
 import pytest
 
+import linalg
+
 from .helpers import (THRESHOLD, bidiagonal_singular_values, rng, random_matrix,
                       scaled_residual, fro, eps, to_numpy)
 
@@ -536,7 +538,6 @@ def test_gebrd_unpack_pool_growth(shape):
     a block a reflector (the accumulation's block grows by a row a step, so a temporary of its
     size never fits a freed one: 1.55 / 2.05 GB for these 34 MB of outputs before, 0.06 / 0.07
     GB now, reports/gpu_20261128i call 4), and still forms Q and P^T that rebuild A."""
-    import linalg
     m, n = shape
     ref = random_matrix(rng(m + 3 * n), (64, m, n), numpy.float64)
     result = linalg.gebrd(cupy.asarray(ref))

@@ -177,9 +177,9 @@ _BUSY = None
 def _hold(xp, operands):
     """With _BUSY: every operand NaN (written and waited for) until the stream's hold ends, then
     its values again, so that a launch on another stream reads NaN. Returns the saved values,
-    which the caller keeps until the call has returned: freed, their memory would go to the
-    call's own copies, and a launch on another stream reading such a copy early would find the
-    right values there."""
+    which the caller keeps until the call has returned: freed, their memory could serve the
+    call's own copies, where a launch on another stream reading such a copy early would find
+    the right values."""
     arrays = [a for v in operands for a in (v if isinstance(v, list) else [v])]
     saved = [a.copy() for a in arrays]
     for a in arrays:

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import cupy
-import numpy
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))

@@ -325,11 +325,12 @@ def _op(arr, word):
     return (arr.conj() if w == "C" else arr).transpose(0, 2, 1)
 
 
-def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
+def _vendor_gemm(a, b, c, transa, transb, alpha, beta, fold=True):
     """cuBLAS. Real dtypes on views it takes (gemm_views): one gemmStridedBatched call writing c
     in place, alpha and beta applied by it (cupy.matmul's result and an alpha/beta pass cost
     0.03 ms more at 32^3 float64, batch 10240: 0.76x cupy.matmul alone, H100 2026-11-23).
-    Otherwise cupy.matmul, then alpha/beta."""
+    Otherwise cupy.matmul, then alpha/beta. ``fold``: a batch of stacked A with one B runs as one
+    tall GEMM (else as a batch, B's batch stride 0: :func:`_gemm_by_rows`)."""
     cupy = cupy_module()
     opa, opb = _op(a, transa), _op(b, transb)
     batch, m, n = a.shape[0], opa.shape[1], opb.shape[2]
@@ -337,7 +338,7 @@ def _vendor_gemm(a, b, c, transa, transb, alpha, beta):
         if c is None or beta == 0:
             beta = 0
             c = cupy.empty((batch, m, n), dtype=a.dtype) if c is None else c
-        if b.shape[0] == 1 and batch > 1 and _stacks_rows(opa) and _stacks_rows(c):
+        if fold and b.shape[0] == 1 and batch > 1 and _stacks_rows(opa) and _stacks_rows(c):
             # One B for the whole batch: one tall GEMM (batch*m x k) @ op(B), cuBLAS's fastest
             # form (the broadcast batched call is up to 1.3x slower on the hydro shapes).
             vendor.gemm(c.reshape(1, batch * m, n), opa.reshape(1, batch * m, opa.shape[2]), opb,
@@ -374,6 +375,49 @@ def _stacks_rows(x):
     """True where the (batch, m, k) view x is C-contiguous: one (batch * m, k) matrix."""
     return (x.strides[2] == x.itemsize and x.strides[1] == x.shape[2] * x.itemsize
             and x.strides[0] == x.shape[1] * x.strides[1])
+
+
+def rows_rule(dtype, m, n, k, tb, override=None):
+    """(rows, vendor) where one tall A (1, m, k) with one B runs as m // rows matrices of
+    ``rows`` rows (the table's or the override's ``"rows"``: our kernel, or cuBLAS's batched
+    call with ``"rows_path": "vendor"``; ``"rows_transb"`` limits it to that op(B)); else None."""
+    p = params("gemm", dtype, m, n, k, override=override)
+    rows = int(p.get("rows") or 0)
+    if rows <= 0 or m < 2 * rows or p.get("rows_transb", "NT"[tb]) != "NT"[tb]:
+        return None
+    return rows, p.get("rows_path", "kernel") == "vendor"
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_rows_rule(gpu, dtype, m, n, k, tb):
+    """:func:`rows_rule` from the tables of ``gpu``, cached as the plans are."""
+    return rows_rule(dtype, m, n, k, tb)
+
+
+def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor):
+    """C = alpha A op(B) + beta C for one tall C-contiguous A (1, m, k) and C (1, m, n) as a
+    batch of m // rows matrices of ``rows`` rows (views: the rows are independent) and the
+    m % rows rows left as one more call. The hydro corner force (the zones folded into the rows
+    of one A, hydro/operators.py) then runs gemm_small (or cuBLAS's batched call), which moves
+    the rows faster than gemm_tall (or cuBLAS's one tall GEMM) on some shapes: H200, 40 960
+    zones, public float64 32x36 (9x36)^T 0.166-0.170 against 0.223-0.226 ms. Where a call
+    takes ~0.04 ms (18x16 (4x16)^T) the second call's host time lost more than the batch won
+    (reports/gpu_20261128j/README.md)."""
+    cupy = cupy_module()
+    m, k = a.shape[1], a.shape[2]
+    if c is None or beta == 0:
+        beta = 0
+        c = cupy.empty((1, m, n), dtype=a.dtype) if c is None else c
+    count = m // rows
+    whole = count * rows
+    a3, c3 = a[:, :whole].reshape(count, rows, k), c[:, :whole].reshape(count, rows, n)
+    if use_vendor:
+        _vendor_gemm(a3, b, c3, transa, transb, alpha, beta, fold=False)
+    else:
+        gemm(a3, b, c3, transa, transb, alpha, beta, _path="kernel")
+    if whole < m:
+        gemm(a[:, whole:], b, c[:, whole:], transa, transb, alpha, beta)
+    return c
 
 
 def default_gemm_config(m, n, k, shared_b=False):
@@ -563,6 +607,11 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if not is_real(a.dtype):
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
+    if batch == 1 and shared_b and not ta and _path is None:
+        rule = (_table_rows_rule(_tuning.gpu_name(), dtype_name(a.dtype), m, n, k, tb)
+                if _params is None else rows_rule(dtype_name(a.dtype), m, n, k, tb, _params))
+        if rule and _stacks_rows(a) and (c is None or _stacks_rows(c)):
+            return _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, *rule)
     key = (a.dtype, batch, m, n, k, ta, tb, shared_b, data_ptr(a) % 16 == 0)
     plan = cached_plan(_gemm_plan, key, _params, _path)
     if plan[0] == "vendor":

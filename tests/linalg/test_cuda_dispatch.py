@@ -272,7 +272,7 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
-    caches = (blas._gemv_plan, blas._gemm_plan, trsv_mod._plan, trsv_mod._warp_config,
+    caches = (blas._gemv_plan, blas._gemm_plan, blas._table_rows_rule, trsv_mod._plan, trsv_mod._warp_config,
               trsv_mod._staged_config, trsv_mod._block_config, trsv_mod._split_config,
               tri_mod._vendor_below)
     for fn in caches:
@@ -365,6 +365,36 @@ def test_gemm_dispatch(fake_gpu, path, dtype, m, n, k, shared):
     assert len(launches) == (0 if vendor else 1)
     if vendor:
         numpy.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("tb", ["N", "T"])
+def test_gemm_tall_a_by_rows_where_the_table_says(fake_gpu, tb):
+    """One tall A (1, R, k) with one B where the H100 table gives the class "rows": float64
+    32x36 (9x36)^T as R // 32 matrices on gemm_small and one launch for the R % 32 rows left;
+    192x216 (27x216)^T as 192-row matrices on cuBLAS's batched call (no launch, the result
+    right). Elsewhere (no rule: an unknown GPU, float32 with B itself) all rows in one call."""
+    gpu, launches = fake_gpu
+    g = numpy.random.default_rng(11)
+    for dtype in ("float64", "float32"):
+        rows = 32 * 200 + 7
+        a = g.standard_normal((1, rows, 36)).astype(dtype)
+        b = g.standard_normal((1, 9, 36) if tb == "T" else (1, 36, 9)).astype(dtype)
+        launches.clear()
+        blas.gemm(a, b, transb=tb)
+        by_rows = gpu == H100 and (dtype == "float64" or tb == "T")
+        kinds = [(launch[1].split("<")[0], launch[4][0]) for launch in launches]
+        if by_rows:
+            assert kinds == [("gemm_small", 200), ("gemm_small", 1)], (gpu, dtype, tb)
+        else:
+            assert kinds in ([("gemm_tall", rows)], []), (gpu, dtype, tb)    # [] the vendor
+    a = g.standard_normal((1, 192 * 30 + 5, 216))
+    b = g.standard_normal((1, 27, 216) if tb == "T" else (1, 216, 27))
+    launches.clear()
+    out = blas.gemm(a, b, transb=tb, alpha=-2.0)
+    if not launches:
+        ref = -2.0 * (a[0] @ (b[0].T if tb == "T" else b[0]))
+        numpy.testing.assert_allclose(out[0], ref, rtol=1e-10, atol=1e-10)
+    assert (not launches) if gpu == H100 else True
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -4,8 +4,9 @@ hydro shapes with the tables as committed against the same tables without the H2
 gemv_t entries (it then takes the H100's), in this process, two alternating turns each; each
 result checked against cupy.matmul.
 
-    python3 p_gemv_ab.py > gemv_ab.md
+    python3 p_gemv_ab.py [--shapes 4x4,8x8] [--batches 10240,100000] [--ops N] > gemv_ab.md
 """
+import argparse
 import os
 import sys
 
@@ -33,6 +34,12 @@ def own_entries(on):
 
 
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shapes", default=",".join(f"{m}x{n}" for m, n, _ in HYDRO))
+    ap.add_argument("--batches", default="40960,262144")
+    ap.add_argument("--ops", default="N,T")
+    args = ap.parse_args()
+    shapes = [tuple(int(d) for d in s.split("x")) for s in args.shapes.split(",")]
     bw = copy_bandwidth()
     print(f"{GPU}; copy bandwidth {bw:.0f} GB/s; public linalg.gemv, ms (median of 20, CUDA "
           "events around 5 calls), two alternating turns of each table\n")
@@ -41,11 +48,11 @@ def main():
     print("|" + "---|" * 9)
     for dtype in ("float64", "float32"):
         item = numpy.dtype(dtype).itemsize
-        for batch0 in (40960, 262144):
-            for m, n, _ in HYDRO:
+        for batch0 in (int(b) for b in args.batches.split(",")):
+            for m, n in shapes:
                 batch = fit_batch(batch0, m * n, item)
                 a = cupy.random.standard_normal((batch, m, n)).astype(dtype)
-                for trans in ("N", "T"):
+                for trans in args.ops.split(","):
                     xl, yl = (n, m) if trans == "N" else (m, n)
                     x = cupy.random.standard_normal((batch, xl)).astype(dtype)
                     y = cupy.empty((batch, yl), dtype)

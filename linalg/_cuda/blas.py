@@ -378,14 +378,15 @@ def _stacks_rows(x):
 
 
 def rows_rule(dtype, m, n, k, tb, override=None):
-    """(rows, vendor) where one tall A (1, m, k) with one B runs as m // rows matrices of
-    ``rows`` rows (the table's or the override's ``"rows"``: our kernel, or cuBLAS's batched
-    call with ``"rows_path": "vendor"``; ``"rows_transb"`` limits it to that op(B)); else None."""
+    """(rows, vendor, kernel parameters) where one tall A (1, m, k) with one B runs as m // rows
+    matrices of ``rows`` rows (the table's or the override's ``"rows"``: our kernel, with
+    ``"rows_params"`` if given (else the row blocks' class entry), or cuBLAS's batched call with
+    ``"rows_path": "vendor"``; ``"rows_transb"`` limits it to that op(B)); else None."""
     p = params("gemm", dtype, m, n, k, override=override)
     rows = int(p.get("rows") or 0)
     if rows <= 0 or m < 2 * rows or p.get("rows_transb", "NT"[tb]) != "NT"[tb]:
         return None
-    return rows, p.get("rows_path", "kernel") == "vendor"
+    return rows, p.get("rows_path", "kernel") == "vendor", p.get("rows_params")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -394,13 +395,15 @@ def _table_rows_rule(gpu, dtype, m, n, k, tb):
     return rows_rule(dtype, m, n, k, tb)
 
 
-def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor):
+def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor, kernel_params):
     """C = alpha A op(B) + beta C for one tall C-contiguous A (1, m, k) and C (1, m, n) as a
     batch of m // rows matrices of ``rows`` rows (views: the rows are independent) and the
     m % rows rows left as one more call. The hydro corner force (the zones folded into the rows
     of one A, hydro/operators.py) then runs gemm_small (or cuBLAS's batched call), which moves
     the rows faster than gemm_tall (or cuBLAS's one tall GEMM) on some shapes: H200, 40 960
-    zones, public float64 32x36 (9x36)^T 0.166-0.170 against 0.223-0.226 ms. Where a call
+    zones, public float64 32x36 (9x36)^T 0.166-0.170 against 0.223-0.226 ms; ``kernel_params``
+    (the rule's "rows_params") are gemm_small's parameters for the blocks where they differ from
+    what their class's entry serves elsewhere (float32 there: 0.085 against 0.097 ms). Where a call
     takes ~0.04 ms (18x16 (4x16)^T) the second call's host time lost more than the batch won
     (reports/gpu_20261128j/README.md)."""
     cupy = cupy_module()
@@ -414,7 +417,7 @@ def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor):
     if use_vendor:
         _vendor_gemm(a3, b, c3, transa, transb, alpha, beta, fold=False)
     else:
-        gemm(a3, b, c3, transa, transb, alpha, beta, _path="kernel")
+        gemm(a3, b, c3, transa, transb, alpha, beta, _params=kernel_params, _path="kernel")
     if whole < m:
         gemm(a[:, whole:], b, c[:, whole:], transa, transb, alpha, beta)
     return c

@@ -272,9 +272,9 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
-    caches = (blas._gemv_plan, blas._gemm_plan, blas._table_rows_rule, trsv_mod._plan, trsv_mod._warp_config,
-              trsv_mod._staged_config, trsv_mod._block_config, trsv_mod._split_config,
-              tri_mod._vendor_below)
+    caches = (blas._gemv_plan, blas._gemm_plan, blas._table_rows_rule, trsv_mod._plan,
+              trsv_mod._warp_config, trsv_mod._staged_config, trsv_mod._block_config,
+              trsv_mod._split_config, tri_mod._vendor_below)
     for fn in caches:
         fn.cache_clear()
     yield request.param, launches
@@ -395,6 +395,20 @@ def test_gemm_tall_a_by_rows_where_the_table_says(fake_gpu, tb):
         ref = -2.0 * (a[0] @ (b[0].T if tb == "T" else b[0]))
         numpy.testing.assert_allclose(out[0], ref, rtol=1e-10, atol=1e-10)
     assert (not launches) if gpu == H100 else True
+
+
+def test_gemm_tall_a_by_rows_takes_the_rules_kernel_parameters(fake_gpu):
+    """A rule's "rows_params" reach the row blocks' launch (the double-buffered k-contiguous
+    gemm_small there), not the blocks' class entry; without them the class entry serves."""
+    gpu, launches = fake_gpu
+    a, b = numpy.ones((1, 32 * 300, 36), numpy.float32), numpy.ones((1, 9, 36), numpy.float32)
+    rule = {"rows": 32, "rows_params": {"kernel": "small", "kc": True, "stages": 2}}
+    blas.gemm(a, b, transb="T", _params=rule)
+    blas.gemm(a, b, transb="T", _params={"rows": 32})
+    (_, own, *_, own_args, _), (_, table, *_, table_args, _) = launches
+    assert own.startswith("gemm_small") and own.endswith("true>") and own_args[-2] == 2
+    assert table.startswith("gemm_small") and table_args[0] == own_args[0] == 300
+    assert table_args[-2] == 1                          # stages: the class entry's default
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -103,18 +103,25 @@ def test_gemm_shared_b_streaming_kernel(dtype, tb):
             _gemm_case(m, n, k, 3, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
 
 
+DOUBLE_BUFFERED = {"kernel": "small", "rm": 4, "rn": 2, "threads": 256, "smem_target": 16384,
+                   "kc": True, "stages": 2}
+
+
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("tb", ["N", "T"])
-@pytest.mark.parametrize("rows_path", ["kernel", "vendor"])
-def test_gemm_tall_a_by_rows(dtype, tb, rows_path):
+@pytest.mark.parametrize("rows_path,rows_params", [("kernel", None), ("vendor", None),
+                                                   ("kernel", DOUBLE_BUFFERED)])
+def test_gemm_tall_a_by_rows(dtype, tb, rows_path, rows_params):
     """One tall A (1, m, k) with one B (hydro's zones folded into the rows) run as m // rows
     matrices of ``rows`` rows and one more call for the m % rows rows left: whole and ragged
-    row counts, both op(B), alpha / beta, our kernel and cuBLAS's batched call."""
+    row counts, both op(B), alpha / beta, our kernel (the blocks' class entry, or the rule's
+    own parameters) and cuBLAS's batched call."""
     for m, n, k, rows in ((32 * 700, 9, 36, 32), (32 * 700 + 17, 9, 36, 64),
                           (18 * 501, 4, 16, 64), (192 * 20 + 5, 27, 216, 256), (100, 3, 5, 8)):
         for alpha, beta in SCALARS:
             _gemm_case(m, n, k, 1, "N", tb, alpha, beta, dtype,
-                       {"rows": rows, "rows_path": rows_path}, bcast_b=True)
+                       {"rows": rows, "rows_path": rows_path, "rows_params": rows_params},
+                       bcast_b=True)
 
 
 def test_gemm_huge_batch_grid_stride():

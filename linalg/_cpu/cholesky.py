@@ -34,6 +34,7 @@ def potrf(a, lower=True):
     info = numpy.zeros(a.shape[0], dtype=numpy.int32)
     try:
         factor = _stacked_cholesky(src)
+        _flag_non_finite(src, factor, info)
     except numpy.linalg.LinAlgError:
         factor = _isolated_cholesky(src, info)
     if not lower:
@@ -54,6 +55,21 @@ def _stacked_cholesky(src):
         factor[lo:hi] = numpy.linalg.cholesky(src[lo:hi])
     split_batch(run, src.shape[0], n ** 3 // 3 + 1)
     return factor
+
+
+def _flag_non_finite(src, factor, info):
+    """Set ``info`` (and zero the factor) of the matrices whose factor came out of LAPACK
+    non-finite without an error: OpenBLAS's potrf tests a pivot by ``ajj <= 0``, which NaN
+    passes, so a NaN in the triangle read reached the result silently (it was reported only when
+    another matrix of the batch failed). A non-finite entry reaches every later pivot, so the
+    diagonal tells; the info is :func:`_failing_column`'s, as for the isolated failures."""
+    d = numpy.diagonal(factor, axis1=1, axis2=2)
+    finite = numpy.isfinite(d)
+    if finite.all():
+        return
+    bad = numpy.flatnonzero(~finite.all(axis=1))
+    info[bad] = _failing_column(numpy.array(src[bad]))
+    factor[bad] = 0
 
 
 def _isolated_cholesky(src, info):
@@ -178,9 +194,39 @@ def potrs(l, b, lower=True):
 
 
 def posv(a, b, lower=True):
-    """Factor and solve; returns (X, info) with potrf's info."""
+    """Factor and solve; returns (X, info) with potrf's info. One vector a matrix:
+    :func:`_posv_vector`."""
+    if b.shape[2] == 1:
+        return _posv_vector(a, b, lower)
     factor, info = potrf(a, lower)
     return _solve_with_factor(factor, b, lower, info)
+
+
+def _posv_vector(a, b, lower):
+    """posv with one right-hand side a matrix, ``b`` (batch, n, 1) overwritten; returns (b, info).
+
+    Each chunk of the batch is factored and at once solved (:func:`_solve_vector_chunk`) while
+    its factor is in cache, where factoring the whole batch first wrote the factor out and read
+    it back. The upper form factors A^H's lower triangle, A = L L^H with L = U^H, and solves with
+    L. Failed matrices (info > 0) are solved with the identity (their result is not used).
+    """
+    batch, n = a.shape[0], a.shape[1]
+    info = numpy.zeros(batch, dtype=numpy.int32)
+    x = b[:, :, 0]
+
+    def run(s):
+        src = a[s] if lower else ct(a[s])
+        try:
+            factor = numpy.linalg.cholesky(src)
+            _flag_non_finite(src, factor, info[s])
+        except numpy.linalg.LinAlgError:
+            factor = _isolated_cholesky(src, info[s])
+        factor = with_identity(factor, info[s])
+        with numpy.errstate(all="ignore"):
+            _solve_vector_chunk(factor, x[s], True)
+    over_chunks(run, batch, n * n, a.itemsize, n ** 3 // 3 + n * n + 1,
+                step=vector_chunk(batch, n, a.itemsize))
+    return b, info
 
 
 def _inverse_from_factor(factor, lower, info=None):

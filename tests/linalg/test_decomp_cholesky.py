@@ -65,6 +65,24 @@ class TestPotrf:
         numpy.testing.assert_array_equal(exc.value.indices, [3, 5])
         numpy.testing.assert_allclose(exc.value.result[good], clean[good], rtol=1e-14, atol=1e-14)
 
+    @pytest.mark.parametrize("lower", LOWERS)
+    def test_non_finite_alone_is_reported(self, lower):
+        """A NaN or Inf in the triangle read, with every other matrix of the batch fine (the
+        stacked LAPACK call then raises nothing): reported by index, the neighbours untouched."""
+        a = _spd(6, 5, numpy.float64)
+        clean = linalg.potrf(a, lower)
+        good = [0, 2, 3, 4]
+        for place, value in (((2, 2), numpy.nan), (((4, 1) if lower else (1, 4)), numpy.nan),
+                             ((5, 5), numpy.inf)):
+            bad = a.copy()
+            bad[1][place] = value
+            f, info = linalg.potrf(bad, lower, return_info=True)
+            assert numpy.flatnonzero(info).tolist() == [1], (place, value)
+            numpy.testing.assert_array_equal(f[good], clean[good])
+            for op in (linalg.posv, linalg.poti):
+                args = (bad, numpy.ones((5, 6))) if op is linalg.posv else (bad,)
+                assert numpy.flatnonzero(op(*args, lower, return_info=True)[1]).tolist() == [1]
+
     def test_many_failures_and_indefinite_info(self):
         gen = h.rng(1)
         a = _spd(5, 40, numpy.complex128)
@@ -168,6 +186,24 @@ class TestPosv:
         numpy.testing.assert_allclose(x[[0, 1, 3]], clean[[0, 1, 3]], rtol=1e-5)
         with pytest.raises(linalg.LinAlgError, match=r"posv: .*\[2\]"):
             linalg.posv(a, b)
+
+
+    @pytest.mark.parametrize("lower, dtype", [(True, numpy.float64), (False, numpy.complex128)])
+    def test_not_spd_one_vector_across_chunks(self, lower, dtype):
+        """One vector a matrix factors and solves chunk by chunk: failures in several chunks of
+        the batch (and a NaN) are reported by index, the other matrices' solutions unchanged."""
+        batch, bad = 20000, [3, 9000, 19999]
+        a = _spd(4, batch, dtype, seed=2)
+        b = h.random_matrix(h.rng(7), (batch, 4), dtype)
+        clean = linalg.posv(a, b, lower)
+        a[bad[:2]] = -numpy.eye(4)
+        a[bad[2], 1, 1] = numpy.nan
+        x, info = linalg.posv(a, b, lower, return_info=True)
+        assert numpy.flatnonzero(info).tolist() == bad and info[bad].tolist() == [1, 1, 2]
+        keep = numpy.setdiff1d(numpy.arange(batch), bad)
+        numpy.testing.assert_allclose(x[keep], clean[keep], rtol=1e-12)
+        with pytest.raises(linalg.LinAlgError, match=r"posv: .*\[3, 9000, 19999\]"):
+            linalg.posv(a, b, lower)
 
 
 class TestPotriPoti:

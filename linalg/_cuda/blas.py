@@ -401,11 +401,11 @@ def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor, ker
     m % rows rows left as one more call. The hydro corner force (the zones folded into the rows
     of one A, hydro/operators.py) then runs gemm_small (or cuBLAS's batched call), which moves
     the rows faster than gemm_tall (or cuBLAS's one tall GEMM) on some shapes: H200, 40 960
-    zones, public float64 32x36 (9x36)^T 0.166-0.170 against 0.223-0.226 ms; ``kernel_params``
-    (the rule's "rows_params") are gemm_small's parameters for the blocks where they differ from
-    what their class's entry serves elsewhere (float32 there: 0.085 against 0.097 ms). Where a call
-    takes ~0.04 ms (18x16 (4x16)^T) the second call's host time lost more than the batch won
-    (reports/gpu_20261128j/README.md)."""
+    zones, public float64 32x36 (9x36)^T 0.168-0.172 against 0.224-0.226 ms. ``kernel_params``
+    (the rule's "rows_params"): gemm_small's parameters for the blocks where they differ from
+    what the blocks' class entry serves elsewhere (float32 there: 0.085 against 0.097 ms). Where
+    a call takes ~0.04 ms (18x16 (4x16)^T) the second call's host time lost more than the batch
+    won (reports/gpu_20261128j/README.md)."""
     cupy = cupy_module()
     m, k = a.shape[1], a.shape[2]
     if c is None or beta == 0:

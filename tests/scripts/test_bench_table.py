@@ -91,3 +91,37 @@ def test_a_later_blas_run_replaces_its_cells_in_the_targets_too():
     assert bench.misses([], rows, "float64", 10240) == [
         "- trsv_LN n = 256: 1.70x the vendor (target 3x, which needs 132 % of the copy "
         "bandwidth)"]
+
+
+def _hydro(op, shape, batch, speedup, pct, ours="0.05", kernel="0.04"):
+    return {"op": op, "dtype": "float64", "shape": shape, "batch": str(batch),
+            "speedup": str(speedup), "pct_copy": str(pct), "ours_ms": ours, "kernel_ms": kernel}
+
+
+def test_hydro_rows_short_of_issue_4s_targets():
+    """GEMV hydro shapes above the 10 240 series under 80 % of the copy bandwidth; the
+    corner-force GEMM from 10 240 matrices under both 2x the vendor and 80 %."""
+    bench = load_script("bench_table")
+    rows = [_hydro("gemv_N", "32x9", 40960, 1.6, 68),          # short
+            _hydro("gemv_T", "81x8", 262144, 3.1, 97),          # met
+            _hydro("gemv_N", "375x64", 22369, 1.0, 79),         # a cut 40 960 batch: short
+            _hydro("gemv_N", "18x4", 10240, 1.3, 12),           # the 10 240 series: no target
+            _hydro("gemv_N", "32x32", 40960, 1.0, 10),          # a square: TARGETS' business
+            _hydro("gemm_AzBt", "32x36*(9x36)^T", 40960, 1.16, 66, "0.24", "0.23"),   # short
+            _hydro("gemm_AzBt", "18x16*(4x16)^T", 40960, 1.67, 84),                   # 80 % met
+            _hydro("gemm_AzBt", "18x16*(4x16)^T", 10240, 2.1, 30),                    # 2x met
+            dict(_hydro("gemm_AzBt", "81x64*(8x64)^T", 40960, 0.9, 70), dtype="float32")]
+    assert bench.hydro_misses(rows, "float64") == [
+        "- gemv_N 32x9 batch 40960: 1.60x the vendor, 68.0 % of the copy bandwidth (target 80 %)",
+        "- gemv_N 375x64 batch 22369: 1.00x the vendor, 79.0 % of the copy bandwidth (target "
+        "80 %)",
+        "- gemm_AzBt 32x36*(9x36)^T batch 40960: 1.16x the vendor, 66.0 % of the copy bandwidth "
+        "(target 2x the vendor or 80 %)"]
+
+
+def test_square_gemv_t_has_issue_4s_square_targets():
+    bench = load_script("bench_table")
+    rows = [_hydro("gemv_T", "16x16", 10240, 1.4, 30), _hydro("gemv_T", "64x64", 10240, 3.0, 80)]
+    assert bench.misses([], rows, "float64", 10240) == [
+        "- gemv_T n = 16: 1.40x the vendor (target 1.5x, which needs 32 % of the copy bandwidth)",
+        "- gemv_T n = 64: 80 % of the copy bandwidth (target 85 %)"]

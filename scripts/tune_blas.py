@@ -8,7 +8,8 @@ do not exceed the problem by more than 2x, plus cuBLAS itself) by their GPU time
 from a CUDA graph: at the small shapes a call's host time would hide the kernel's) and writes the
 fastest into
 ``{gpu_name: {op: {dtype: {class: params}}}}`` JSON: <output>/tuned_blas.json, and with
---install into linalg/tuning/<gpu>.json where linalg._tuning reads it.
+--install into linalg/tuning/<gpu>.json where linalg._tuning reads it. The stage gemm_rows
+searches the "rows" rules of the tall one-B GEMM (hydro's corner force; :func:`tune_gemm_rows`).
 
     python3 scripts/tune_blas.py [--quick] [--budget-s 60] [--output DIR] [--install]
 """
@@ -155,6 +156,96 @@ def tune_gemm(t, dtype, problems, batch0):
         del a, b, c
 
 
+# The tall one-B GEMM as row blocks (linalg/_cuda/blas.py _gemm_by_rows): block heights tried,
+# on our kernel and on cuBLAS's batched call.
+ROW_BLOCKS = (16, 32, 64, 128, 256)
+
+
+def rows_candidates(own_params=None):
+    """The "rows" rules tried: every block height on both paths, and with ``own_params`` (the
+    table's "rows_params" for the class, if any) our kernel with those parameters too."""
+    cands = [{"rows": r, "rows_path": p} for r in ROW_BLOCKS for p in ("kernel", "vendor")]
+    if own_params:
+        cands += [{"rows": r, "rows_path": "kernel", "rows_params": dict(own_params)}
+                  for r in ROW_BLOCKS]
+    return cands
+
+
+def pick_rows_rule(base, timed, day, gain=1.05):
+    """The table entry for a tall one-B GEMM class, or None.
+
+    ``base``: {op(B) "T" / "N": (kernel ms, vendor ms)} of all rows in one call; ``timed``:
+    {op(B): [(candidate, ms)]} of the rows rules (:func:`rows_candidates`). A rule must gain
+    ``gain`` over the faster of the two on every op(B) (the one that gains least decides), else
+    on one op(B) alone ("rows_transb", the larger gain); the entry keeps the class's
+    kernel-or-vendor decision for calls the rule does not take (``use_vendor``: cuBLAS faster
+    summed over both op(B))."""
+    forms = sorted(base)
+    gains = {}                              # candidate (as JSON) -> {op(B): gain}
+    cands, ms = {}, {}
+    for form in forms:
+        for cand, t in timed[form]:
+            key = json.dumps(cand, sort_keys=True)
+            cands[key] = cand
+            ms[key, form] = t
+            gains.setdefault(key, {})[form] = min(base[form]) / t
+    both = [(min(g.values()), key) for key, g in gains.items()
+            if len(g) == len(forms) and min(g.values()) >= gain]
+    one = [(v, key, form) for key, g in gains.items() for form, v in g.items() if v >= gain]
+    if both:
+        ratio, key = max(both)
+        entry, note, used = dict(cands[key]), "every op(B)", forms
+    elif one:
+        ratio, key, form = max(one)
+        entry = dict(cands[key], rows_transb=form)
+        note, used = f"op(B) = {'B^T' if form == 'T' else 'B'}", [form]
+    else:
+        return None
+    if entry.get("rows_path") == "kernel":
+        del entry["rows_path"]
+    vendor = sum(base[f][1] for f in forms) < sum(base[f][0] for f in forms)
+    detail = ", ".join(f"{f}: {ms[key, f]:.4f} vs {min(base[f]):.4f} ms" for f in used)
+    entry.update(use_vendor=vendor, reason=f"tune_blas {day}: the rows as blocks {ratio:.2f}x "
+                 f"the best single call ({note}; {detail})")
+    return entry
+
+
+def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
+    """The hydro corner force F = A B^T as hydro/operators.py calls it (zones folded into the rows
+    of one tall A, one B): each rows rule against all rows in one call on our kernel and on
+    cuBLAS, both op(B), by GPU time; :func:`pick_rows_rule` writes the tall class's entry."""
+    import cupy
+    from linalg import _tuning
+    from linalg._cuda import blas
+    item = numpy.dtype(dtype).itemsize
+    for m, n, q in shapes:
+        rows = fit_batch(batch0, m * q, item, 2 << 30) * m
+        cls = _tuning.shape_class(rows, n, q)
+        own = next((e["rows_params"] for e in _tuning.entries("gemm", dtype, cls)
+                    if e.get("rows_params")), None)
+        a = cupy.random.standard_normal((1, rows, q)).astype(dtype)
+        c = cupy.empty((1, rows, n), dtype=dtype)
+        base, timed = {}, {}
+        for form in ("T", "N"):
+            if t.out_of_time():
+                break
+            b = cupy.random.standard_normal((1, n, q) if form == "T" else (1, q, n)).astype(dtype)
+            base[form] = tuple(timeit_gpu(lambda: blas.gemm(a, b, c, transb=form, _path=path),
+                                          t.reps, 2) for path in ("kernel", "vendor"))
+            timed[form] = [(cand, timeit_gpu(lambda: blas.gemm(a, b, c, transb=form,
+                                                               _params=cand), t.reps, 2))
+                           for cand in rows_candidates(own)]
+            t.log += [f"gemm rows {dtype} {cls} {form} {cand}: {ms:.4f} ms"
+                      for cand, ms in timed[form]]
+            t.log.append(f"gemm rows {dtype} {cls} {form} one call: kernel {base[form][0]:.4f}, "
+                         f"vendor {base[form][1]:.4f} ms")
+        entry = pick_rows_rule(base, timed, time.strftime("%Y-%m-%d")) if len(base) == 2 else None
+        if entry is not None:
+            t.table.setdefault("gemm", {}).setdefault(dtype, {})[cls] = entry
+            print(f"gemm    {dtype:8s} {cls:12s} rows {entry}", flush=True)
+        del a, c
+
+
 def tune_trsv(t, dtype, sizes, batch):
     import cupy
     from linalg._cuda import trsv
@@ -203,7 +294,8 @@ def main(argv=None):
     ap.add_argument("--dtypes", default="float64,float32")
     ap.add_argument("--squares", default="", help="comma-separated n of the square stages "
                     "(gemv_square, trsv, gemm_square; default 4 .. 512)")
-    ap.add_argument("--stages", default="gemv_hydro,gemm_hydro,gemv_square,trsv,gebrd,gemm_square",
+    ap.add_argument("--stages",
+                    default="gemv_hydro,gemm_hydro,gemm_rows,gemv_square,trsv,gebrd,gemm_square",
                     help="comma-separated subset, searched in this order")
     args = ap.parse_args(argv)
     gpu = _tuning.gpu_name()
@@ -218,6 +310,7 @@ def main(argv=None):
         "gemv_hydro_n": lambda dt: tune_gemv(t, dt, hydro_mn, 40960, ops=("N",)),
         "gemm_hydro": lambda dt: tune_gemm(t, dt, [(m, n, q, "T", True) for m, n, q in HYDRO],
                                            40960),
+        "gemm_rows": lambda dt: tune_gemm_rows(t, dt, 40960),
         "gemv_square": lambda dt: tune_gemv(t, dt, [(n, n) for n in squares], 10240,
                                             ops=("N",)),
         "trsv": lambda dt: tune_trsv(t, dt, squares, 10240),

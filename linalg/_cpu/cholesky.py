@@ -15,8 +15,8 @@ import numpy
 
 from .blas import split_batch, threads_pay
 from .triangular import (as_lower_problem, ct, diag_info, dot_lower_solve,
-                         dot_lower_transposed_solve, gram, inverse_chunked, over_chunks,
-                         solve_chunked, vector_chunk, vector_plans, with_identity)
+                         dot_lower_transposed_solve, gram, inverse_chunked, lower_inverse,
+                         over_chunks, solve_chunked, vector_chunk, vector_plans, with_identity)
 
 __all__ = ["potrf", "potrs", "posv", "potri", "poti"]
 
@@ -215,18 +215,25 @@ def _posv_vector(a, b, lower):
     x = b[:, :, 0]
 
     def run(s):
-        src = a[s] if lower else ct(a[s])
-        try:
-            factor = numpy.linalg.cholesky(src)
-            _flag_non_finite(src, factor, info[s])
-        except numpy.linalg.LinAlgError:
-            factor = _isolated_cholesky(src, info[s])
-        factor = with_identity(factor, info[s])
+        factor = _chunk_factor(a[s] if lower else ct(a[s]), info[s])
         with numpy.errstate(all="ignore"):
             _solve_vector_chunk(factor, x[s], True)
     over_chunks(run, batch, n * n, a.itemsize, n ** 3 // 3 + n * n + 1,
                 step=vector_chunk(batch, n, a.itemsize))
     return b, info
+
+
+def _chunk_factor(src, info):
+    """Lower Cholesky factor of each matrix of a chunk of the batch, in the calling thread:
+    failures set ``info`` (a view of the chunk's) and are replaced by the identity, so that
+    what follows runs on every matrix (their results are not used). For the upper form ``src``
+    is A^H, whose lower triangle holds U^H: A = L L^H with L = U^H."""
+    try:
+        factor = numpy.linalg.cholesky(src)
+        _flag_non_finite(src, factor, info)
+    except numpy.linalg.LinAlgError:
+        factor = _isolated_cholesky(src, info)
+    return with_identity(factor, info)
 
 
 def _inverse_from_factor(factor, lower, info=None):
@@ -252,6 +259,18 @@ def potri(l, lower=True):
 
 
 def poti(a, lower=True):
-    """Inverse of each Hermitian positive definite matrix (factor + invert); returns (inv, info)."""
-    factor, info = potrf(a, lower)
-    return _inverse_from_factor(factor, lower, info)
+    """Inverse of each Hermitian positive definite matrix (factor + invert); returns (inv, info).
+
+    Each chunk of the batch is factored (:func:`_chunk_factor`) and at once inverted, A^-1 =
+    L^-H L^-1, while its factor is in cache (factoring the whole batch first wrote the factor out
+    and read it back)."""
+    batch, n = a.shape[0], a.shape[1]
+    info = numpy.zeros(batch, dtype=numpy.int32)
+    out = numpy.empty_like(a)
+
+    def run(s):
+        factor = _chunk_factor(a[s] if lower else ct(a[s]), info[s])
+        with numpy.errstate(all="ignore"):
+            gram(lower_inverse(factor), True, out[s])
+    over_chunks(run, batch, 3 * n * n, a.itemsize, n ** 3 // 3 + 1)
+    return out, info

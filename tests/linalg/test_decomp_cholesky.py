@@ -189,9 +189,10 @@ class TestPosv:
 
 
     @pytest.mark.parametrize("lower, dtype", [(True, numpy.float64), (False, numpy.complex128)])
-    def test_not_spd_one_vector_across_chunks(self, lower, dtype):
-        """One vector a matrix factors and solves chunk by chunk: failures in several chunks of
-        the batch (and a NaN) are reported by index, the other matrices' solutions unchanged."""
+    def test_not_spd_across_chunks(self, lower, dtype):
+        """POSV with one vector a matrix and POTI factor chunk by chunk: failures in several
+        chunks of the batch (and a NaN) are reported by index, the other matrices' results
+        unchanged (POSV) or right (POTI)."""
         batch, bad = 20000, [3, 9000, 19999]
         a = _spd(4, batch, dtype, seed=2)
         b = h.random_matrix(h.rng(7), (batch, 4), dtype)
@@ -204,6 +205,10 @@ class TestPosv:
         numpy.testing.assert_allclose(x[keep], clean[keep], rtol=1e-12)
         with pytest.raises(linalg.LinAlgError, match=r"posv: .*\[3, 9000, 19999\]"):
             linalg.posv(a, b, lower)
+        inv, info = linalg.poti(a, lower, return_info=True)        # factored chunk by chunk too
+        assert numpy.flatnonzero(info).tolist() == bad and info[bad].tolist() == [1, 1, 2]
+        eye = numpy.eye(4)
+        assert numpy.abs(inv[keep[::97]] @ a[keep[::97]] - eye).max() < 1e-10
 
 
 class TestPotriPoti:

@@ -8,7 +8,7 @@ diagonal blocks), run over cache-sized chunks of the batch. Batches with enough 
 among a few threads (``linalg._cpu.blas.split_batch``), the factorization included. POSV with
 one vector and POTI factor chunk by chunk (:func:`_chunk_factor`) and solve or invert each chunk
 at once, while its factor is in cache; a NaN reaching a factor is a failure too
-(:func:`_flag_non_finite`: LAPACK's pivot test lets it through).
+(:func:`_flag_non_finite`: OpenBLAS's pivot test lets it through).
 
 Right-hand sides always arrive as (batch, n, nrhs): the public layer passes vectors as one column.
 One right-hand side takes :func:`_solve_vector`: both substitutions of a chunk of the batch

@@ -172,7 +172,8 @@ def rows_candidates(own_params=None):
 
 
 def pick_rows_rule(base, timed, day, gain=1.05):
-    """The table entry for a tall one-B GEMM class, or None.
+    """The table entry for a tall one-B GEMM class: a rows rule, or (none gained) the class's
+    kernel-or-vendor decision alone, which replaces a rule an earlier run wrote.
 
     ``base``: {op(B) "T" / "N": (kernel ms, vendor ms)} of all rows in one call; ``timed``:
     {op(B): [(candidate, ms)]} of the rows rules (:func:`rows_candidates`). A rule must gain
@@ -192,6 +193,12 @@ def pick_rows_rule(base, timed, day, gain=1.05):
     both = [(min(g.values()), key) for key, g in gains.items()
             if len(g) == len(forms) and min(g.values()) >= gain]
     one = [(v, key, form) for key, g in gains.items() for form, v in g.items() if v >= gain]
+    vendor = sum(base[f][1] for f in forms) < sum(base[f][0] for f in forms)
+    if not (both or one):
+        top = max((v, f) for g in gains.values() for f, v in g.items())
+        return {"use_vendor": vendor, "reason": f"tune_blas {day}: no rows rule gained {gain}x "
+                f"(at most {top[0]:.2f}x, op(B) {top[1]}); one call, "
+                f"{'cuBLAS' if vendor else 'our kernel'}"}
     if both:
         ratio, key = max(both)
         entry, note, used = dict(cands[key]), "every op(B)", forms
@@ -199,11 +206,8 @@ def pick_rows_rule(base, timed, day, gain=1.05):
         ratio, key, form = max(one)
         entry = dict(cands[key], rows_transb=form)
         note, used = f"op(B) = {'B^T' if form == 'T' else 'B'}", [form]
-    else:
-        return None
     if entry.get("rows_path") == "kernel":
         del entry["rows_path"]
-    vendor = sum(base[f][1] for f in forms) < sum(base[f][0] for f in forms)
     detail = ", ".join(f"{f}: {ms[key, f]:.4f} vs {min(base[f]):.4f} ms" for f in used)
     entry.update(use_vendor=vendor, reason=f"tune_blas {day}: the rows as blocks {ratio:.2f}x "
                  f"the best single call ({note}; {detail})")
@@ -239,8 +243,8 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
                       for cand, ms in timed[form]]
             t.log.append(f"gemm rows {dtype} {cls} {form} one call: kernel {base[form][0]:.4f}, "
                          f"vendor {base[form][1]:.4f} ms")
-        entry = pick_rows_rule(base, timed, time.strftime("%Y-%m-%d")) if len(base) == 2 else None
-        if entry is not None:
+        if len(base) == 2:            # both op(B) timed (else the budget ran out: no entry)
+            entry = pick_rows_rule(base, timed, time.strftime("%Y-%m-%d"))
             t.table.setdefault("gemm", {}).setdefault(dtype, {})[cls] = entry
             print(f"gemm    {dtype:8s} {cls:12s} rows {entry}", flush=True)
         del a, c

@@ -24,11 +24,14 @@ def test_a_rule_for_one_op_b_names_it_and_keeps_the_vendor_decision():
         "rows": 256, "rows_path": "vendor", "rows_transb": "T", "use_vendor": True}
 
 
-def test_no_rule_under_the_gain():
+def test_no_rule_under_the_gain_leaves_the_decision_alone():
+    """The entry then replaces a rule an earlier run wrote: no "rows", the class's decision."""
     tune = load_script("tune_blas")
     base = {"T": (0.040, 0.077), "N": (0.041, 0.078)}
     timed = {"T": [(K32, 0.039)], "N": [(K32, 0.044)]}
-    assert tune.pick_rows_rule(base, timed, "2026-11-28") is None
+    entry = tune.pick_rows_rule(base, timed, "2026-11-28")
+    assert {k: v for k, v in entry.items() if k != "reason"} == {"use_vendor": False}
+    assert "at most 1.03x" in entry["reason"]
 
 
 def test_candidates_try_the_tables_own_kernel_parameters():

@@ -391,10 +391,11 @@ def test_gemm_tall_a_by_rows_where_the_table_says(fake_gpu, tb):
     b = g.standard_normal((1, 27, 216) if tb == "T" else (1, 216, 27))
     launches.clear()
     out = blas.gemm(a, b, transb=tb, alpha=-2.0)
-    if not launches:
+    if gpu == H100:
+        assert not launches
+    if not launches:                    # the (stand-in) vendor computed it: the rows all right
         ref = -2.0 * (a[0] @ (b[0].T if tb == "T" else b[0]))
         numpy.testing.assert_allclose(out[0], ref, rtol=1e-10, atol=1e-10)
-    assert (not launches) if gpu == H100 else True
 
 
 def test_gemm_tall_a_by_rows_takes_the_rules_kernel_parameters(fake_gpu):

@@ -35,28 +35,35 @@ def potrf(a, lower=True):
     """
     src = a if lower else ct(a)
     info = numpy.zeros(a.shape[0], dtype=numpy.int32)
-    try:
-        factor = _stacked_cholesky(src)
-        _flag_non_finite(src, factor, info)
-    except numpy.linalg.LinAlgError:
-        factor = _isolated_cholesky(src, info)
+    factor = _stacked_factor(src, info)
     if not lower:
         factor = ct(factor)
     return numpy.ascontiguousarray(factor), info
 
 
-def _stacked_cholesky(src):
-    """numpy.linalg.cholesky of the whole batch; slices of it on a few threads when the batch
-    holds enough work (``blas.split_batch``: the LAPACK loop releases the GIL). Raises
-    LinAlgError if any matrix fails."""
+def _stacked_factor(src, info):
+    """:func:`_factor` of the whole batch; of slices of it on a few threads when the batch holds
+    enough work (``blas.split_batch``: the LAPACK loop releases the GIL)."""
     n = src.shape[1]
     if not threads_pay(src.shape[0], n ** 3 // 3 + 1):
-        return numpy.linalg.cholesky(src)
+        return _factor(src, info)
     factor = numpy.empty(src.shape, src.dtype)
 
     def run(lo, hi):
-        factor[lo:hi] = numpy.linalg.cholesky(src[lo:hi])
+        factor[lo:hi] = _factor(src[lo:hi], info[lo:hi])
     split_batch(run, src.shape[0], n ** 3 // 3 + 1)
+    return factor
+
+
+def _factor(src, info):
+    """Lower Cholesky factor of each matrix of ``src`` (its lower triangle read) by NumPy's
+    stacked LAPACK, in the calling thread; the matrices that fail (or reach a non-finite factor)
+    set ``info`` (a view of theirs) and get a zero factor."""
+    try:
+        factor = numpy.linalg.cholesky(src)
+    except numpy.linalg.LinAlgError:
+        return _isolated_cholesky(src, info)
+    _flag_non_finite(src, factor, info)
     return factor
 
 
@@ -210,8 +217,7 @@ def _posv_vector(a, b, lower):
 
     Each chunk of the batch is factored and at once solved (:func:`_solve_vector_chunk`) while
     its factor is in cache, where factoring the whole batch first wrote the factor out and read
-    it back. The upper form factors A^H's lower triangle, A = L L^H with L = U^H, and solves with
-    L. Failed matrices (info > 0) are solved with the identity (their result is not used).
+    it back (both forms solve with the lower factor of :func:`_chunk_factor`).
     """
     batch, n = a.shape[0], a.shape[1]
     info = numpy.zeros(batch, dtype=numpy.int32)
@@ -227,16 +233,10 @@ def _posv_vector(a, b, lower):
 
 
 def _chunk_factor(src, info):
-    """Lower Cholesky factor of each matrix of a chunk of the batch, in the calling thread:
-    failures set ``info`` (a view of the chunk's) and are replaced by the identity, so that
-    what follows runs on every matrix (their results are not used). For the upper form ``src``
-    is A^H, whose lower triangle holds U^H: A = L L^H with L = U^H."""
-    try:
-        factor = numpy.linalg.cholesky(src)
-        _flag_non_finite(src, factor, info)
-    except numpy.linalg.LinAlgError:
-        factor = _isolated_cholesky(src, info)
-    return with_identity(factor, info)
+    """:func:`_factor` of a chunk of the batch with the failed matrices replaced by the identity,
+    so that what follows runs on every matrix (their results are not used). For the upper form
+    ``src`` is A^H, whose lower triangle holds U^H: A = L L^H with L = U^H."""
+    return with_identity(_factor(src, info), info)
 
 
 def _inverse_from_factor(factor, lower, info=None):

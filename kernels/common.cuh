@@ -115,4 +115,52 @@ __device__ __forceinline__ double ld_cluster_shared(unsigned address) {
 #endif
     return v;
 }
+
+// The bulk copy engine (sm_90): cp.async.bulk moves `bytes` (a multiple of 16; both addresses
+// 16-byte aligned) from global to this block's shared memory without registers or a thread
+// per element, and reports its bytes to an mbarrier in shared memory. A consumer waits on the
+// barrier's phase parity; the phase completes once its expected arrivals came (one: the
+// thread that registered the bytes with mbar_expect_bytes) and every registered byte landed.
+// Used by gemm.cu gemm_stream; never launched before sm_90 (the bodies are empty there).
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned arrivals) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)),
+                 "r"(arrivals) : "memory");
+    // the barrier's initialization must be visible to the copy engine before its first use
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+// One arrival that also adds `bytes` to the bytes the current phase waits for.
+__device__ __forceinline__ void mbar_expect_bytes(unsigned long long* bar, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 ::"r"(shared_address(bar)), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("{\n\t.reg .pred ready;\n"
+                 "poll:\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1;\n\t"
+                 "@!ready bra poll;\n}" ::"r"(shared_address(bar)), "r"(parity) : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes,
+                                                    unsigned long long* bar) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1], %2, [%3];" ::"r"(shared_address(dst)), "l"(src), "r"(bytes),
+                 "r"(shared_address(bar)) : "memory");
+#endif
+}
+// Orders this thread's earlier shared-memory accesses (ordinary loads and stores) before the
+// copy engine's next writes to the same memory (a buffer reused after a barrier).
+__device__ __forceinline__ void fence_async_shared() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
 #endif

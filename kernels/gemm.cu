@@ -165,6 +165,105 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
     }
 }
 
+// gemm_stream<T, NC>  (launcher: linalg/_cuda/blas.py, gemm with one B, table "cfg": "stream")
+//   The same product as gemm_tall (one tall A_flat, one op(B)) fed by the bulk copy engine
+//   (sm_90): a persistent grid, each block walking chunks of rp rows with a grid stride through
+//   a ring of `stages` shared-memory buffers. Warp 0 keeps the next stages - 1 chunks in flight
+//   (one cp.async.bulk per row into rows `lds` apart: lds = kc_ld(k) puts the rows of a
+//   quarter-warp's 16-byte loads into distinct banks; or one copy per chunk when lds == k),
+//   each buffer completing on its own mbarrier, while every thread computes from the buffer
+//   that landed: thread (lr, cg) row lr, columns cg*NC .. cg*NC+NC-1 as gemm_tall, stores
+//   straight to C. No thread holds a register or an instruction per element copied, so the
+//   loads in flight are bounded by the ring, not by registers.
+//   Needs k * sizeof(T) % 16 == 0 and A 16-byte aligned; blockDim = rp * ceil(n / NC); shared
+//   memory: 128 bytes of barriers (stages <= 16), B^T (k x np, np = ceil(n / NC) * NC, padded
+//   to 16 bytes), then stages * rp * lds elements.
+template <typename T, int NC>
+__device__ __forceinline__ void load_cols(const T* p, T (&r)[NC]) {
+    if constexpr ((NC * sizeof(T)) % 16 == 0) {
+        load_vec<T, NC>(p, r);
+    } else {
+#pragma unroll
+        for (int c = 0; c < NC; ++c) r[c] = p[c];
+    }
+}
+
+template <typename T, int NC>
+__global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
+                            int rp, int lds, int stages) {
+    constexpr int VEC = 16 / sizeof(T);
+    extern __shared__ __align__(128) unsigned char gemm_stream_smem[];
+    unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_stream_smem);
+    const int ncg = (n + NC - 1) / NC, np = ncg * NC;
+    T* Bt = reinterpret_cast<T*>(gemm_stream_smem + 128);
+    T* As = Bt + (k * np + VEC - 1) / VEC * VEC;
+    const int t = threadIdx.x, nt = blockDim.x, lane = t % 32;
+    const index_t chunks = (rows + rp - 1) / rp, step = gridDim.x;
+    const unsigned row_bytes = k * sizeof(T);
+    if (t == 0)
+        for (int s = 0; s < stages; ++s) mbar_init(&bars[s], 1);
+    for (int e = t; e < k * np; e += nt) {
+        const int kk = e / np, j = e % np;
+        Bt[e] = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
+    }
+    __syncthreads();
+    // warp 0: chunk c into buffer s, its bytes registered on the buffer's barrier first
+    auto issue = [&](index_t c, int s) {
+        const index_t r0 = c * rp;
+        const int nr = (int)min((index_t)rp, rows - r0);
+        if (lane == 0) mbar_expect_bytes(&bars[s], nr * row_bytes);
+        __syncwarp();
+        T* dst = As + (index_t)s * rp * lds;
+        if (lds == k) {
+            if (lane == 0) bulk_copy_to_shared(dst, A + r0 * k, nr * row_bytes, &bars[s]);
+        } else {
+            for (int r = lane; r < nr; r += 32)
+                bulk_copy_to_shared(dst + r * lds, A + (r0 + r) * k, row_bytes, &bars[s]);
+        }
+    };
+    if (t < 32)
+        for (int s = 0; s < stages; ++s)
+            if (blockIdx.x + s * step < chunks) issue(blockIdx.x + s * step, s);
+    const int lr = t % rp, cg = t / rp;
+    int it = 0;
+    for (index_t c = blockIdx.x; c < chunks; c += step, ++it) {
+        const int s = it % stages;
+        mbar_wait(&bars[s], (it / stages) & 1);
+        const index_t r0 = c * rp;
+        const int nr = (int)min((index_t)rp, rows - r0);
+        if (lr < nr && cg < ncg) {
+            T acc[NC];
+#pragma unroll
+            for (int j = 0; j < NC; ++j) acc[j] = T(0);
+            const T* ar = As + ((index_t)s * rp + lr) * lds;
+            const T* bt = Bt + cg * NC;
+#pragma unroll 2
+            for (int kk = 0; kk < k; kk += VEC) {
+                T a[VEC];
+                load_vec<T, VEC>(ar + kk, a);
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) {
+                    T b[NC];
+                    load_cols<T, NC>(bt + (index_t)(kk + v) * np, b);
+#pragma unroll
+                    for (int j = 0; j < NC; ++j) acc[j] += a[v] * b[j];
+                }
+            }
+            T* cr = C + (r0 + lr) * n + cg * NC;
+#pragma unroll
+            for (int j = 0; j < NC; ++j)
+                if (cg * NC + j < n)
+                    cr[j] = alpha * acc[j] + (beta == T(0) ? T(0) : beta * cr[j]);
+        }
+        __syncthreads();        // buffer s is read: refill it with the chunk `stages` ahead
+        if (t < 32 && c + stages * step < chunks) {
+            fence_async_shared();
+            issue(c + stages * step, s);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // gemm_small<T, RM, RN, KC>  (launcher: linalg/_cuda/blas.py, gemm, kernel "small")
 //   Whole small matrices at once (every dim <= 32, and skinny products up to about 96 x 96 x 64):

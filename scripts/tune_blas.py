@@ -9,7 +9,8 @@ from a CUDA graph: at the small shapes a call's host time would hide the kernel'
 fastest into
 ``{gpu_name: {op: {dtype: {class: params}}}}`` JSON: <output>/tuned_blas.json, and with
 --install into linalg/tuning/<gpu>.json where linalg._tuning reads it. The stage gemm_rows
-searches the "rows" rules of the tall one-B GEMM (hydro's corner force; :func:`tune_gemm_rows`).
+searches the "rows" rules of the tall one-B GEMM (hydro's corner force; :func:`tune_gemm_rows`)
+and gemm_stream's parameters for it.
 
     python3 scripts/tune_blas.py [--quick] [--budget-s 60] [--output DIR] [--install]
 """
@@ -24,7 +25,7 @@ import numpy
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_blas import timeit_gpu, fit_batch, HYDRO  # noqa: E402
+from bench_blas import timeit, timeit_gpu, fit_batch, HYDRO  # noqa: E402
 
 
 class Tuner:
@@ -171,6 +172,38 @@ def rows_candidates(own_params=None):
     return cands
 
 
+def stream_candidates(n, k):
+    """gemm_stream's parameters tried for one tall A with n columns of C and rows of k: columns
+    per thread (n itself where gemm_stream has it, the power of two above, 4), rows per chunk,
+    ring depth, row layout. None past n = 16 or k = 128, where a thread per row lost 3-7x to
+    cuBLAS on the H200 (192x216 (27x216)^T, 375x512 (64x512)^T: reports/gpu_20261128k)."""
+    from linalg._cuda.blas import STREAM_NC
+    if n > 16 or k > 128:
+        return []
+    ncs = sorted({nc for nc in (n, 1 << (n - 1).bit_length(), 4) if nc in STREAM_NC})
+    return [{"cfg": "stream", "nc": nc, "rp": rp, "stages": st, "pad": pad}
+            for nc in ncs for rp in (32, 64, 128) for st in (2, 3) for pad in (True, False)]
+
+
+def pick_stream(timed, kernel_ms, gain=1.05):
+    """The gemm_stream parameters for a class, or None: ``timed`` {op(B): [(candidate, ms)]},
+    ``kernel_ms`` {op(B): ms of our one call without them}. One entry serves both op(B), so the
+    candidate with the least summed time, kept where that sum gains ``gain`` over ours."""
+    forms = sorted(timed)
+    if not forms or any(not timed[f] for f in forms):
+        return None
+    total = {}
+    for form in forms:
+        for cand, ms in timed[form]:
+            key = json.dumps(cand, sort_keys=True)
+            total.setdefault(key, {})[form] = ms
+    sums = [(sum(v.values()), key) for key, v in total.items() if len(v) == len(forms)]
+    if not sums:
+        return None
+    best, key = min(sums)
+    return json.loads(key) if sum(kernel_ms[f] for f in forms) >= gain * best else None
+
+
 def pick_rows_rule(base, timed, day, gain=1.05):
     """The table entry for a tall one-B GEMM class: a rows rule, or (none gained) the class's
     kernel-or-vendor decision alone, which replaces a rule an earlier run wrote.
@@ -214,10 +247,31 @@ def pick_rows_rule(base, timed, day, gain=1.05):
     return entry
 
 
+def tall_class_entry(base, timed, streamed, day):
+    """The entry of a tall one-B class: gemm_stream's parameters where they gain
+    (:func:`pick_stream`; the one call then times as gemm_stream), and a rows rule where one
+    beats the best one call (:func:`pick_rows_rule`); gemm_stream's parameters stay in the entry
+    where the rule leaves calls to them (one op(B) only, or no rule). ``base``, ``timed`` as
+    pick_rows_rule's, ``streamed`` as pick_stream's ``timed``."""
+    stream = pick_stream(streamed, {f: base[f][0] for f in base})
+    if stream is not None:
+        ms = {f: next(x for cand, x in streamed[f] if cand == stream) for f in base}
+        base = {f: (ms[f], base[f][1]) for f in base}
+    entry = pick_rows_rule(base, timed, day)
+    if stream is not None and (entry.get("rows_transb") or "rows" not in entry):
+        entry = {**stream, **entry}
+        entry["reason"] += ", one call on gemm_stream " + ", ".join(
+            f"{f}: {ms[f]:.4f} ms" for f in sorted(ms))
+    return entry
+
+
 def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
     """The hydro corner force F = A B^T as hydro/operators.py calls it (zones folded into the rows
-    of one tall A, one B): each rows rule against all rows in one call on our kernel and on
-    cuBLAS, both op(B), by GPU time; :func:`pick_rows_rule` writes the tall class's entry."""
+    of one tall A, one B): gemm_stream's parameters and each rows rule against all rows in one
+    call on our kernel and on cuBLAS, both op(B), by the public call's time (host included: a
+    rule adds launches, and at 0.03 ms a second launch's host time lost more than the blocks
+    gained in GPU time, float64 18x16 (4x16)^T on the H200, reports/gpu_20261128k call 2);
+    :func:`tall_class_entry` writes the tall class's entry."""
     import cupy
     from linalg import _tuning
     from linalg._cuda import blas
@@ -229,14 +283,19 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
                     if e.get("rows_params")), None)
         a = cupy.random.standard_normal((1, rows, q)).astype(dtype)
         c = cupy.empty((1, rows, n), dtype=dtype)
-        base, timed = {}, {}
+        base, timed, streamed = {}, {}, {}
         for form in ("T", "N"):
             if t.out_of_time():
                 break
             b = cupy.random.standard_normal((1, n, q) if form == "T" else (1, q, n)).astype(dtype)
-            base[form] = tuple(timeit_gpu(lambda: blas.gemm(a, b, c, transb=form, _path=path),
+            base[form] = tuple(timeit(lambda: blas.gemm(a, b, c, transb=form, _path=path),
                                           t.reps, 2) for path in ("kernel", "vendor"))
-            timed[form] = [(cand, timeit_gpu(lambda: blas.gemm(a, b, c, transb=form,
+            streamed[form] = [(cand, timeit(lambda: blas.gemm(
+                a, b, c, transb=form, _params=cand, _path="kernel"), t.reps, 2))
+                for cand in stream_candidates(n, q)]
+            t.log += [f"gemm stream {dtype} {cls} {form} {cand}: {ms:.4f} ms"
+                      for cand, ms in streamed[form]]
+            timed[form] = [(cand, timeit(lambda: blas.gemm(a, b, c, transb=form,
                                                                _params=cand), t.reps, 2))
                            for cand in rows_candidates(own)]
             t.log += [f"gemm rows {dtype} {cls} {form} {cand}: {ms:.4f} ms"
@@ -244,7 +303,7 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
             t.log.append(f"gemm rows {dtype} {cls} {form} one call: kernel {base[form][0]:.4f}, "
                          f"vendor {base[form][1]:.4f} ms")
         if len(base) == 2:            # both op(B) timed (else the budget ran out: no entry)
-            entry = pick_rows_rule(base, timed, time.strftime("%Y-%m-%d"))
+            entry = tall_class_entry(base, timed, streamed, time.strftime("%Y-%m-%d"))
             t.table.setdefault("gemm", {}).setdefault(dtype, {})[cls] = entry
             print(f"gemm    {dtype:8s} {cls:12s} rows {entry}", flush=True)
         del a, c

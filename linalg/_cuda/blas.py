@@ -551,6 +551,7 @@ _TALL_SMEM = 160 * 1024
 def _tall_plan(dtype, rows, n, k, aligned, p):
     item = numpy.dtype(dtype).itemsize
     nc = int(p.get("nc", 8))
+    nc = nc if nc in TALL_NC else 8
     vec = 16 // item if aligned else 1
     while vec > 1 and k % vec:
         vec //= 2
@@ -566,6 +567,46 @@ def _tall_plan(dtype, rows, n, k, aligned, p):
     return ("tall", expr, grid_for(-(-rows // rp), 1, waves=8), rp * ncg, smem, (rp, lg))
 
 
+STREAM_NC = (3, 4, 8, 9, 16)
+STREAM_SIGNATURE = "qiiTppiTpiii"
+_STREAM_BARRIERS = 128      # bytes of mbarriers before B^T in gemm_stream's shared memory
+
+
+def _stream_plan(dtype, rows, n, k, aligned, p):
+    """('stream', expr, grid, block, shared bytes, (rp, lds, stages)) of gemm_stream, or None
+    where it does not apply: before sm_90 (no bulk copy engine), rows of k elements not a
+    whole number of 16-byte pieces, A not 16-byte aligned, or a chunk of rp rows x stages that
+    does not fit. Parameters: "nc" (columns per thread, STREAM_NC), "rp" (rows per chunk),
+    "stages" (buffers in the ring, 2-16), "pad" (rows kc_ld(k) apart, one copy per row; false:
+    one copy per chunk, rows k apart). The grid: the blocks resident at once."""
+    item = numpy.dtype(dtype).itemsize
+    if not (aligned and (k * item) % 16 == 0 and _compile.clusters(_compile.current_device())):
+        return None
+    nc = int(p.get("nc", 4))
+    nc = nc if nc in STREAM_NC else 4
+    ncg = -(-n // nc)
+    rp = int(p.get("rp", 64))
+    stages = max(2, min(16, int(p.get("stages", 4))))
+    lds = kc_ld(k, item) if p.get("pad", True) else k
+    vec = 16 // item
+    fixed = _STREAM_BARRIERS + -(-k * ncg * nc // vec) * vec * item
+    limit = device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
+    expr = name_expr("gemm_stream", _compile.ctype(dtype), nc)
+    regs = getattr(getattr(kernel("gemm", expr, STREAM_SIGNATURE, dtype), "function", None),
+                   "num_regs", 64)
+    max_threads = min(1024, 32 * (SM_REGISTERS // (-(-max(int(regs), 1) * 32 // 256) * 256)))
+    while rp > 32 and (rp * ncg > max_threads or fixed + stages * rp * lds * item > limit):
+        rp //= 2
+    while stages > 2 and fixed + stages * rp * lds * item > limit:
+        stages -= 1
+    smem = fixed + stages * rp * lds * item
+    threads = rp * ncg
+    if smem > limit or threads > max_threads:
+        return None
+    grid = max(1, min(-(-rows // rp), resident_blocks(threads, smem, regs) * sm_count()))
+    return ("stream", expr, grid, threads, smem, (rp, lds, stages))
+
+
 @functools.lru_cache(maxsize=4096)
 def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None, path=None):
     """('vendor',) or (kind, name expression, grid, block, shared bytes, extra) of one GEMM."""
@@ -578,6 +619,11 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
             if path != "kernel":
                 return ("vendor",)
             p = {"cfg": "t32", "mpb": 1}
+    if p.get("cfg") == "stream":
+        plan = _stream_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
+        if plan is not None:
+            return plan
+        p = {"cfg": "tall"}         # gemm_tall's defaults: its "nc" values differ
     if p.get("cfg") == "tall":
         plan = _tall_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
         if plan is not None:
@@ -626,6 +672,9 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if kind == "tall":
         launcher = kernel("gemm", expr, "qiiTppiTpii", a.dtype)
         args = (batch * m, n, k, alpha, a, b, tb, beta, c, extra[0], extra[1])
+    elif kind == "stream":
+        launcher = kernel("gemm", expr, STREAM_SIGNATURE, a.dtype)
+        args = (batch * m, n, k, alpha, a, b, tb, beta, c) + extra
     elif kind == "small":
         launcher = kernel("gemm", expr, SMALL_SIGNATURE, a.dtype)
         vec_copy = int(data_ptr(a) % 16 == 0 and data_ptr(b) % 16 == 0)   # 16-byte pieces
@@ -665,6 +714,7 @@ def _compile_check():
         for nc in TALL_NC:
             for vec in (1, 2, 4):
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
+        exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc) for nc in STREAM_NC]
         for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
             exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs

@@ -103,6 +103,32 @@ def test_gemm_shared_b_streaming_kernel(dtype, tb):
             _gemm_case(m, n, k, 3, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
 
 
+STREAM_FORCED = ({"cfg": "stream"}, {"cfg": "stream", "nc": 3, "rp": 32, "stages": 2},
+                 {"cfg": "stream", "nc": 9, "rp": 128, "stages": 6, "pad": False},
+                 {"cfg": "stream", "nc": 16, "rp": 64, "stages": 3},
+                 {"cfg": "stream", "nc": 8, "rp": 256, "stages": 16, "pad": False})
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("tb", ["N", "T"])
+@pytest.mark.parametrize("params", STREAM_FORCED, ids=lambda p: "-".join(map(str, p.values())))
+def test_gemm_shared_b_bulk_copy_kernel(dtype, tb, params):
+    """One B for the whole batch through gemm_stream (rows fed by the bulk copy engine): the
+    hydro shapes, rows that leave a partial chunk, columns that leave a partial group, alpha /
+    beta, and 40 960 zones (each block's ring of buffers wraps around many times)."""
+    item = numpy.dtype(dtype).itemsize
+    for m, n, k, batch in ((32, 9, 36, 1000), (18, 4, 16, 1000), (81, 8, 64, 37),
+                           (192, 27, 216, 5), (7, 5, 16 // item * 3, 333), (1, 1, 16, 1),
+                           (32, 9, 36, 40960)):
+        assert _gemm_plan_kind(m, n, k, batch, "N", tb, dtype, params, shared_b=True) == "stream"
+        _gemm_case(m, n, k, batch, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
+        if batch < 40960:
+            _gemm_case(m, n, k, batch, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
+    # rows of k elements that are no whole number of 16-byte pieces: gemm_tall instead
+    assert _gemm_plan_kind(32, 9, 35, 100, "N", tb, dtype, params, shared_b=True) == "tall"
+    _gemm_case(32, 9, 35, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
+
+
 DOUBLE_BUFFERED = {"kernel": "small", "rm": 4, "rn": 2, "threads": 256, "smem_target": 16384,
                    "kc": True, "stages": 2}
 

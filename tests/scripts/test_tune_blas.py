@@ -40,3 +40,44 @@ def test_candidates_try_the_tables_own_kernel_parameters():
     own = tune.rows_candidates({"kernel": "small", "stages": 2})
     assert len(plain) == 2 * len(tune.ROW_BLOCKS) and all("rows_params" not in c for c in plain)
     assert [c["rows_params"]["stages"] for c in own if "rows_params" in c] == [2] * 5
+
+
+S9 = {"cfg": "stream", "nc": 9, "rp": 64, "stages": 2, "pad": False}
+S3 = {"cfg": "stream", "nc": 3, "rp": 32, "stages": 3, "pad": True}
+
+
+def test_stream_parameters_win_by_their_time_summed_over_both_op_b():
+    tune = load_script("tune_blas")
+    streamed = {"T": [(S9, 0.138), (S3, 0.130)], "N": [(S9, 0.140), (S3, 0.160)]}
+    assert tune.pick_stream(streamed, {"T": 0.155, "N": 0.155}) == S9
+    assert tune.pick_stream(streamed, {"T": 0.145, "N": 0.140}) is None     # under 5 %
+    assert tune.pick_stream({"T": [], "N": []}, {"T": 1.0, "N": 1.0}) is None
+
+
+def test_stream_candidates_only_for_narrow_products():
+    tune = load_script("tune_blas")
+    cands = tune.stream_candidates(9, 36)
+    assert {c["nc"] for c in cands} == {4, 9, 16} and all(c["cfg"] == "stream" for c in cands)
+    assert {c["nc"] for c in tune.stream_candidates(4, 16)} == {4}
+    assert tune.stream_candidates(27, 216) == [] and tune.stream_candidates(8, 512) == []
+
+
+def test_the_tall_entry_keeps_stream_where_a_rule_leaves_calls_to_it():
+    """float32 32x36 (9x36)^T on the H200: 32-row blocks win with B^T only, gemm_stream wins the
+    one call; the entry holds both (the rule for B^T, gemm_stream for B)."""
+    tune = load_script("tune_blas")
+    base = {"T": (0.128, 0.197), "N": (0.120, 0.188)}
+    streamed = {"T": [(S9, 0.079)], "N": [(S9, 0.087)]}
+    timed = {"T": [(K32, 0.0747)], "N": [(K32, 0.1201)]}
+    entry = tune.tall_class_entry(base, timed, streamed, "2026-11-29")
+    assert {k: v for k, v in entry.items() if k != "reason"} == {
+        **S9, "rows": 32, "rows_transb": "T", "use_vendor": False}
+    assert "gemm_stream" in entry["reason"]
+    # a rule on every op(B): no gemm_stream parameters (no call would reach them)
+    timed = {"T": [(K32, 0.070)], "N": [(K32, 0.080)]}
+    entry = tune.tall_class_entry(base, timed, streamed, "2026-11-29")
+    assert "cfg" not in entry and entry["rows"] == 32
+    # no rule beats gemm_stream's one call: gemm_stream alone
+    timed = {"T": [(K32, 0.120)], "N": [(K32, 0.120)]}
+    entry = tune.tall_class_entry(base, timed, streamed, "2026-11-29")
+    assert {k: v for k, v in entry.items() if k != "reason"} == {**S9, "use_vendor": False}

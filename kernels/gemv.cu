@@ -227,3 +227,79 @@ __global__ void gemv_staged(index_t batch, int m, int n, T alpha, const T* __res
         __syncthreads();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// gemv_stream<T, TRANS>   gemv_staged's work fed by the bulk copy engine (sm_90; launcher:
+//   linalg/_cuda/blas.py, table "kernel": "stream"). A persistent grid; each block walks tiles
+//   of `tile` consecutive matrices (and their x) with a grid stride through a ring of `stages`
+//   shared-memory buffers. Thread 0 keeps the next stages - 1 tiles in flight: one cp.async.bulk
+//   for the tile's matrices and one for its vectors (whole 16-byte pieces; the < 16 bytes after
+//   them it copies itself before its arrival on the buffer's mbarrier, whose release makes them
+//   visible with the bytes), while every thread computes from the buffer that landed as
+//   gemv_staged does. The tile (a multiple of 16 / sizeof(T) matrices) starts every chunk on a
+//   16-byte boundary; A and x must be packed and 16-byte aligned. Shared memory: 128 bytes of
+//   barriers (stages <= 16), then per stage the tile's A and x, each padded to 16 bytes.
+template <typename T, bool TRANS>
+__global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
+                            const T* __restrict__ x, T beta, T* __restrict__ y, int tile,
+                            int group, int stages) {
+    constexpr int V = 16 / sizeof(T);
+    extern __shared__ __align__(128) unsigned char gemv_stream_smem[];
+    unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemv_stream_smem);
+    T* ring = reinterpret_cast<T*>(gemv_stream_smem + 128);
+    const int mn = m * n;
+    const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
+    const int len = TRANS ? m : n, step = TRANS ? n : 1;
+    const int a_size = (tile * mn + V - 1) / V * V, x_size = (tile * xlen + V - 1) / V * V;
+    const index_t chunks = (batch + tile - 1) / tile, stride = gridDim.x;
+    const int lane = threadIdx.x & 31, g = lane % group;
+    const unsigned gmask = group == 32 ? 0xffffffffu
+                                       : ((1u << group) - 1u) << (lane / group * group);
+    if (threadIdx.x == 0)
+        for (int s = 0; s < stages; ++s) mbar_init(&bars[s], 1);
+    __syncthreads();
+    // thread 0: tile c into buffer s
+    auto issue = [&](index_t c, int s) {
+        const index_t k0 = c * tile;
+        const int count = (int)min((index_t)tile, batch - k0);
+        T* As = ring + (index_t)s * (a_size + x_size);
+        T* xs = As + a_size;
+        const int a_count = count * mn, x_count = count * xlen;
+        const int a_bulk = a_count / V * V, x_bulk = x_count / V * V;
+        for (int e = a_bulk; e < a_count; ++e) As[e] = A[k0 * mn + e];
+        for (int e = x_bulk; e < x_count; ++e) xs[e] = x[k0 * xlen + e];
+        mbar_expect_bytes(&bars[s], (a_bulk + x_bulk) * sizeof(T));
+        if (a_bulk) bulk_copy_to_shared(As, A + k0 * mn, a_bulk * sizeof(T), &bars[s]);
+        if (x_bulk) bulk_copy_to_shared(xs, x + k0 * xlen, x_bulk * sizeof(T), &bars[s]);
+    };
+    if (threadIdx.x == 0)
+        for (int s = 0; s < stages; ++s)
+            if (blockIdx.x + s * stride < chunks) issue(blockIdx.x + s * stride, s);
+    int it = 0;
+    for (index_t c = blockIdx.x; c < chunks; c += stride, ++it) {
+        const int s = it % stages;
+        mbar_wait(&bars[s], (it / stages) & 1);
+        const index_t k0 = c * tile;
+        const int count = (int)min((index_t)tile, batch - k0);
+        const T* As = ring + (index_t)s * (a_size + x_size);
+        const T* xs = As + a_size;
+        for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
+            const int k = o / ylen, i = o - k * ylen;
+            const T* a = TRANS ? As + k * mn + i : As + o * n;
+            const T* xk = xs + k * xlen;
+            T sum = T(0);
+            for (int e = g; e < len; e += group) sum += a[e * step] * xk[e];
+            for (int off = group / 2; off > 0; off >>= 1)
+                sum += __shfl_xor_sync(gmask, sum, off, 32);
+            if (g == 0) {
+                T* yo = y + k0 * ylen + o;
+                *yo = alpha * sum + (beta == T(0) ? T(0) : beta * *yo);
+            }
+        }
+        __syncthreads();        // buffer s is read: refill it with the tile `stages` ahead
+        if (threadIdx.x == 0 && c + stages * stride < chunks) {
+            fence_async_shared();
+            issue(c + stages * stride, s);
+        }
+    }
+}

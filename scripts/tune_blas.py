@@ -112,10 +112,23 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
                 cands += [{"kernel": "staged", "tile_bytes": tb, "group": gr, "block": bl}
                           for tb in (8192, 16384, 32768) for gr in (0, 1, 4, 16) for bl in (128, 256, 512)]
             cands = [dict(c, maxreg=r) for c in cands for r in REGISTER_CAPS]
+            cands += gemv_stream_candidates(m, n, numpy.dtype(dtype).itemsize)
             t.pick(f"gemv_{trans.lower()}", dtype, shape_class(m, n), cands,
                    lambda p: blas.gemv(a, x, y, trans=trans, _params=p),
                    lambda: blas.gemv(a, x, y, trans=trans, _path="vendor"))
         del a
+
+
+def gemv_stream_candidates(m, n, item):
+    """gemv_stream's parameters tried for m x n matrices of ``item`` bytes (those gemv_staged
+    takes): tile bytes, lanes a dot product (0: the default), block size, ring depth. No
+    register caps: its 40 registers a thread (sm_90) leave every block size resident."""
+    from linalg._cuda import blas
+    if m * n * item > blas.STAGED_MAX_BYTES:
+        return []
+    return [{"kernel": "stream", "tile_bytes": tb, "group": gr, "block": bl, "stages": st}
+            for tb in (8192, 16384, 32768) for gr in (0, 1, 4) for bl in (128, 256)
+            for st in (2, 3)]
 
 
 def _gemm_candidates(m, n, k, shared_b):

@@ -197,7 +197,7 @@ def gemv(a, x, y=None, trans="N", alpha=1, beta=0, _params=None, _path=None):
         return _empty_result((batch, n if t else m), a.dtype, y, beta)
     if not is_real(a.dtype):
         return _vendor_gemv(a, x, y, trans, alpha, beta)
-    key = (a.dtype, t, batch, m, n, data_ptr(a) % 16 == 0)
+    key = (a.dtype, t, batch, m, n, data_ptr(a) % 16 == 0, data_ptr(x) % 16 == 0)
     plan = cached_plan(_gemv_plan, key, _params, _path)
     if plan[0] == "vendor":
         return _vendor_gemv(a, x, y, trans, alpha, beta)
@@ -226,9 +226,10 @@ FLAT_PARAMS = {"kernel": "flat", "block": 256, "unroll": 4}
 
 
 @functools.lru_cache(maxsize=4096)
-def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
+def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, x_aligned, override=None, path=None):
     """('vendor',) or (name expression, grid, block, shared bytes, trailing int arguments,
-    compile options: the register cap "maxreg" of the class, if any)."""
+    compile options: the register cap "maxreg" of the class, if any). ``aligned``,
+    ``x_aligned``: A's and x's base 16-byte aligned."""
     if not t and override is None and path is None and min(m, n) >= GEMV_N_FLAT_MIN_DIM \
             and batch * m < GEMV_N_FLAT_ROWS:
         return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, FLAT_PARAMS) + ((),)
@@ -236,6 +237,11 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, override=None, path=None):
     if choose_vendor(op, dtype, (m, n), override, path):
         return ("vendor",)
     p = params(op, dtype, m, n, override=override)
+    if p.get("kernel") == "stream":
+        plan = _gemv_stream_plan(dtype, t, batch, m, n, aligned and x_aligned, p)
+        if plan is not None:
+            return plan + ((),)
+        p = {"kernel": "staged"}
     return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p) + \
         (_compile.register_cap(p.get("maxreg")),)
 
@@ -290,6 +296,42 @@ def _gemv_staged_plan(dtype, t, batch, m, n, p):
     smem = (-(-tile * m * n // 4) * 4 + tile * (m if t else n)) * item
     expr = name_expr("gemv_staged", _compile.ctype(dtype), _compile.cbool(t))
     return (expr, grid_for(-(-batch // tile), 1), block, smem, (tile, group))
+
+
+GEMV_STREAM_SIGNATURE = "qiiTppTpiii"
+
+
+def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
+    """kernels/gemv.cu gemv_stream (sm_90, A and x 16-byte aligned; else None): tiles of about
+    ``tile_bytes`` of matrices (default 16 KiB; a multiple of 16 / itemsize matrices, so every
+    tile starts on a 16-byte boundary), ``group`` lanes a dot product (gemv_staged's default),
+    ``block`` threads, ``stages`` buffers in the ring (default 2); a grid of the blocks resident
+    at once."""
+    if not (aligned and _compile.clusters(_compile.current_device())):
+        return None
+    item = numpy.dtype(dtype).itemsize
+    vec = 16 // item
+    tile = max(1, int(p.get("tile_bytes") or 16384) // (m * n * item)) // vec * vec or vec
+    tile = min(tile, -(-batch // vec) * vec)
+    length, xlen = (m, m) if t else (n, n)
+    group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
+    block = int(p.get("block") or 256)
+    stages = max(2, min(16, int(p.get("stages") or 2)))
+    limit = device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
+
+    def smem(tile, stages):
+        return 128 + stages * (-(-tile * m * n // vec) + -(-tile * xlen // vec)) * vec * item
+    while stages > 2 and smem(tile, stages) > limit:
+        stages -= 1
+    while tile > vec and smem(tile, stages) > limit:
+        tile -= vec
+    if smem(tile, stages) > limit:
+        return None
+    expr = name_expr("gemv_stream", _compile.ctype(dtype), _compile.cbool(t))
+    regs = getattr(getattr(kernel("gemv", expr, GEMV_STREAM_SIGNATURE, dtype), "function", None),
+                   "num_regs", 32)
+    grid = min(-(-batch // tile), sm_count() * resident_blocks(block, smem(tile, stages), regs))
+    return (expr, max(1, grid), block, smem(tile, stages), (tile, group, stages))
 
 
 def gemv_t_team_auto(m, n, vec):
@@ -708,7 +750,8 @@ def _compile_check():
                 exprs["gemv.cu"].append(name_expr("gemv_n_team", T, vec, unroll))
         exprs["gemv.cu"] += [name_expr("gemv_n_warp", T, *((v,) if v > 1 else ()))
                              for v in ((1, 2, 4) if T == "float" else (1, 2))]
-        exprs["gemv.cu"] += [name_expr("gemv_staged", T, t) for t in ("false", "true")]
+        exprs["gemv.cu"] += [name_expr(k, T, t) for k in ("gemv_staged", "gemv_stream")
+                             for t in ("false", "true")]
         for cfg in GEMM_CONFIGS.values():
             exprs["gemm.cu"].append(name_expr("gemm_tiled", T, *cfg))
         for nc in TALL_NC:

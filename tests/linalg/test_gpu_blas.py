@@ -253,10 +253,20 @@ GEMV_STAGED_FORCED = ({"kernel": "staged"},
                       {"kernel": "staged", "tile_bytes": 1000, "group": 2, "block": 128,
                        "maxreg": 40},
                       {"kernel": "staged", "tile_bytes": 65536, "group": 8, "block": 512})
-GEMV_N_FORCED += GEMV_STAGED_FORCED
+# gemv_stream (the bulk copy engine feeding a ring of tiles): its defaults, tiles of the fewest
+# matrices (a few bytes past the last 16-byte piece copied by hand), lanes per dot product from
+# 1 to 32, rings of 2 to 5 buffers, a tile larger than the default.
+GEMV_STREAM_FORCED = ({"kernel": "stream"},
+                      {"kernel": "stream", "tile_bytes": 1, "group": 32, "block": 64,
+                       "stages": 3},
+                      {"kernel": "stream", "tile_bytes": 1000, "group": 1, "block": 128,
+                       "stages": 5},
+                      {"kernel": "stream", "tile_bytes": 65536, "group": 4, "block": 512})
+GEMV_N_FORCED += GEMV_STAGED_FORCED + GEMV_STREAM_FORCED
 GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},
                  {"vec": 4, "unroll": 2, "team": 64, "block": 256},
-                 {"vec": 2, "unroll": 4, "team": 256, "block": 256}) + GEMV_STAGED_FORCED
+                 {"vec": 2, "unroll": 4, "team": 256, "block": 256}) + GEMV_STAGED_FORCED + \
+    GEMV_STREAM_FORCED
 
 
 def _gemv_case(m, n, batch, trans, alpha, beta, dtype, params=None, offset=0, path=None):
@@ -318,6 +328,8 @@ def test_gemv_unaligned_base(dtype, trans):
         _gemv_case(m, n, 5, trans, 1.0, 0.0, dtype, offset=1)
         for params in GEMV_STAGED_FORCED:    # staged loads start at the aligned address below
             _gemv_case(m, n, 37, trans, 1.0, 0.5, dtype, params, offset=3)
+        for params in GEMV_STREAM_FORCED:    # no bulk copy from there: gemv_staged instead
+            _gemv_case(m, n, 37, trans, 1.0, 0.5, dtype, params, offset=3)
         if trans == "N":                     # gemv_n_warp's row vectors drop to single loads
             _gemv_case(m, n, 5, trans, 1.0, 0.0, dtype, {"kernel": "warp", "vec": 4}, offset=1)
 
@@ -336,6 +348,20 @@ def test_gemv_huge_batch_grid_stride():
     for trans in ("N", "T"):
         _gemv_case(2, 3, 1_000_000, trans, 1.0, 0.0, numpy.float32)
         _gemv_case(18, 4, 1_000_000, trans, 1.0, 0.0, numpy.float32, {"kernel": "staged"})
+        _gemv_case(18, 4, 1_000_000, trans, 1.0, 0.0, numpy.float64, {"kernel": "stream"})
+
+
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_gemv_stream_is_what_runs_where_it_applies(trans):
+    """gemv_stream where A and x are aligned (the forced tests above then test it), gemv_staged
+    where either is not."""
+    for dtype in ("float32", "float64"):
+        for aligned, x_aligned, kernel in ((True, True, "gemv_stream"),
+                                           (False, True, "gemv_staged"),
+                                           (True, False, "gemv_staged")):
+            key = (numpy.dtype(dtype), int(trans == "T"), 1000, 32, 9, aligned, x_aligned)
+            plan = blas.cached_plan(blas._gemv_plan, key, {"kernel": "stream"}, None)
+            assert plan[0].startswith(kernel), (dtype, aligned, x_aligned, plan)
 
 
 def test_complex_falls_back_to_vendor():

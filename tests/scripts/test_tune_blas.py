@@ -81,3 +81,11 @@ def test_the_tall_entry_keeps_stream_where_a_rule_leaves_calls_to_it():
     timed = {"T": [(K32, 0.120)], "N": [(K32, 0.120)]}
     entry = tune.tall_class_entry(base, timed, streamed, "2026-11-29")
     assert {k: v for k, v in entry.items() if k != "reason"} == {**S9, "use_vendor": False}
+
+
+def test_gemv_stream_candidates_only_where_a_matrix_stages():
+    tune = load_script("tune_blas")
+    cands = tune.gemv_stream_candidates(32, 9, 8)
+    assert len(cands) == 36 and all(c["kernel"] == "stream" and "maxreg" not in c
+                                    for c in cands)
+    assert tune.gemv_stream_candidates(512, 512, 8) == []

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """gemv_stream (the bulk copy engine feeding a ring of tiles, kernels/gemv.cu) against the
-table's choice on the hydro GEMV shapes, N and T, float64 / float32, at 40 960 and 262 144
-matrices ($BATCHES, default 40 960): GPU time (graph replay) of the table's call, and of each of tune_blas's gemv_stream
-candidates (checked against cupy.einsum first); the best five printed.
+table's choice on the hydro GEMV shapes, N and T, float64 / float32, at the batch counts of
+$BATCHES (default 40 960): GPU time (graph replay) of the table's call, and of each of
+tune_blas's gemv_stream candidates (checked against cupy.einsum first); the best four printed.
 
-    python3 p_gemv_stream.py > gemv_stream.md
+    [BATCHES=40960,262144] python3 p_gemv_stream.py > gemv_stream.md
 """
 import os
 import sys

@@ -101,7 +101,10 @@ class Operand(NamedTuple):
 
     name: the argument name used in error messages; value: what the caller passed;
     core_ndim: 2 for matrices, 1 for vectors; overwrite: the backend may write into it;
-    optional: None is accepted (and the operand dropped), as for ``c`` of ``gemm``.
+    optional: None is accepted (and the operand dropped), as for ``c`` of ``gemm``;
+    broadcast: a strided batch of one matrix serves every matrix of the others (``b`` of
+    ``gemm``: one B for a batch of A, as NumPy's matmul broadcasts it; the backends take it
+    without a copy per matrix). The first operand is never broadcast.
     (A NamedTuple: every public call builds a few, and a frozen dataclass costs ~3x the time.)
     """
     name: str
@@ -109,6 +112,7 @@ class Operand(NamedTuple):
     core_ndim: int = 2
     overwrite: bool = False
     optional: bool = False
+    broadcast: bool = False
 
 
 def _form(op):
@@ -214,17 +218,30 @@ def run_batched(ops, check_shapes, compute, dtype_policy, empty_result, backend_
                             "pass all operands as arrays, as lists, or as VBatch")
     measured = {op.name: _per_matrix_shapes(op, form) for op in ops}
     counts = {name: count for name, (count, _) in measured.items()}
-    if len(set(counts.values())) > 1:
-        raise ValueError(f"batch counts differ: {counts}")
-    shapes = {name: rows for name, (_, rows) in measured.items()}
+    batch = counts[ops[0].name]
+    if any(count != batch and not (op.broadcast and form == "strided" and count == 1)
+           for op, count in zip(ops, counts.values())):
+        raise ValueError(f"batch counts differ: {counts}" + _broadcast_hint(ops, form))
+    first = len(measured[ops[0].name][1])      # a strided batch: 1 row of shapes, or 0 if empty
+    shapes = {op.name: measured[op.name][1][:first] if op.broadcast and form == "strided"
+              else measured[op.name][1] for op in ops}
     check_shapes(shapes)
     xp = _array_module_of(ops, form)
     dtype = dtype_policy(**{op.name: numpy.empty(0, _dtype_of(op, form)) for op in ops})
-    batch = next(iter(counts.values()))
     if form == "strided":
         return _run_strided(ops, shapes, compute, empty_result, xp, dtype, batch) + ("strided",)
     groups = _group_by_shape(shapes, batch)
     return _run_grouped(ops, shapes, groups, compute, empty_result, xp, dtype, batch, form) + (form,)
+
+
+def _broadcast_hint(ops, form):
+    """The end of the batch-count error where an operand could have been broadcast."""
+    names = [op.name for op in ops if op.broadcast]
+    if not names:
+        return ""
+    return (f" ({' and '.join(names)} may also hold one matrix for all: shape (1, rows, cols))"
+            if form == "strided" else
+            f" ({' and '.join(names)} may hold one matrix for all only as a (1, rows, cols) array)")
 
 
 def _strided_module(values):
@@ -344,7 +361,8 @@ def _make_plan(present, check_shapes, dtype_policy, backend_op):
     batch = present[0].value.shape[0] if present[0].value.ndim else 0
     for op in present:
         v = op.value
-        if v.ndim != op.core_ndim + 1 or v.shape[0] != batch or 0 in v.shape:
+        if v.ndim != op.core_ndim + 1 or 0 in v.shape or (
+                v.shape[0] != batch and not (op.broadcast and v.shape[0] == 1)):
             return None
     check_shapes({op.name: numpy.array((op.value.shape[1:],), dtype=numpy.int64) for op in present})
     dtype = dtype_policy(**{op.name: op.value for op in present})

@@ -21,7 +21,8 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, *, overwrite_c=F
     a : (batch, ra, ca) array, list of 2-D arrays, or VBatch
         op(A) is (m, k): A itself for ``transa='N'``, its transpose ('T') or conjugate transpose ('C').
     b : same form as ``a``
-        op(B) is (k, n).
+        op(B) is (k, n). As an array, also (1, rb, cb): one B for every matrix of ``a``
+        (broadcast, as NumPy's matmul does; not copied per matrix).
     c : same form as ``a``, optional
         (m, n) matrices added with weight ``beta``; required when ``beta != 0``, not read when
         ``beta == 0``.
@@ -82,7 +83,8 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, *, overwrite_c=F
         n = _op_shape(shapes["b"][None], transb)[0, 1]
         return (xp.zeros((batch, int(m), int(n)), dtype=dtype),)
 
-    ops = [Operand("a", a), Operand("b", b), Operand("c", c, overwrite=overwrite_c, optional=True)]
+    ops = [Operand("a", a), Operand("b", b, broadcast=True),
+           Operand("c", c, overwrite=overwrite_c, optional=True)]
     (out,), _, _ = run_batched(ops, check, compute, policy, empty, ("blas", "gemm"))
     return out
 

@@ -114,7 +114,8 @@ def op(x, trans):
 
 
 def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0):
-    """C = alpha op(A) op(B) + beta C for each matrix; returns the (batch, m, n) result.
+    """C = alpha op(A) op(B) + beta C for each matrix; returns the (batch, m, n) result. B may
+    hold one matrix (batch 1) for the whole batch.
 
     ``c`` is not read when ``beta == 0`` (BLAS semantics: NaN in C does not propagate); when
     given it receives the result.
@@ -123,18 +124,20 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0):
     batch, m, n = a.shape[0], opa.shape[1], opb.shape[2]
     out = c if c is not None else numpy.empty((batch, m, n), dtype=a.dtype)
     add = c is not None and beta != 0
+    shared_b = b.shape[0] == 1          # one B for the whole batch (matmul broadcasts it)
 
     def run(lo, hi):
         blk = out[lo:hi]
+        bb = opb if shared_b else opb[lo:hi]
         if add:
             if beta != 1:
                 blk *= beta
-            prod = numpy.matmul(opa[lo:hi], opb[lo:hi])
+            prod = numpy.matmul(opa[lo:hi], bb)
             if alpha != 1:
                 prod *= alpha
             blk += prod
         else:
-            numpy.matmul(opa[lo:hi], opb[lo:hi], out=blk)
+            numpy.matmul(opa[lo:hi], bb, out=blk)
             if alpha != 1:
                 blk *= alpha
 

@@ -437,6 +437,22 @@ def _table_rows_rule(gpu, dtype, m, n, k, tb):
     return rows_rule(dtype, m, n, k, tb)
 
 
+@functools.lru_cache(maxsize=1024)
+def _folds_to_tall(gpu, dtype, rows, n, k):
+    """Whether a batch of stacked A (C-contiguous, rows = batch * m in all) with one B runs as
+    one tall A (1, rows, k): where the tall class's entry picks gemm_stream, which the tuner
+    measured against the same rows as a batch of matrices (tune_blas.py tall_class_entry; H200
+    float64 32x36 (9x36)^T, 40 960 zones: 0.137 against 0.155 ms as 32-row matrices on
+    gemm_small, reports/gpu_20261128k). A public call with one B for a batch of A comes here."""
+    cls = _tuning.shape_class(rows, n, k)
+    if _tuning.use_vendor("gemm", dtype, cls, gpu)[0]:
+        return False
+    try:
+        return _tuning.lookup("gemm", dtype, cls, gpu).get("cfg") == "stream"
+    except KeyError:
+        return False
+
+
 def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor, kernel_params):
     """C = alpha A op(B) + beta C for one tall C-contiguous A (1, m, k) and C (1, m, n) as a
     batch of m // rows matrices of ``rows`` rows (views: the rows are independent) and the
@@ -698,6 +714,12 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if not is_real(a.dtype):
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
+    if shared_b and batch > 1 and not ta and _path is None and _params is None \
+            and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k) \
+            and _stacks_rows(a) and (c is None or _stacks_rows(c)):
+        c2 = None if c is None else c.reshape(1, batch * m, n)
+        out = gemm(a.reshape(1, batch * m, k), b, c2, transa, transb, alpha, beta)
+        return out.reshape(batch, m, n)
     if batch == 1 and shared_b and not ta and _path is None:
         rule = (_table_rows_rule(_tuning.gpu_name(), dtype_name(a.dtype), m, n, k, tb)
                 if _params is None else rows_rule(dtype_name(a.dtype), m, n, k, tb, _params))

@@ -121,6 +121,23 @@ class TestGemm:
         assert numpy.array_equal(out[0], numpy.full((2, 3), 3.0)) and numpy.array_equal(out[1], [[4.0]])
         assert linalg.gemm([], []) == []
 
+    @pytest.mark.parametrize("transb", ["N", "T"])
+    def test_one_b_for_a_batch_of_a(self, transb):
+        """b of one matrix (1, rb, cb) serves every matrix of a, as NumPy's matmul broadcasts
+        it; with c and beta, and for an empty batch."""
+        g = numpy.random.default_rng(3)
+        a = g.standard_normal((5, 4, 3))
+        b = g.standard_normal((1, 2, 3) if transb == "T" else (1, 3, 2))
+        c = g.standard_normal((5, 4, 2))
+        ref = a @ (b[0].T if transb == "T" else b[0])
+        numpy.testing.assert_allclose(linalg.gemm(a, b, transb=transb), ref, rtol=1e-13)
+        out = linalg.gemm(a, b, c, transb=transb, alpha=-2.0, beta=0.5)
+        numpy.testing.assert_allclose(out, -2.0 * ref + 0.5 * c, rtol=1e-13)
+        empty = linalg.gemm(a[:0], b, transb=transb)
+        assert empty.shape == (0, 4, 2)
+        with pytest.raises(ValueError, match=r"op\(b\) must have as many rows"):
+            linalg.gemm(a, b, transb="N" if transb == "T" else "T")
+
     def test_argument_errors(self):
         a = numpy.ones((2, 3, 4))
         with pytest.raises(ValueError, match="b: op\\(b\\) must have as many rows"):
@@ -135,8 +152,12 @@ class TestGemm:
             linalg.gemm(a, a, transb=3)
         with pytest.raises(ValueError, match="a: expected a \\(batch, rows, cols\\) array"):
             linalg.gemm(numpy.ones((3, 4)), numpy.ones((4, 3)))
-        with pytest.raises(ValueError, match="batch counts differ"):
+        with pytest.raises(ValueError, match=r"batch counts differ.*b may also hold one matrix"):
             linalg.gemm(a, numpy.ones((3, 4, 2)))
+        with pytest.raises(ValueError, match=r"batch counts differ.*only as a \(1, rows, cols\)"):
+            linalg.gemm(list(a), [numpy.ones((4, 2))])
+        with pytest.raises(ValueError, match="batch counts differ"):      # a is never broadcast
+            linalg.gemm(a[:1], numpy.ones((2, 4, 2)))
         with pytest.raises(TypeError, match="alpha: expected a number"):
             linalg.gemm(a, numpy.ones((2, 4, 2)), alpha="1")
         with pytest.raises(TypeError, match="b: batch form"):

@@ -272,7 +272,8 @@ def fake_gpu(request, monkeypatch):
     monkeypatch.setattr(tri_mod, "current_device", lambda: 0)
     monkeypatch.setattr(blas, "_axpby_kernel", lambda: _numpy_axpby)
     monkeypatch.setattr(blas, "vendor", types.SimpleNamespace(gemm=_numpy_gemm))
-    caches = (blas._gemv_plan, blas._gemm_plan, blas._table_rows_rule, trsv_mod._plan,
+    caches = (blas._gemv_plan, blas._gemm_plan, blas._table_rows_rule, blas._folds_to_tall,
+              trsv_mod._plan,
               trsv_mod._warp_config, trsv_mod._staged_config, trsv_mod._block_config,
               trsv_mod._split_config, tri_mod._vendor_below)
     for fn in caches:
@@ -2007,3 +2008,37 @@ def test_tensor_lauum_rule_comes_first(monkeypatch, dtype, batch, n, keep, taken
     except Exception:           # the paths after it need a GPU: only the first call counts
         pass
     assert (calls[:1] == [("tensor", False, not keep)]) == taken, calls
+
+
+def test_a_batch_with_one_b_folds_where_the_tall_class_streams():
+    """A batch of stacked A with one B runs as one tall A only where the tall class's entry is
+    gemm_stream (the H200's float64 32x36 (9x36)^T class); not on the H100's table (rows rules)
+    nor where cuBLAS serves the tall class (float64 81x64 (8x64)^T on the H200)."""
+    h200 = "NVIDIA H200"
+    assert blas._folds_to_tall(h200, "float64", 40960 * 32, 9, 36)
+    assert blas._folds_to_tall(h200, "float32", 40960 * 18, 4, 16)
+    assert not blas._folds_to_tall(h200, "float64", 40960 * 81, 8, 64)
+    assert not blas._folds_to_tall(H100, "float64", 40960 * 32, 9, 36)
+    assert not blas._folds_to_tall("Unknown GPU", "float64", 40960 * 32, 9, 36)
+
+
+def test_folded_batch_is_one_tall_call(fake_gpu, monkeypatch):
+    """Where it folds, the batch runs as the tall call (one A of batch * m rows): the launches
+    are those of the tall form, and the result is right, with c and beta too."""
+    gpu, launches = fake_gpu
+    g = numpy.random.default_rng(5)
+    a, b = g.standard_normal((300, 32, 36)), g.standard_normal((1, 9, 36))
+    c = g.standard_normal((300, 32, 9))
+    monkeypatch.setattr(blas, "_folds_to_tall", lambda *key: True)
+    tall = []
+    real_gemm = blas.gemm
+
+    def spy(a_, b_, c_=None, *args, **kwargs):
+        tall.append(a_.shape)
+        return real_gemm(a_, b_, c_, *args, **kwargs)
+    monkeypatch.setattr(blas, "gemm", spy)
+    out = real_gemm(a, b, c.copy(), "N", "T", 2.0, 0.5)
+    assert tall and tall[0] == (1, 300 * 32, 36)
+    if not launches:                    # the (stand-in) vendor computed it
+        numpy.testing.assert_allclose(out, 2.0 * (a @ b[0].T) + 0.5 * c, atol=1e-12)
+

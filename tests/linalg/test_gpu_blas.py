@@ -129,6 +129,28 @@ def test_gemm_shared_b_bulk_copy_kernel(dtype, tb, params):
     _gemm_case(32, 9, 35, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
 
 
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("tb", ["N", "T"])
+def test_gemm_public_one_b_for_a_batch(dtype, tb):
+    """The public linalg.gemm with one B (1, rb, cb) for a batch of A: small batches (the
+    batched kernels with B's batch stride 0) and 5000 hydro zones (on a GPU whose table streams
+    the tall class, folded into one tall A: blas._folds_to_tall), with c and beta."""
+    import linalg
+    for m, n, k, batch in ((32, 9, 36, 3), (32, 9, 36, 5000), (18, 4, 16, 5000), (7, 5, 3, 40)):
+        g = rng(batch * 31 + m)
+        a = random_matrix(g, (batch, m, k), dtype)
+        b = random_matrix(g, (1, n, k) if tb == "T" else (1, k, n), dtype)
+        c = random_matrix(g, (batch, m, n), dtype)
+        ref = a.astype(numpy.float64) @ _op(b.astype(numpy.float64), tb)[0]
+        for alpha, beta in SCALARS:
+            out = to_numpy(linalg.gemm(cupy.asarray(a), cupy.asarray(b), cupy.asarray(c),
+                                       transb=tb, alpha=alpha, beta=beta))
+            expect = alpha * ref + beta * c.astype(numpy.float64)
+            scale = abs(alpha) * fro(a) * fro(b)[0] + abs(beta) * fro(c)
+            res = scaled_residual(out - expect, scale, k, dtype)
+            assert out.shape == (batch, m, n) and res < THRESHOLD, (m, n, k, batch, res)
+
+
 DOUBLE_BUFFERED = {"kernel": "small", "rm": 4, "rn": 2, "threads": 256, "smem_target": 16384,
                    "kc": True, "stages": 2}
 

@@ -437,6 +437,13 @@ def _table_rows_rule(gpu, dtype, m, n, k, tb):
     return rows_rule(dtype, m, n, k, tb)
 
 
+# A batch with one B folds into one tall A only from this many bytes of A: below it the
+# folded call's extra host time (a second dispatch, ~6 us) outweighs its GPU time saved (H200,
+# float32 18x16 (4x16)^T: 40 960 zones, 47 MB, 0.83x; 262 144 zones, 302 MB, 1.24x; 32x36
+# (9x36)^T, 189 MB, 1.13x; reports/gpu_20261128k call 7).
+FOLD_MIN_BYTES = 64 << 20
+
+
 @functools.lru_cache(maxsize=1024)
 def _folds_to_tall(gpu, dtype, rows, n, k):
     """Whether a batch of stacked A (C-contiguous, rows = batch * m in all) with one B runs as
@@ -715,7 +722,7 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
     if shared_b and batch > 1 and not ta and _path is None and _params is None \
-            and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k) \
+            and a.nbytes >= FOLD_MIN_BYTES and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k) \
             and _stacks_rows(a) and (c is None or _stacks_rows(c)):
         c2 = None if c is None else c.reshape(1, batch * m, n)
         out = gemm(a.reshape(1, batch * m, k), b, c2, transa, transb, alpha, beta)

@@ -2030,6 +2030,7 @@ def test_folded_batch_is_one_tall_call(fake_gpu, monkeypatch):
     a, b = g.standard_normal((300, 32, 36)), g.standard_normal((1, 9, 36))
     c = g.standard_normal((300, 32, 9))
     monkeypatch.setattr(blas, "_folds_to_tall", lambda *key: True)
+    monkeypatch.setattr(blas, "FOLD_MIN_BYTES", a.nbytes)
     tall = []
     real_gemm = blas.gemm
 
@@ -2041,4 +2042,19 @@ def test_folded_batch_is_one_tall_call(fake_gpu, monkeypatch):
     assert tall and tall[0] == (1, 300 * 32, 36)
     if not launches:                    # the (stand-in) vendor computed it
         numpy.testing.assert_allclose(out, 2.0 * (a @ b[0].T) + 0.5 * c, atol=1e-12)
+
+
+def test_small_batches_with_one_b_do_not_fold(fake_gpu, monkeypatch):
+    """Below FOLD_MIN_BYTES of A the batch stays a batch (the fold's second dispatch costs more
+    host time than such a call's GPU time saves)."""
+    gpu, launches = fake_gpu
+    a, b = numpy.ones((300, 32, 36)), numpy.ones((1, 9, 36))
+    monkeypatch.setattr(blas, "_folds_to_tall", lambda *key: True)
+    monkeypatch.setattr(blas, "FOLD_MIN_BYTES", a.nbytes + 1)
+    shapes = []
+    real_gemm = blas.gemm
+    monkeypatch.setattr(blas, "gemm", lambda a_, *args, **kw: shapes.append(a_.shape) or
+                        real_gemm(a_, *args, **kw))
+    real_gemm(a, b, None, "N", "T")
+    assert (1, 300 * 32, 36) not in shapes
 

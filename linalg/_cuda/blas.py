@@ -317,7 +317,7 @@ def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
     group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
     block = int(p.get("block") or 256)
     stages = max(2, min(16, int(p.get("stages") or 2)))
-    limit = device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
+    limit = opt_in_smem()
 
     def smem(tile, stages):
         return 128 + stages * (-(-tile * m * n // vec) + -(-tile * xlen // vec)) * vec * item
@@ -328,8 +328,7 @@ def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
     if smem(tile, stages) > limit:
         return None
     expr = name_expr("gemv_stream", _compile.ctype(dtype), _compile.cbool(t))
-    regs = getattr(getattr(kernel("gemv", expr, GEMV_STREAM_SIGNATURE, dtype), "function", None),
-                   "num_regs", 32)
+    regs = kernel_regs("gemv", expr, GEMV_STREAM_SIGNATURE, dtype, 32)
     grid = min(-(-batch // tile), sm_count() * resident_blocks(block, smem(tile, stages), regs))
     return (expr, max(1, grid), block, smem(tile, stages), (tile, group, stages))
 
@@ -442,6 +441,15 @@ def _table_rows_rule(gpu, dtype, m, n, k, tb):
 # float32 18x16 (4x16)^T: 40 960 zones, 47 MB, 0.83x; 262 144 zones, 302 MB, 1.24x; 32x36
 # (9x36)^T, 189 MB, 1.13x; reports/gpu_20261128k call 7).
 FOLD_MIN_BYTES = 64 << 20
+
+
+def _folds(a, c, n):
+    """Whether the batch of A (batch, m, k) with one B (C: (batch, m, n) or None) runs as one
+    tall A: large enough (FOLD_MIN_BYTES), rows stacked in A and C, and a tall class that
+    streams (:func:`_folds_to_tall`)."""
+    batch, m, k = a.shape
+    return (a.nbytes >= FOLD_MIN_BYTES and _stacks_rows(a) and (c is None or _stacks_rows(c))
+            and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -586,13 +594,24 @@ def _small_plan(dtype, batch, m, n, k, ta, tb, shared_b, p):
     waves = int(p.get("waves") or 0)
     grid = groups
     if stages == 2 or waves:    # a grid of what is resident at once (registers from the kernel)
-        regs = getattr(getattr(kernel("gemm", expr, SMALL_SIGNATURE, dtype), "function", None),
-                       "num_regs", 64)
+        regs = kernel_regs("gemm", expr, SMALL_SIGNATURE, dtype)
         grid = min(groups, sm_count() * resident_blocks(threads, smem, regs) * max(waves, 1))
     return ("small", expr, grid, threads, smem, (mpb, stages))
 
 
 SM_THREADS, SM_REGISTERS, SM_BLOCKS = 2048, 65536, 32    # sm_70 .. sm_90 limits per SM
+
+
+def kernel_regs(family, expr, signature, dtype, default=64):
+    """Registers a thread of one kernel instantiation holds (compiled on first use); ``default``
+    where the launcher does not report it (the CPU tests' stand-in)."""
+    return getattr(getattr(kernel(family, expr, signature, dtype), "function", None),
+                   "num_regs", default)
+
+
+def opt_in_smem():
+    """Shared memory one block may have on the current device, after the opt-in."""
+    return device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
 
 
 def resident_blocks(threads, smem, regs):
@@ -655,10 +674,9 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     lds = kc_ld(k, item) if p.get("pad", True) else k
     vec = 16 // item
     fixed = _STREAM_BARRIERS + -(-k * ncg * nc // vec) * vec * item
-    limit = device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
+    limit = opt_in_smem()
     expr = name_expr("gemm_stream", _compile.ctype(dtype), nc)
-    regs = getattr(getattr(kernel("gemm", expr, STREAM_SIGNATURE, dtype), "function", None),
-                   "num_regs", 64)
+    regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
     max_threads = min(1024, 32 * (SM_REGISTERS // (-(-max(int(regs), 1) * 32 // 256) * 256)))
     while rp > 32 and (rp * ncg > max_threads or fixed + stages * rp * lds * item > limit):
         rp //= 2
@@ -722,8 +740,7 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
         return _vendor_gemm(a, b, c, transa, transb, alpha, beta)
     shared_b = b.shape[0] == 1
     if shared_b and batch > 1 and not ta and _path is None and _params is None \
-            and a.nbytes >= FOLD_MIN_BYTES and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k) \
-            and _stacks_rows(a) and (c is None or _stacks_rows(c)):
+            and _folds(a, c, n):
         c2 = None if c is None else c.reshape(1, batch * m, n)
         out = gemm(a.reshape(1, batch * m, k), b, c2, transa, transb, alpha, beta)
         return out.reshape(batch, m, n)

@@ -478,7 +478,8 @@ def _gemm_by_rows(a, b, c, transa, transb, alpha, beta, n, rows, use_vendor, ker
     (the rule's "rows_params"): gemm_small's parameters for the blocks where they differ from
     what the blocks' class entry serves elsewhere (float32 there: 0.085 against 0.097 ms). Where
     a call takes ~0.04 ms (18x16 (4x16)^T) the second call's host time lost more than the batch
-    won (reports/gpu_20261128j/README.md)."""
+    won (reports/gpu_20261128j/README.md). On the H200 gemm_stream has since taken those
+    classes over (0.140 ms; reports/gpu_20261128k); the H100's table keeps its rules."""
     cupy = cupy_module()
     m, k = a.shape[1], a.shape[2]
     if c is None or beta == 0:

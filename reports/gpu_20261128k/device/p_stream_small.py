@@ -23,7 +23,8 @@ def main():
                 b = cupy.asarray(g.standard_normal((1, n, k) if tb == "T" else (1, k, n)), dtype)
                 ref = cupy.matmul(a[0], b[0].T if tb == "T" else b[0])
                 for p in ({"nc": 3, "rp": 32, "stages": 2}, {"nc": 8, "rp": 64, "stages": 5,
-                                                              "pad": False}):
+                                                              "pad": False},
+                          {"nc": 9, "rm": 2, "rp": 64, "stages": 2}):
                     c = blas.gemm(a, b, transb=tb, _params={"cfg": "stream", **p},
                                   _path="kernel")
                     err = float(abs(c[0] - ref).max()) / max(float(abs(ref).max()), 1e-30)

@@ -165,19 +165,17 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
     }
 }
 
-// gemm_stream<T, NC, RM>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "stream")
+// gemm_stream<T, NC>  (launcher: linalg/_cuda/blas.py, gemm with one B, table "cfg": "stream")
 //   The same product as gemm_tall (one tall A_flat, one op(B)) fed by the bulk copy engine
 //   (sm_90): a persistent grid, each block walking chunks of rp rows with a grid stride through
 //   a ring of `stages` shared-memory buffers. Warp 0 keeps the next stages - 1 chunks in flight
 //   (one cp.async.bulk per row into rows `lds` apart: lds = kc_ld(k) puts the rows of a
 //   quarter-warp's 16-byte loads into distinct banks; or one copy per chunk when lds == k),
 //   each buffer completing on its own mbarrier, while every thread computes from the buffer
-//   that landed: thread (lr, cg) rows lr + r * rp / RM (r < RM: each B value loaded serves RM
-//   rows; consecutive threads, consecutive rows), columns cg*NC .. cg*NC+NC-1 as gemm_tall,
-//   stores straight to C. No thread holds a register or an instruction per element copied, so
-//   the loads in flight are bounded by the ring, not by registers.
-//   Needs k * sizeof(T) % 16 == 0, A 16-byte aligned, rp % RM == 0; blockDim = rp / RM *
-//   ceil(n / NC); shared
+//   that landed: thread (lr, cg) row lr, columns cg*NC .. cg*NC+NC-1 as gemm_tall, stores
+//   straight to C. No thread holds a register or an instruction per element copied, so the
+//   loads in flight are bounded by the ring, not by registers.
+//   Needs k * sizeof(T) % 16 == 0 and A 16-byte aligned; blockDim = rp * ceil(n / NC); shared
 //   memory: 128 bytes of barriers (stages <= 16), B^T (k x np, np = ceil(n / NC) * NC, padded
 //   to 16 bytes), then stages * rp * lds elements.
 template <typename T, int NC>
@@ -190,7 +188,7 @@ __device__ __forceinline__ void load_cols(const T* p, T (&r)[NC]) {
     }
 }
 
-template <typename T, int NC, int RM>
+template <typename T, int NC>
 __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                             const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
                             int rp, int lds, int stages) {
@@ -227,7 +225,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     if (t < 32)
         for (int s = 0; s < stages; ++s)
             if (blockIdx.x + s * step < chunks) issue(blockIdx.x + s * step, s);
-    const int rt = rp / RM, lr = t % rt, cg = t / rt;     // rows lr + r * rt, r < RM
+    const int lr = t % rp, cg = t / rp;
     int it = 0;
     for (index_t c = blockIdx.x; c < chunks; c += step, ++it) {
         const int s = it % stages;
@@ -235,38 +233,28 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
         const index_t r0 = c * rp;
         const int nr = (int)min((index_t)rp, rows - r0);
         if (lr < nr && cg < ncg) {
-            T acc[RM][NC];
+            T acc[NC];
 #pragma unroll
-            for (int r = 0; r < RM; ++r)
-#pragma unroll
-                for (int j = 0; j < NC; ++j) acc[r][j] = T(0);
-            // a row past nr reads the buffer's stale rows (in bounds) and is not stored
+            for (int j = 0; j < NC; ++j) acc[j] = T(0);
             const T* ar = As + ((index_t)s * rp + lr) * lds;
             const T* bt = Bt + cg * NC;
 #pragma unroll 2
             for (int kk = 0; kk < k; kk += VEC) {
-                T a[RM][VEC];
-#pragma unroll
-                for (int r = 0; r < RM; ++r) load_vec<T, VEC>(ar + r * rt * lds + kk, a[r]);
+                T a[VEC];
+                load_vec<T, VEC>(ar + kk, a);
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) {
                     T b[NC];
                     load_cols<T, NC>(bt + (index_t)(kk + v) * np, b);
 #pragma unroll
-                    for (int r = 0; r < RM; ++r)
-#pragma unroll
-                        for (int j = 0; j < NC; ++j) acc[r][j] += a[r][v] * b[j];
+                    for (int j = 0; j < NC; ++j) acc[j] += a[v] * b[j];
                 }
             }
+            T* cr = C + (r0 + lr) * n + cg * NC;
 #pragma unroll
-            for (int r = 0; r < RM; ++r) {
-                if (lr + r * rt >= nr) break;
-                T* cr = C + (r0 + lr + r * rt) * n + cg * NC;
-#pragma unroll
-                for (int j = 0; j < NC; ++j)
-                    if (cg * NC + j < n)
-                        cr[j] = alpha * acc[r][j] + (beta == T(0) ? T(0) : beta * cr[j]);
-            }
+            for (int j = 0; j < NC; ++j)
+                if (cg * NC + j < n)
+                    cr[j] = alpha * acc[j] + (beta == T(0) ? T(0) : beta * cr[j]);
         }
         __syncthreads();        // buffer s is read: refill it with the chunk `stages` ahead
         if (t < 32 && c + stages * step < chunks) {

@@ -187,16 +187,15 @@ def rows_candidates(own_params=None):
 
 def stream_candidates(n, k):
     """gemm_stream's parameters tried for one tall A with n columns of C and rows of k: columns
-    per thread (n itself where gemm_stream has it, the power of two above, 4), rows per thread,
-    rows per chunk, ring depth, row layout. None past n = 16 or k = 128, where a thread per row lost 3-7x to
+    per thread (n itself where gemm_stream has it, the power of two above, 4), rows per chunk,
+    ring depth, row layout. None past n = 16 or k = 128, where a thread per row lost 3-7x to
     cuBLAS on the H200 (192x216 (27x216)^T, 375x512 (64x512)^T: reports/gpu_20261128k)."""
     from linalg._cuda.blas import STREAM_NC
     if n > 16 or k > 128:
         return []
     ncs = sorted({nc for nc in (n, 1 << (n - 1).bit_length(), 4) if nc in STREAM_NC})
-    return [{"cfg": "stream", "nc": nc, "rm": rm, "rp": rp, "stages": st, "pad": pad}
-            for nc in ncs for rm in (1, 2) for rp in (32, 64, 128) for st in (2, 3)
-            for pad in (True, False)]
+    return [{"cfg": "stream", "nc": nc, "rp": rp, "stages": st, "pad": pad}
+            for nc in ncs for rp in (32, 64, 128) for st in (2, 3) for pad in (True, False)]
 
 
 def pick_stream(timed, kernel_ms, gain=1.05):

@@ -653,7 +653,6 @@ def _tall_plan(dtype, rows, n, k, aligned, p):
 
 
 STREAM_NC = (3, 4, 8, 9, 16)
-STREAM_RM = (1, 2)
 STREAM_SIGNATURE = "qiiTppiTpiii"
 _STREAM_BARRIERS = 128      # bytes of mbarriers before B^T in gemm_stream's shared memory
 
@@ -662,34 +661,30 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     """('stream', expr, grid, block, shared bytes, (rp, lds, stages)) of gemm_stream, or None
     where it does not apply: before sm_90 (no bulk copy engine), rows of k elements not a
     whole number of 16-byte pieces, A not 16-byte aligned, or a chunk of rp rows x stages that
-    does not fit. Parameters: "nc" (columns per thread, STREAM_NC), "rm" (rows per thread,
-    STREAM_RM), "rp" (rows per chunk), "stages" (buffers in the ring, 2-16), "pad" (rows
-    kc_ld(k) apart, one copy per row; false: one copy per chunk, rows k apart). The grid: the
-    blocks resident at once."""
+    does not fit. Parameters: "nc" (columns per thread, STREAM_NC), "rp" (rows per chunk),
+    "stages" (buffers in the ring, 2-16), "pad" (rows kc_ld(k) apart, one copy per row; false:
+    one copy per chunk, rows k apart). The grid: the blocks resident at once."""
     item = numpy.dtype(dtype).itemsize
     if not (aligned and (k * item) % 16 == 0 and _compile.clusters(_compile.current_device())):
         return None
     nc = int(p.get("nc", 4))
     nc = nc if nc in STREAM_NC else 4
-    rm = int(p.get("rm", 1))
-    rm = rm if rm in STREAM_RM else 1
     ncg = -(-n // nc)
     rp = int(p.get("rp", 64))
-    rp = max(rm, rp - rp % rm)
     stages = max(2, min(16, int(p.get("stages", 4))))
     lds = kc_ld(k, item) if p.get("pad", True) else k
     vec = 16 // item
     fixed = _STREAM_BARRIERS + -(-k * ncg * nc // vec) * vec * item
     limit = opt_in_smem()
-    expr = name_expr("gemm_stream", _compile.ctype(dtype), nc, rm)
+    expr = name_expr("gemm_stream", _compile.ctype(dtype), nc)
     regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
     max_threads = min(1024, 32 * (SM_REGISTERS // (-(-max(int(regs), 1) * 32 // 256) * 256)))
-    while rp > 32 and (rp // rm * ncg > max_threads or fixed + stages * rp * lds * item > limit):
+    while rp > 32 and (rp * ncg > max_threads or fixed + stages * rp * lds * item > limit):
         rp //= 2
     while stages > 2 and fixed + stages * rp * lds * item > limit:
         stages -= 1
     smem = fixed + stages * rp * lds * item
-    threads = rp // rm * ncg
+    threads = rp * ncg
     if smem > limit or threads > max_threads:
         return None
     grid = max(1, min(-(-rows // rp), resident_blocks(threads, smem, regs) * sm_count()))
@@ -809,8 +804,7 @@ def _compile_check():
         for nc in TALL_NC:
             for vec in (1, 2, 4):
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
-        exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc, rm) for nc in STREAM_NC
-                             for rm in STREAM_RM]
+        exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc) for nc in STREAM_NC]
         for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
             exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs

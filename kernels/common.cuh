@@ -156,6 +156,23 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
                  "r"(shared_address(bar)) : "memory");
 #endif
 }
+// A ring of `stages` buffers (stages <= RING_BARRIERS), each released by its own mbarrier, that
+// a persistent block walks with a grid stride (gemm.cu gemm_stream, gemv.cu gemv_stream): the
+// barriers take the first RING_BARRIER_BYTES of dynamic shared memory; the block's it-th chunk
+// (it = 0, 1, ...) sits in buffer it % stages, whose phase parity is then (it / stages) & 1.
+constexpr int RING_BARRIERS = 16;
+constexpr int RING_BARRIER_BYTES = RING_BARRIERS * 8;
+// Thread 0 initializes the barriers; the caller's next __syncthreads publishes them.
+__device__ __forceinline__ void ring_init(unsigned long long* bars, int stages) {
+    if (threadIdx.x == 0)
+        for (int s = 0; s < stages; ++s) mbar_init(&bars[s], 1);
+}
+// Waits until the block's it-th chunk has landed; returns its buffer.
+__device__ __forceinline__ int ring_wait(unsigned long long* bars, int stages, int it) {
+    const int s = it % stages;
+    mbar_wait(&bars[s], (it / stages) & 1);
+    return s;
+}
 // Orders this thread's earlier shared-memory accesses (ordinary loads and stores) before the
 // copy engine's next writes to the same memory (a buffer reused after a barrier).
 __device__ __forceinline__ void fence_async_shared() {

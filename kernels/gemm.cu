@@ -176,7 +176,7 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
 //   straight to C. No thread holds a register or an instruction per element copied, so the
 //   loads in flight are bounded by the ring, not by registers.
 //   Needs k * sizeof(T) % 16 == 0 and A 16-byte aligned; blockDim = rp * ceil(n / NC); shared
-//   memory: 128 bytes of barriers (stages <= 16), B^T (k x np, np = ceil(n / NC) * NC, padded
+//   memory: RING_BARRIER_BYTES of barriers (stages <= RING_BARRIERS), B^T (k x np, np = ceil(n / NC) * NC, padded
 //   to 16 bytes), then stages * rp * lds elements.
 template <typename T, int NC>
 __device__ __forceinline__ void load_cols(const T* p, T (&r)[NC]) {
@@ -196,13 +196,12 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     extern __shared__ __align__(128) unsigned char gemm_stream_smem[];
     unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_stream_smem);
     const int ncg = (n + NC - 1) / NC, np = ncg * NC;
-    T* Bt = reinterpret_cast<T*>(gemm_stream_smem + 128);
+    T* Bt = reinterpret_cast<T*>(gemm_stream_smem + RING_BARRIER_BYTES);
     T* As = Bt + (k * np + VEC - 1) / VEC * VEC;
     const int t = threadIdx.x, nt = blockDim.x, lane = t % 32;
     const index_t chunks = (rows + rp - 1) / rp, step = gridDim.x;
     const unsigned row_bytes = k * sizeof(T);
-    if (t == 0)
-        for (int s = 0; s < stages; ++s) mbar_init(&bars[s], 1);
+    ring_init(bars, stages);
     for (int e = t; e < k * np; e += nt) {
         const int kk = e / np, j = e % np;
         Bt[e] = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
@@ -228,8 +227,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     const int lr = t % rp, cg = t / rp;
     int it = 0;
     for (index_t c = blockIdx.x; c < chunks; c += step, ++it) {
-        const int s = it % stages;
-        mbar_wait(&bars[s], (it / stages) & 1);
+        const int s = ring_wait(bars, stages, it);
         const index_t r0 = c * rp;
         const int nr = (int)min((index_t)rp, rows - r0);
         if (lr < nr && cg < ncg) {

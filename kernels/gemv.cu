@@ -237,8 +237,9 @@ __global__ void gemv_staged(index_t batch, int m, int n, T alpha, const T* __res
 //   them it copies itself before its arrival on the buffer's mbarrier, whose release makes them
 //   visible with the bytes), while every thread computes from the buffer that landed as
 //   gemv_staged does. The tile (a multiple of 16 / sizeof(T) matrices) starts every chunk on a
-//   16-byte boundary; A and x must be packed and 16-byte aligned. Shared memory: 128 bytes of
-//   barriers (stages <= 16), then per stage the tile's A and x, each padded to 16 bytes.
+//   16-byte boundary; A and x must be packed and 16-byte aligned. Shared memory:
+//   RING_BARRIER_BYTES of barriers (stages <= RING_BARRIERS), then per stage the tile's A and
+//   x, each padded to 16 bytes.
 template <typename T, bool TRANS>
 __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
                             const T* __restrict__ x, T beta, T* __restrict__ y, int tile,
@@ -246,7 +247,7 @@ __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __res
     constexpr int V = 16 / sizeof(T);
     extern __shared__ __align__(128) unsigned char gemv_stream_smem[];
     unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemv_stream_smem);
-    T* ring = reinterpret_cast<T*>(gemv_stream_smem + 128);
+    T* ring = reinterpret_cast<T*>(gemv_stream_smem + RING_BARRIER_BYTES);
     const int mn = m * n;
     const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
     const int len = TRANS ? m : n, step = TRANS ? n : 1;
@@ -255,8 +256,7 @@ __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __res
     const int lane = threadIdx.x & 31, g = lane % group;
     const unsigned gmask = group == 32 ? 0xffffffffu
                                        : ((1u << group) - 1u) << (lane / group * group);
-    if (threadIdx.x == 0)
-        for (int s = 0; s < stages; ++s) mbar_init(&bars[s], 1);
+    ring_init(bars, stages);
     __syncthreads();
     // thread 0: tile c into buffer s
     auto issue = [&](index_t c, int s) {
@@ -277,8 +277,7 @@ __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __res
             if (blockIdx.x + s * stride < chunks) issue(blockIdx.x + s * stride, s);
     int it = 0;
     for (index_t c = blockIdx.x; c < chunks; c += stride, ++it) {
-        const int s = it % stages;
-        mbar_wait(&bars[s], (it / stages) & 1);
+        const int s = ring_wait(bars, stages, it);
         const index_t k0 = c * tile;
         const int count = (int)min((index_t)tile, batch - k0);
         const T* As = ring + (index_t)s * (a_size + x_size);

@@ -298,6 +298,10 @@ def _gemv_staged_plan(dtype, t, batch, m, n, p):
     return (expr, grid_for(-(-batch // tile), 1), block, smem, (tile, group))
 
 
+# The ring of gemv_stream and gemm_stream (kernels/common.cuh): its mbarriers, 8 bytes each,
+# take the first RING_BARRIER_BYTES of the block's shared memory, before the buffers.
+RING_BARRIER_BYTES = 128
+RING_STAGES_MAX = 16
 GEMV_STREAM_SIGNATURE = "qiiTppTpiii"
 
 
@@ -316,11 +320,12 @@ def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
     length, xlen = (m, m) if t else (n, n)
     group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
     block = int(p.get("block") or 256)
-    stages = max(2, min(16, int(p.get("stages") or 2)))
+    stages = max(2, min(RING_STAGES_MAX, int(p.get("stages") or 2)))
     limit = opt_in_smem()
 
     def smem(tile, stages):
-        return 128 + stages * (-(-tile * m * n // vec) + -(-tile * xlen // vec)) * vec * item
+        return RING_BARRIER_BYTES + stages * (-(-tile * m * n // vec) + -(-tile * xlen // vec)) \
+            * vec * item
     while stages > 2 and smem(tile, stages) > limit:
         stages -= 1
     while tile > vec and smem(tile, stages) > limit:
@@ -615,12 +620,16 @@ def opt_in_smem():
     return device_attribute(_compile.current_device(), "MaxSharedMemoryPerBlockOptin", 48 * 1024)
 
 
+def warp_registers(regs):
+    """Registers a warp of threads holding ``regs`` each takes (allocated in units of 256)."""
+    return -(-max(int(regs), 1) * 32 // 256) * 256
+
+
 def resident_blocks(threads, smem, regs):
     """Blocks of `threads` threads, `smem` bytes of dynamic shared memory and `regs` registers
     per thread that one SM holds at once (at least 1)."""
     warps = -(-threads // 32)
-    regs_per_warp = -(-max(int(regs), 1) * 32 // 256) * 256
-    by_regs = SM_REGISTERS // (warps * regs_per_warp)
+    by_regs = SM_REGISTERS // (warps * warp_registers(regs))
     by_smem = sm_shared_bytes() // (smem + 1024)        # 1 KiB per block reserved (sm_80+)
     return max(1, min(SM_THREADS // (32 * warps), by_regs, by_smem, SM_BLOCKS))
 
@@ -654,7 +663,6 @@ def _tall_plan(dtype, rows, n, k, aligned, p):
 
 STREAM_NC = (3, 4, 8, 9, 16)
 STREAM_SIGNATURE = "qiiTppiTpiii"
-_STREAM_BARRIERS = 128      # bytes of mbarriers before B^T in gemm_stream's shared memory
 
 
 def _stream_plan(dtype, rows, n, k, aligned, p):
@@ -671,14 +679,14 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     nc = nc if nc in STREAM_NC else 4
     ncg = -(-n // nc)
     rp = int(p.get("rp", 64))
-    stages = max(2, min(16, int(p.get("stages", 4))))
+    stages = max(2, min(RING_STAGES_MAX, int(p.get("stages", 4))))
     lds = kc_ld(k, item) if p.get("pad", True) else k
     vec = 16 // item
-    fixed = _STREAM_BARRIERS + -(-k * ncg * nc // vec) * vec * item
+    fixed = RING_BARRIER_BYTES + -(-k * ncg * nc // vec) * vec * item
     limit = opt_in_smem()
     expr = name_expr("gemm_stream", _compile.ctype(dtype), nc)
     regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
-    max_threads = min(1024, 32 * (SM_REGISTERS // (-(-max(int(regs), 1) * 32 // 256) * 256)))
+    max_threads = min(1024, 32 * (SM_REGISTERS // warp_registers(regs)))
     while rp > 32 and (rp * ncg > max_threads or fixed + stages * rp * lds * item > limit):
         rp //= 2
     while stages > 2 and fixed + stages * rp * lds * item > limit:

@@ -152,8 +152,7 @@ __global__ void gemv_n_warp(index_t batch, int m, int n, T alpha, const T* __res
 //   memory. Every global access is then a full coalesced vector whatever m and n are: the register
 //   kernels above issue one scalar x load per row element and leave partial sectors at odd row
 //   lengths, which held the hydro shapes (18x4, 32x9, ...) at 30-70 % of copy bandwidth.
-//   Each output (a row for N, a column for T) is one dot product of length `len` at element
-//   stride `step` in A, summed by `group` lanes (a power of two <= 32) and a shuffle reduction.
+//   The outputs from shared memory: tile_gemv.
 
 // dst[i] = src[i] for i < count. 16-byte loads from the aligned address at or below src, STAGE
 // per thread issued before any store (memory-level parallelism); partial vectors at either end
@@ -194,36 +193,61 @@ __device__ __forceinline__ void stage_to_shared(const T* __restrict__ src, int c
     }
 }
 
+// The outputs of `count` matrices staged in shared memory (gemv_staged, gemv_stream): As holds
+// them packed (m x n row-major each, 16-byte aligned), xs their vectors (packed, 16-byte
+// aligned), y the first output in global memory. An output (a row for N, a column for T) is one
+// dot product summed by `group` lanes (a power of two <= 32) and a shuffle reduction. N with
+// rows of whole 16-byte pieces (n a multiple of 16 / sizeof(T)): a lane takes pieces g,
+// g + group, ... of its row, one 16-byte shared load each, so that `group` lanes reading one
+// row read consecutive pieces (no bank conflicts where group covers the row); rows of 4 or 8
+// elements read an element a lane were 4- to 8-way bank-conflicted. Else an element a step.
+template <typename T, bool TRANS>
+__device__ __forceinline__ void tile_gemv(const T* As, const T* xs, int count, int m, int n,
+                                          T alpha, T beta, T* __restrict__ y, int group) {
+    constexpr int V = 16 / sizeof(T);
+    const int mn = m * n;
+    const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
+    const int len = TRANS ? m : n, step = TRANS ? n : 1;
+    const int lane = threadIdx.x & 31, g = lane % group;
+    const unsigned gmask = group == 32 ? 0xffffffffu
+                                       : ((1u << group) - 1u) << (lane / group * group);
+    const bool pieces = !TRANS && n % V == 0;
+    for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
+        const int k = o / ylen, i = o - k * ylen;
+        const T* a = TRANS ? As + k * mn + i : As + o * n;   // N: rows are contiguous
+        const T* xk = xs + k * xlen;
+        T sum = T(0);
+        if (pieces) {
+            for (int p = g; p < n / V; p += group) {
+                T av[V], xv[V];
+                load_vec<T, V>(a + p * V, av);
+                load_vec<T, V>(xk + p * V, xv);
+#pragma unroll
+                for (int e = 0; e < V; ++e) sum += av[e] * xv[e];
+            }
+        } else {
+            for (int e = g; e < len; e += group) sum += a[e * step] * xk[e];
+        }
+        for (int off = group / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(gmask, sum, off, 32);
+        if (g == 0) y[o] = alpha * sum + (beta == T(0) ? T(0) : beta * y[o]);
+    }
+}
+
 template <typename T, bool TRANS>
 __global__ void gemv_staged(index_t batch, int m, int n, T alpha, const T* __restrict__ A,
                             const T* __restrict__ x, T beta, T* __restrict__ y, int tile,
                             int group) {
     extern __shared__ __align__(16) unsigned char gemv_smem[];
     const int mn = m * n;
-    const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
-    const int len = TRANS ? m : n, step = TRANS ? n : 1;
+    const int xlen = TRANS ? m : n;
     T* As = reinterpret_cast<T*>(gemv_smem);
     T* xs = As + (tile * mn + 3) / 4 * 4;              // 16-byte aligned
-    const int lane = threadIdx.x & 31, g = lane % group;
-    const unsigned gmask = group == 32 ? 0xffffffffu
-                                       : ((1u << group) - 1u) << (lane / group * group);
     for (index_t k0 = (index_t)blockIdx.x * tile; k0 < batch; k0 += (index_t)gridDim.x * tile) {
         const int count = (int)min((index_t)tile, batch - k0);
         stage_to_shared<T, 4>(A + k0 * mn, count * mn, As);
         stage_to_shared<T, 1>(x + k0 * xlen, count * xlen, xs);
         __syncthreads();
-        for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
-            const int k = o / ylen, i = o - k * ylen;
-            const T* a = TRANS ? As + k * mn + i : As + o * n;   // N: rows are contiguous
-            const T* xk = xs + k * xlen;
-            T s = T(0);
-            for (int e = g; e < len; e += group) s += a[e * step] * xk[e];
-            for (int off = group / 2; off > 0; off >>= 1) s += __shfl_xor_sync(gmask, s, off, 32);
-            if (g == 0) {
-                T* yo = y + k0 * ylen + o;
-                *yo = alpha * s + (beta == T(0) ? T(0) : beta * *yo);
-            }
-        }
+        tile_gemv<T, TRANS>(As, xs, count, m, n, alpha, beta, y + k0 * (TRANS ? n : m), group);
         __syncthreads();
     }
 }
@@ -250,12 +274,8 @@ __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __res
     T* ring = reinterpret_cast<T*>(gemv_stream_smem + RING_BARRIER_BYTES);
     const int mn = m * n;
     const int xlen = TRANS ? m : n, ylen = TRANS ? n : m;
-    const int len = TRANS ? m : n, step = TRANS ? n : 1;
     const int a_size = (tile * mn + V - 1) / V * V, x_size = (tile * xlen + V - 1) / V * V;
     const index_t chunks = (batch + tile - 1) / tile, stride = gridDim.x;
-    const int lane = threadIdx.x & 31, g = lane % group;
-    const unsigned gmask = group == 32 ? 0xffffffffu
-                                       : ((1u << group) - 1u) << (lane / group * group);
     ring_init(bars, stages);
     __syncthreads();
     // thread 0: tile c into buffer s
@@ -281,20 +301,7 @@ __global__ void gemv_stream(index_t batch, int m, int n, T alpha, const T* __res
         const index_t k0 = c * tile;
         const int count = (int)min((index_t)tile, batch - k0);
         const T* As = ring + (index_t)s * (a_size + x_size);
-        const T* xs = As + a_size;
-        for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
-            const int k = o / ylen, i = o - k * ylen;
-            const T* a = TRANS ? As + k * mn + i : As + o * n;
-            const T* xk = xs + k * xlen;
-            T sum = T(0);
-            for (int e = g; e < len; e += group) sum += a[e * step] * xk[e];
-            for (int off = group / 2; off > 0; off >>= 1)
-                sum += __shfl_xor_sync(gmask, sum, off, 32);
-            if (g == 0) {
-                T* yo = y + k0 * ylen + o;
-                *yo = alpha * sum + (beta == T(0) ? T(0) : beta * *yo);
-            }
-        }
+        tile_gemv<T, TRANS>(As, As + a_size, count, m, n, alpha, beta, y + k0 * ylen, group);
         __syncthreads();        // buffer s is read: refill it with the tile `stages` ahead
         if (threadIdx.x == 0 && c + stages * stride < chunks) {
             fence_async_shared();

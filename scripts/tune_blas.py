@@ -121,13 +121,15 @@ def tune_gemv(t, dtype, shapes, batch0, ops=("N", "T")):
 
 def gemv_stream_candidates(m, n, item):
     """gemv_stream's parameters tried for m x n matrices of ``item`` bytes (those gemv_staged
-    takes): tile bytes, lanes a dot product (0: the default), block size, ring depth. No
-    register caps: its 40 registers a thread (sm_90) leave every block size resident."""
+    takes): tile bytes, lanes a dot product (0: the default; 2 too where GEMV-N's rows are
+    whole 16-byte pieces, read a piece a lane), block size, ring depth. No register caps: its
+    40 registers a thread (sm_90) leave every block size resident."""
     from linalg._cuda import blas
     if m * n * item > blas.STAGED_MAX_BYTES:
         return []
+    groups = (0, 1, 2, 4) if n % (16 // item) == 0 else (0, 1, 4)
     return [{"kernel": "stream", "tile_bytes": tb, "group": gr, "block": bl, "stages": st}
-            for tb in (8192, 16384, 32768) for gr in (0, 1, 4) for bl in (128, 256)
+            for tb in (8192, 16384, 32768) for gr in groups for bl in (128, 256)
             for st in (2, 3)]
 
 

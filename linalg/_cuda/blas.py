@@ -283,15 +283,23 @@ def _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p):
 STAGED_MAX_BYTES = 48 * 1024    # gemv_staged: largest matrix it stages (one per block there)
 
 
+def dot_lanes(t, m, n, item):
+    """Default lanes a dot product of gemv_staged / gemv_stream (kernels/gemv.cu tile_gemv):
+    the largest power of two <= 32 and <= the dot's steps -- its elements, or for GEMV-N on rows
+    of whole 16-byte pieces those pieces (a lane a piece)."""
+    vec = 16 // item
+    steps = n // vec if not t and n % vec == 0 else (m if t else n)
+    return min(32, _pow2_floor(steps))
+
+
 def _gemv_staged_plan(dtype, t, batch, m, n, p):
     """kernels/gemv.cu gemv_staged: ``tile_bytes`` of matrices per block (default 16 KiB, at
-    least one matrix), ``group`` lanes per dot product (default: the largest power of two <= the
-    dot length, at most 32), ``block`` threads."""
+    least one matrix), ``group`` lanes per dot product (default `dot_lanes`), ``block``
+    threads."""
     item = numpy.dtype(dtype).itemsize
     tile = max(1, int(p.get("tile_bytes") or 16384) // (m * n * item))
     tile = int(min(tile, batch))
-    length = m if t else n
-    group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
+    group = int(p.get("group") or 0) or dot_lanes(t, m, n, item)
     block = int(p.get("block") or 256)
     smem = (-(-tile * m * n // 4) * 4 + tile * (m if t else n)) * item
     expr = name_expr("gemv_staged", _compile.ctype(dtype), _compile.cbool(t))
@@ -308,7 +316,7 @@ GEMV_STREAM_SIGNATURE = "qiiTppTpiii"
 def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
     """kernels/gemv.cu gemv_stream (sm_90, A and x 16-byte aligned; else None): tiles of about
     ``tile_bytes`` of matrices (default 16 KiB; a multiple of 16 / itemsize matrices, so every
-    tile starts on a 16-byte boundary), ``group`` lanes a dot product (gemv_staged's default),
+    tile starts on a 16-byte boundary), ``group`` lanes a dot product (default `dot_lanes`),
     ``block`` threads, ``stages`` buffers in the ring (default 2); a grid of the blocks resident
     at once."""
     if not (aligned and _compile.clusters(_compile.current_device())):
@@ -317,8 +325,8 @@ def _gemv_stream_plan(dtype, t, batch, m, n, aligned, p):
     vec = 16 // item
     tile = max(1, int(p.get("tile_bytes") or 16384) // (m * n * item)) // vec * vec or vec
     tile = min(tile, -(-batch // vec) * vec)
-    length, xlen = (m, m) if t else (n, n)
-    group = int(p.get("group") or 0) or min(32, _pow2_floor(length))
+    xlen = m if t else n
+    group = int(p.get("group") or 0) or dot_lanes(t, m, n, item)
     block = int(p.get("block") or 256)
     stages = max(2, min(RING_STAGES_MAX, int(p.get("stages") or 2)))
     limit = opt_in_smem()

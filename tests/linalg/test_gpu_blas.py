@@ -277,12 +277,15 @@ GEMV_STAGED_FORCED = ({"kernel": "staged"},
                       {"kernel": "staged", "tile_bytes": 65536, "group": 8, "block": 512})
 # gemv_stream (the bulk copy engine feeding a ring of tiles): its defaults, tiles of the fewest
 # matrices (a few bytes past the last 16-byte piece copied by hand), lanes per dot product from
-# 1 to 32, rings of 2 to 5 buffers, a tile larger than the default.
+# 1 to 32 (GEMV-N rows of 16-byte pieces: fewer, as many or more lanes than pieces), rings of 2
+# to 5 buffers, a tile larger than the default.
 GEMV_STREAM_FORCED = ({"kernel": "stream"},
                       {"kernel": "stream", "tile_bytes": 1, "group": 32, "block": 64,
                        "stages": 3},
                       {"kernel": "stream", "tile_bytes": 1000, "group": 1, "block": 128,
                        "stages": 5},
+                      {"kernel": "stream", "tile_bytes": 4096, "group": 2, "block": 256,
+                       "stages": 2},
                       {"kernel": "stream", "tile_bytes": 65536, "group": 4, "block": 512})
 GEMV_N_FORCED += GEMV_STAGED_FORCED + GEMV_STREAM_FORCED
 GEMV_T_FORCED = ({"vec": 1, "unroll": 1, "team": 8, "block": 128},

@@ -89,3 +89,5 @@ def test_gemv_stream_candidates_only_where_a_matrix_stages():
     assert len(cands) == 36 and all(c["kernel"] == "stream" and "maxreg" not in c
                                     for c in cands)
     assert tune.gemv_stream_candidates(512, 512, 8) == []
+    # rows of whole 16-byte pieces (float64 81x8): two lanes a row tried too
+    assert {c["group"] for c in tune.gemv_stream_candidates(81, 8, 8)} == {0, 1, 2, 4}

@@ -193,14 +193,51 @@ __device__ __forceinline__ void stage_to_shared(const T* __restrict__ src, int c
     }
 }
 
+// GEMV-T of tile_gemv (below) on rows of whole 16-byte pieces: an output is a piece of V = 16 /
+// sizeof(T) columns, its V sums over rows g, g + group, ... by one 16-byte shared load a row,
+// then summed over the group's lanes.
+template <typename T>
+__device__ __forceinline__ void tile_gemv_t_pieces(const T* As, const T* xs, int count, int m,
+                                                   int n, T alpha, T beta, T* __restrict__ y,
+                                                   int group, int g, unsigned gmask) {
+    constexpr int V = 16 / sizeof(T);
+    const int np = n / V;
+    for (int o = threadIdx.x / group; o < count * np; o += blockDim.x / group) {
+        const int k = o / np, p = o - k * np;
+        const T* a = As + k * m * n + p * V;
+        const T* xk = xs + k * m;
+        T sum[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) sum[e] = T(0);
+        for (int i = g; i < m; i += group) {
+            T av[V];
+            load_vec<T, V>(a + i * n, av);
+            const T xi = xk[i];
+#pragma unroll
+            for (int e = 0; e < V; ++e) sum[e] += av[e] * xi;
+        }
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            for (int off = group / 2; off > 0; off >>= 1)
+                sum[e] += __shfl_xor_sync(gmask, sum[e], off, 32);
+        if (g == 0) {
+            T* yo = y + k * n + p * V;
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                yo[e] = alpha * sum[e] + (beta == T(0) ? T(0) : beta * yo[e]);
+        }
+    }
+}
+
 // The outputs of `count` matrices staged in shared memory (gemv_staged, gemv_stream): As holds
 // them packed (m x n row-major each, 16-byte aligned), xs their vectors (packed, 16-byte
 // aligned), y the first output in global memory. An output (a row for N, a column for T) is one
-// dot product summed by `group` lanes (a power of two <= 32) and a shuffle reduction. N with
-// rows of whole 16-byte pieces (n a multiple of 16 / sizeof(T)): a lane takes pieces g,
-// g + group, ... of its row, one 16-byte shared load each, so that `group` lanes reading one
-// row read consecutive pieces (no bank conflicts where group covers the row); rows of 4 or 8
-// elements read an element a lane were 4- to 8-way bank-conflicted. Else an element a step.
+// dot product summed by `group` lanes (a power of two <= 32) and a shuffle reduction. Rows of
+// whole 16-byte pieces (n a multiple of 16 / sizeof(T)) are read a piece (one 16-byte shared
+// load) at a time: N, a lane takes pieces g, g + group, ... of its row, so that the lanes of a
+// row read consecutive pieces; T (tile_gemv_t_pieces), a lane sums the piece's columns. Rows of
+// 4 or 8 elements read an element a lane were 4- to 8-way bank-conflicted. Else an element a
+// step.
 template <typename T, bool TRANS>
 __device__ __forceinline__ void tile_gemv(const T* As, const T* xs, int count, int m, int n,
                                           T alpha, T beta, T* __restrict__ y, int group) {
@@ -211,13 +248,17 @@ __device__ __forceinline__ void tile_gemv(const T* As, const T* xs, int count, i
     const int lane = threadIdx.x & 31, g = lane % group;
     const unsigned gmask = group == 32 ? 0xffffffffu
                                        : ((1u << group) - 1u) << (lane / group * group);
-    const bool pieces = !TRANS && n % V == 0;
+    const bool pieces = n % V == 0;
+    if (TRANS && pieces) {
+        tile_gemv_t_pieces<T>(As, xs, count, m, n, alpha, beta, y, group, g, gmask);
+        return;
+    }
     for (int o = threadIdx.x / group; o < count * ylen; o += blockDim.x / group) {
         const int k = o / ylen, i = o - k * ylen;
         const T* a = TRANS ? As + k * mn + i : As + o * n;   // N: rows are contiguous
         const T* xk = xs + k * xlen;
         T sum = T(0);
-        if (pieces) {
+        if (!TRANS && pieces) {
             for (int p = g; p < n / V; p += group) {
                 T av[V], xv[V];
                 load_vec<T, V>(a + p * V, av);

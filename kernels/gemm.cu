@@ -165,7 +165,7 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
     }
 }
 
-// gemm_stream<T, NC>  (launcher: linalg/_cuda/blas.py, gemm with one B, table "cfg": "stream")
+// gemm_stream<T, NC, WIDE>  (launcher: linalg/_cuda/blas.py, gemm with one B, table "cfg": "stream")
 //   The same product as gemm_tall (one tall A_flat, one op(B)) fed by the bulk copy engine
 //   (sm_90): a persistent grid, each block walking chunks of rp rows with a grid stride through
 //   a ring of `stages` shared-memory buffers. Warp 0 keeps the next stages - 1 chunks in flight
@@ -175,27 +175,39 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
 //   that landed: thread (lr, cg) row lr, columns cg*NC .. cg*NC+NC-1 as gemm_tall, stores
 //   straight to C. No thread holds a register or an instruction per element copied, so the
 //   loads in flight are bounded by the ring, not by registers.
+//   B^T's rows are ldb = np rounded up to 16 bytes apart (np = ceil(n / NC) * NC), so that a
+//   thread's NC columns are read by 16-byte loads where they start on a 16-byte boundary: NC a
+//   multiple of 16 / sizeof(T), or (WIDE, for one column group: n <= NC) the load reads the
+//   padding past NC too (float64 NC = 9: five loads a k step instead of nine; each load is a
+//   shared-memory wavefront, and those bound the kernel where B has few columns).
 //   Needs k * sizeof(T) % 16 == 0 and A 16-byte aligned; blockDim = rp * ceil(n / NC); shared
-//   memory: RING_BARRIER_BYTES of barriers (stages <= RING_BARRIERS), B^T (k x np, np = ceil(n / NC) * NC, padded
-//   to 16 bytes), then stages * rp * lds elements.
-template <typename T, int NC>
+//   memory: RING_BARRIER_BYTES of barriers (stages <= RING_BARRIERS), B^T (k x ldb), then
+//   stages * rp * lds elements.
+template <typename T, int NC, bool WIDE = false>
 __device__ __forceinline__ void load_cols(const T* p, T (&r)[NC]) {
-    if constexpr ((NC * sizeof(T)) % 16 == 0) {
+    constexpr int V = 16 / sizeof(T), NCV = (NC + V - 1) / V * V;
+    if constexpr (NC % V == 0) {
         load_vec<T, NC>(p, r);
+    } else if constexpr (WIDE) {
+        T w[NCV];
+        load_vec<T, NCV>(p, w);
+#pragma unroll
+        for (int c = 0; c < NC; ++c) r[c] = w[c];
     } else {
 #pragma unroll
         for (int c = 0; c < NC; ++c) r[c] = p[c];
     }
 }
 
-template <typename T, int NC>
+template <typename T, int NC, bool WIDE>
 __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                             const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
                             int rp, int lds, int stages) {
     constexpr int VEC = 16 / sizeof(T);
     extern __shared__ __align__(128) unsigned char gemm_stream_smem[];
     unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_stream_smem);
-    const int ncg = (n + NC - 1) / NC, np = ncg * NC;
+    const int ncg = (n + NC - 1) / NC;
+    const int np = NC % VEC == 0 ? ncg * NC : (ncg * NC + VEC - 1) / VEC * VEC;    // ldb
     T* Bt = reinterpret_cast<T*>(gemm_stream_smem + RING_BARRIER_BYTES);
     T* As = Bt + (k * np + VEC - 1) / VEC * VEC;
     const int t = threadIdx.x, nt = blockDim.x, lane = t % 32;
@@ -243,7 +255,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) {
                     T b[NC];
-                    load_cols<T, NC>(bt + (index_t)(kk + v) * np, b);
+                    load_cols<T, NC, WIDE>(bt + (index_t)(kk + v) * np, b);
 #pragma unroll
                     for (int j = 0; j < NC; ++j) acc[j] += a[v] * b[j];
                 }

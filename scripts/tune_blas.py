@@ -190,14 +190,17 @@ def rows_candidates(own_params=None):
 def stream_candidates(n, k):
     """gemm_stream's parameters tried for one tall A with n columns of C and rows of k: columns
     per thread (n itself where gemm_stream has it, the power of two above, 4), rows per chunk,
-    ring depth, row layout. None past n = 16 or k = 128, where a thread per row lost 3-7x to
+    ring depth, row layout, B^T's rows read with their padding ("wide") where that applies. None past n = 16 or k = 128, where a thread per row lost 3-7x to
     cuBLAS on the H200 (192x216 (27x216)^T, 375x512 (64x512)^T: reports/gpu_20261128k)."""
     from linalg._cuda.blas import STREAM_NC
     if n > 16 or k > 128:
         return []
     ncs = sorted({nc for nc in (n, 1 << (n - 1).bit_length(), 4) if nc in STREAM_NC})
-    return [{"cfg": "stream", "nc": nc, "rp": rp, "stages": st, "pad": pad}
-            for nc in ncs for rp in (32, 64, 128) for st in (2, 3) for pad in (True, False)]
+    # "wide" (B^T's rows read with their padding) where one group of nc odd columns covers n
+    return [{"cfg": "stream", "nc": nc, "rp": rp, "stages": st, "pad": pad,
+             **({"wide": True} if wide else {})}
+            for nc in ncs for wide in ((False, True) if nc % 2 and n <= nc else (False,))
+            for rp in (32, 64, 128) for st in (2, 3) for pad in (True, False)]
 
 
 def pick_stream(timed, kernel_ms, gain=1.05):

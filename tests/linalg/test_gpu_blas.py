@@ -105,6 +105,8 @@ def test_gemm_shared_b_streaming_kernel(dtype, tb):
 
 STREAM_FORCED = ({"cfg": "stream"}, {"cfg": "stream", "nc": 3, "rp": 32, "stages": 2},
                  {"cfg": "stream", "nc": 9, "rp": 128, "stages": 6, "pad": False},
+                 {"cfg": "stream", "nc": 9, "rp": 64, "stages": 2, "wide": True},
+                 {"cfg": "stream", "nc": 3, "rp": 32, "stages": 3, "wide": True},
                  {"cfg": "stream", "nc": 16, "rp": 64, "stages": 3},
                  {"cfg": "stream", "nc": 8, "rp": 256, "stages": 16, "pad": False})
 

@@ -60,6 +60,8 @@ def test_stream_candidates_only_for_narrow_products():
     assert {c["nc"] for c in cands} == {4, 9, 16} and all(c["cfg"] == "stream" for c in cands)
     assert {c["nc"] for c in tune.stream_candidates(4, 16)} == {4}
     assert tune.stream_candidates(27, 216) == [] and tune.stream_candidates(8, 512) == []
+    # B^T's rows read with their padding: only nc = 9, the one group of odd columns covering n
+    assert {c["nc"] for c in cands if c.get("wide")} == {9}
 
 
 def test_the_tall_entry_keeps_stream_where_a_rule_leaves_calls_to_it():

@@ -2058,3 +2058,40 @@ def test_small_batches_with_one_b_do_not_fold(fake_gpu, monkeypatch):
     real_gemm(a, b, None, "N", "T")
     assert (1, 300 * 32, 36) not in shapes
 
+
+
+def test_dot_lanes_are_a_rows_pieces_where_its_rows_are_whole_16_byte_pieces():
+    """gemv_staged / gemv_stream's default lanes a dot product (kernels/gemv.cu tile_gemv):
+    GEMV-N on rows of whole 16-byte pieces takes a lane a piece, else a lane an element (at most
+    32, a power of two)."""
+    assert blas.dot_lanes(False, 81, 8, 8) == 4          # 8 doubles: four pieces
+    assert blas.dot_lanes(False, 18, 4, 4) == 1          # 4 floats: one piece
+    assert blas.dot_lanes(False, 375, 64, 4) == 16
+    assert blas.dot_lanes(False, 32, 9, 8) == 8          # odd rows: their elements
+    assert blas.dot_lanes(True, 81, 8, 8) == 32          # T: the column's elements
+    assert blas.dot_lanes(True, 3, 8, 8) == 2
+
+
+@pytest.mark.parametrize("dtype,n,nc,asked,wide", [
+    ("float64", 9, 9, True, True), ("float64", 9, 9, False, False),
+    ("float32", 9, 9, True, True), ("float32", 9, 16, True, False),   # whole pieces already
+    ("float64", 27, 9, True, False),                                   # three column groups
+    ("float64", 3, 3, True, True), ("float64", 4, 4, True, False)])
+def test_gemm_stream_reads_one_column_group_with_its_padding_where_the_table_says(
+        monkeypatch, dtype, n, nc, asked, wide):
+    """gemm_stream's "wide" (B^T's rows read by 16-byte loads with their padding) compiles in
+    only where it is asked for, one column group covers n and nc is not whole 16-byte pieces;
+    B^T's rows take 16-byte multiples either way (the shared bytes)."""
+    monkeypatch.setattr(_compile, "current_device", lambda: 0)
+    monkeypatch.setattr(_compile, "clusters", lambda device: True)
+    monkeypatch.setattr(blas, "opt_in_smem", lambda: 232448)
+    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "kernel_regs", lambda *args, **kwargs: 80)
+    k, item = 36, numpy.dtype(dtype).itemsize
+    p = {"cfg": "stream", "nc": nc, "rp": 64, "stages": 2, "pad": False, "wide": asked}
+    kind, expr, grid, threads, smem, (rp, lds, stages) = blas._stream_plan(
+        dtype, 40960 * 32, n, k, True, p)
+    assert kind == "stream" and expr.endswith(f", {nc}, {'true' if wide else 'false'}>")
+    ldb = -(-(-(-n // nc) * nc) * item // 16) * 16 // item
+    assert smem == blas.RING_BARRIER_BYTES + k * ldb * item + stages * rp * lds * item

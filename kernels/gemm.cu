@@ -165,7 +165,7 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
     }
 }
 
-// gemm_stream<T, NC, WIDE>  (launcher: linalg/_cuda/blas.py, gemm with one B, table "cfg": "stream")
+// gemm_stream<T, NC, WIDE>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "stream")
 //   The same product as gemm_tall (one tall A_flat, one op(B)) fed by the bulk copy engine
 //   (sm_90): a persistent grid, each block walking chunks of rp rows with a grid stride through
 //   a ring of `stages` shared-memory buffers. Warp 0 keeps the next stages - 1 chunks in flight
@@ -183,7 +183,7 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
 //   Needs k * sizeof(T) % 16 == 0 and A 16-byte aligned; blockDim = rp * ceil(n / NC); shared
 //   memory: RING_BARRIER_BYTES of barriers (stages <= RING_BARRIERS), B^T (k x ldb), then
 //   stages * rp * lds elements.
-template <typename T, int NC, bool WIDE = false>
+template <typename T, int NC, bool WIDE>
 __device__ __forceinline__ void load_cols(const T* p, T (&r)[NC]) {
     constexpr int V = 16 / sizeof(T), NCV = (NC + V - 1) / V * V;
     if constexpr (NC % V == 0) {

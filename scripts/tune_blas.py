@@ -190,8 +190,9 @@ def rows_candidates(own_params=None):
 def stream_candidates(n, k):
     """gemm_stream's parameters tried for one tall A with n columns of C and rows of k: columns
     per thread (n itself where gemm_stream has it, the power of two above, 4), rows per chunk,
-    ring depth, row layout, B^T's rows read with their padding ("wide") where that applies. None past n = 16 or k = 128, where a thread per row lost 3-7x to
-    cuBLAS on the H200 (192x216 (27x216)^T, 375x512 (64x512)^T: reports/gpu_20261128k)."""
+    ring depth, row layout, B^T's rows read with their padding ("wide") where that applies.
+    None past n = 16 or k = 128, where a thread per row lost 3-7x to cuBLAS on the H200
+    (192x216 (27x216)^T, 375x512 (64x512)^T: reports/gpu_20261128k)."""
     from linalg._cuda.blas import STREAM_NC
     if n > 16 or k > 128:
         return []

@@ -695,8 +695,8 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     fixed = RING_BARRIER_BYTES + k * -(-ncg * nc // vec) * vec * item     # B^T, rows 16-byte
     limit = opt_in_smem()
     # "wide": one column group whose columns are not whole 16-byte pieces read with its rows'
-    # padding (fewer shared loads, more registers; H200 float64 32x36 (9x36)^T 0.94x at 40 960
-    # zones, 1.05x at 262 144: a table choice)
+    # padding (fewer shared loads, more registers; H200 float64 32x36 (9x36) 0.93-0.94x at
+    # 40 960 zones, 1.04-1.13x at 262 144: a table choice)
     wide = bool(p.get("wide", False)) and ncg == 1 and nc % vec != 0
     expr = name_expr("gemm_stream", _compile.ctype(dtype), nc, _compile.cbool(wide))
     regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)

@@ -114,6 +114,18 @@ __global__ void gemm_tiled(index_t batch, int m, int n, int k, T alpha,
     }
 }
 
+// op(B) (k x n) into shared memory transposed as Bt[kk][j], rows ld apart, zero past n (the one
+// B of gemm_tall and gemm_stream), by the block's nt threads (t: this one's index); the caller
+// synchronizes.
+template <typename T>
+__device__ __forceinline__ void stage_b_transposed(T* Bt, const T* __restrict__ B, int transb,
+                                                   int n, int k, int ld, int t, int nt) {
+    for (int e = t; e < k * ld; e += nt) {
+        const int kk = e / ld, j = e % ld;
+        Bt[e] = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
+    }
+}
+
 // gemm_tall<T, NC, VEC>  (launcher: linalg/_cuda/blas.py, gemm with one B for the whole batch)
 //   C_flat = alpha * A_flat op(B) + beta * C_flat where A_flat (rows x k) is the batch of A_z
 //   stacked (rows = batch * m, contiguous) and one op(B) (k x n) serves every row: the hydro
@@ -132,10 +144,7 @@ __global__ void gemm_tall(index_t rows, int n, int k, T alpha, const T* __restri
     T* Bt = reinterpret_cast<T*>(gemm_tall_smem);
     T* As = Bt + (index_t)k * np;
     const int t = threadIdx.x, nt = blockDim.x;
-    for (int e = t; e < k * np; e += nt) {
-        const int kk = e / np, j = e % np;
-        Bt[e] = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
-    }
+    stage_b_transposed(Bt, B, transb, n, k, np, t, nt);
     const int lr = t % rp, cg = t / rp;
     for (index_t r0 = (index_t)blockIdx.x * rp; r0 < rows; r0 += (index_t)gridDim.x * rp) {
         const int nr = (int)min((index_t)rp, rows - r0);
@@ -207,17 +216,16 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     extern __shared__ __align__(128) unsigned char gemm_stream_smem[];
     unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_stream_smem);
     const int ncg = (n + NC - 1) / NC;
-    const int np = NC % VEC == 0 ? ncg * NC : (ncg * NC + VEC - 1) / VEC * VEC;    // ldb
+    // B^T's row stride: ncg * NC rounded up to 16 bytes (written as the plain product where NC
+    // is whole pieces: the rounding expression there cost NC = 16 18 registers, 83 -> 101)
+    const int ldb = NC % VEC == 0 ? ncg * NC : (ncg * NC + VEC - 1) / VEC * VEC;
     T* Bt = reinterpret_cast<T*>(gemm_stream_smem + RING_BARRIER_BYTES);
-    T* As = Bt + (k * np + VEC - 1) / VEC * VEC;
+    T* As = Bt + (k * ldb + VEC - 1) / VEC * VEC;
     const int t = threadIdx.x, nt = blockDim.x, lane = t % 32;
     const index_t chunks = (rows + rp - 1) / rp, step = gridDim.x;
     const unsigned row_bytes = k * sizeof(T);
     ring_init(bars, stages);
-    for (int e = t; e < k * np; e += nt) {
-        const int kk = e / np, j = e % np;
-        Bt[e] = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
-    }
+    stage_b_transposed(Bt, B, transb, n, k, ldb, t, nt);
     __syncthreads();
     // warp 0: chunk c into buffer s, its bytes registered on the buffer's barrier first
     auto issue = [&](index_t c, int s) {
@@ -255,7 +263,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) {
                     T b[NC];
-                    load_cols<T, NC, WIDE>(bt + (index_t)(kk + v) * np, b);
+                    load_cols<T, NC, WIDE>(bt + (index_t)(kk + v) * ldb, b);
 #pragma unroll
                     for (int j = 0; j < NC; ++j) acc[j] += a[v] * b[j];
                 }

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hydro import eos
+from hydro import eos, gpu_kernels
 from hydro.operators import gather_vector, pcg, scatter_add
 
 
@@ -135,8 +135,12 @@ def ref_gradient(xp, fz, G2):
 
     out[z, q, c, g] = d f_c / d xi_g at point q; one BLAS matmul for all zones.
     """
-    dim, Z, _ = fz.shape
-    g = fz @ G2.T                                          # (dim_c, Z, dim_g*NQ)
+    return gradient_view(fz @ G2.T, fz.shape[0])
+
+
+def gradient_view(g, dim):
+    """The (Z, NQ, dim, dim) view [z, q, c, g] of the matmul's (dim_c, Z, dim_g*NQ) result."""
+    _, Z, _ = g.shape
     return g.reshape(dim, Z, dim, -1).transpose(1, 3, 0, 2)
 
 
@@ -178,6 +182,32 @@ def cfl_time_step(xp, J, detJ, rho, cs, visc, order, cfl):
     return xp.where(detJ < 0.0, 0.0, dt)
 
 
+def quadrature_physics(xp, Jg, Vg, e_q, qd, w, opts, order):
+    """Density, pressure, weighted stress and CFL step at every quadrature point (the reference).
+
+    Jg, Vg: reference gradients of position and velocity as ``fz @ G2.T`` gives them, (dim, Z,
+    dim*NQ) (Vg None without viscosity); e_q (Z, NQ) specific internal energy; qd the
+    QuadratureData (rho0DetJ0w, gamma, Jac0inv, h0); w (NQ,) weights; opts the operator options
+    (viscosity, vorticity, q1, q2, cfl); order the H1 order. Returns rho, p (Z, NQ), stressJinvT
+    = sigma J^{-T} w |J| (Z, NQ, dim, dim) and the pointwise step (Z, NQ). On the GPU
+    hydro.gpu_kernels.quadrature_physics does the same in one kernel.
+    """
+    dim = Jg.shape[0]
+    J = gradient_view(Jg, dim)
+    detJ, Jinv = det_inv(xp, J)
+    rho = qd.rho0DetJ0w / (detJ * w)
+    p, cs = eos.ideal_gas(xp, qd.gamma[:, None], rho, xp.maximum(e_q, 0.0))
+    stress = -p[..., None, None] * xp.eye(dim)
+    visc = xp.zeros_like(rho)
+    if opts["viscosity"]:
+        visc, sym = artificial_viscosity(xp, rho, cs, J, Jinv, qd.Jac0inv, gradient_view(Vg, dim),
+                                         qd.h0, opts["q1"], opts["q2"], opts["vorticity"])
+        stress = stress + visc[..., None, None] * sym
+    dt = cfl_time_step(xp, J, detJ, rho, cs, visc, order, opts["cfl"])
+    stressJinvT = (stress @ xp.swapaxes(Jinv, -1, -2)) * (w * detJ)[..., None, None]
+    return rho, p, stressJinvT, dt
+
+
 class LagrangianHydro:
     """Right-hand side of the semi-discrete system and the quadrature-point physics.
 
@@ -207,6 +237,9 @@ class LagrangianHydro:
         self.qdata_current = False
         self.cg_iterations = 0
         self.sync_timers = False
+        # On the GPU the quadrature-point physics runs as one kernel (kernels/hydro.cu); False
+        # runs the array-module reference (quadrature_physics) there too.
+        self.fused = xp is not np
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
         if opts.get("acceleration") is not None:
@@ -230,32 +263,26 @@ class LagrangianHydro:
         if self.qdata_current:
             return
         t0 = time.perf_counter()
-        xp, L, qd, o = self.xp, self.L, self.qdata, self.opts
-        dim = L.dim
-        xz = L.x(S)[:, self.dof_map]                      # (dim, Z, ND)
-        J = ref_gradient(xp, xz, self.G2)                 # (Z, NQ, dim, dim)
-        detJ, Jinv = det_inv(xp, J)
-        rho = qd.rho0DetJ0w / (detJ * self.w)
-        e_q = self.L.e(S) @ self.Bl2.T                    # (Z, NQ)
-        E = xp.maximum(e_q, 0.0)
-        gamma = qd.gamma[:, None]
-        p, cs = eos.ideal_gas(xp, gamma, rho, E)
-        stress = -p[..., None, None] * xp.eye(dim)
-        visc = xp.zeros_like(rho)
-        if o["viscosity"]:
-            dvdxi = ref_gradient(xp, L.v(S)[:, self.dof_map], self.G2)
-            visc, sym = artificial_viscosity(xp, rho, cs, J, Jinv, qd.Jac0inv, dvdxi, qd.h0,
-                                             o["q1"], o["q2"], o["vorticity"])
-            stress = stress + visc[..., None, None] * sym
-        dt_local = float(cfl_time_step(xp, J, detJ, rho, cs, visc, self.ref.order, o["cfl"]).min()
-                         if rho.size else float("inf"))  # the one host sync of the update
+        xp, qd, o = self.xp, self.qdata, self.opts
+        Jg, Vg, e_q = self.point_fields(S)
+        physics = gpu_kernels.quadrature_physics if self.fused else quadrature_physics
+        rho, p, qd.stressJinvT, dt = physics(xp, Jg, Vg, e_q, qd, self.w, o, self.ref.order)
+        dt_local = float(dt.min()) if rho.size else float("inf")  # the one host sync
         qd.dt_est = min(qd.dt_est, dt_local)
-        qd.stressJinvT = (stress @ xp.swapaxes(Jinv, -1, -2)) * (self.w * detJ)[..., None, None]
         qd.rho, qd.p, qd.e = rho, p, e_q
         t0 = self._lap("quadrature_update", t0)
         self.force.assemble(qd.stressJinvT)
         self._lap("corner_force", t0)
         self.qdata_current = True
+
+    def point_fields(self, S):
+        """The state at the quadrature points, as quadrature_physics takes it: reference gradients
+        of position and velocity (dim, Z, dim*NQ) (velocity None without viscosity) and e (Z, NQ).
+        """
+        L = self.L
+        Jg = L.x(S)[:, self.dof_map] @ self.G2.T
+        Vg = L.v(S)[:, self.dof_map] @ self.G2.T if self.opts["viscosity"] else None
+        return Jg, Vg, L.e(S) @ self.Bl2.T
 
     def _lap(self, stage, t0):
         """Add the time since t0 to ``stage`` (syncing the device first if sync_timers)."""

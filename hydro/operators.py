@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import linalg
+from hydro import gpu_kernels
 
 
 def scatter_add(xp, index, values, size):
@@ -114,6 +115,8 @@ class ForceOperator:
     """Corner-force matrices F_z = A_z B^T (Z, dim*ND, NE) rebuilt from the quadrature stress.
 
     (A_z)_{(c,i),q} = sum_g stressJinvT_z(q)[c, g] dw_i/dxi_g(q) and B_{jq} = phi_j(q) (L2 basis).
+    On the GPU one kernel forms F and F . 1 without storing A (``fused``, hydro.gpu_kernels);
+    the batched-GEMM form below is the CPU path and the reference it is tested against.
     """
 
     def __init__(self, xp, h1_G, l2_B):
@@ -121,11 +124,16 @@ class ForceOperator:
         self.G = xp.asarray(h1_G)          # (dim, NQ, ND)
         self.GT = xp.ascontiguousarray(self.G.transpose(0, 2, 1))  # (dim, ND, NQ)
         self.Bt = xp.asarray(l2_B)         # (NQ, NE): B^T
-        self.F = None
+        self.F = self.F1 = None
+        self.fused = xp is not np
 
     def assemble(self, stressJinvT):
         """Build F from stressJinvT (Z, NQ, dim, dim) -> F (Z, dim*ND, NE)."""
         xp = self.xp
+        if self.fused:
+            self.F, self.F1 = gpu_kernels.corner_forces(xp, stressJinvT, self.G, self.Bt)
+            return self.F
+        self.F1 = None
         Z, NQ, dim, _ = stressJinvT.shape
         ND = self.G.shape[2]
         # A[z, c, i, q] = sum_g stressJinvT[z, q, c, g] G[g, q, i]: dim fused multiply-adds over
@@ -142,6 +150,8 @@ class ForceOperator:
 
     def mult_one(self):
         """F . 1 per zone: (Z, dim*ND)."""
+        if self.F1 is not None:
+            return self.F1
         ones = self.xp.ones(self.F.shape[::2], dtype=self.F.dtype)
         return linalg.gemv(self.F, ones)
 

@@ -1,11 +1,15 @@
 """Throughput of the hydro driver: 3-D Sedov, Q2-Q1, a fixed number of cycles per zone count.
 
     python scripts/bench_hydro.py [--zones 8 16 24] [--cycles 20] [--backends cpu gpu] [--output DIR] [--quick]
+                                  [--reference]
 
 Reports, per backend and mesh: zone-cycles/s, the Laghos force rate (H1 + L2 dofs x RK stages per
 second of corner-force time, the figure Laghos prints as its "Forces" rate, reference/hydro-method.md
-§3), quadrature-point updates per second, and each stage's share of the wall time. Writes
-bench_hydro.md (and .csv) to --output with the date and device.
+§3), quadrature-point updates per second, and each stage's share of the wall time (on the GPU
+the device is synchronized at stage boundaries, so each stage's time is its own). On the GPU the
+quadrature-point update and the corner forces run as kernels/hydro.cu ("fused" path);
+--reference also runs the array-module code they replace ("reference" path, CuPy kernels and
+linalg.gemm). Writes bench_hydro.md (and .csv) to --output with the date and device.
 """
 import argparse
 import csv
@@ -44,11 +48,14 @@ def synchronize(xp):
         xp.cuda.runtime.deviceSynchronize()
 
 
-def run_one(nx, cycles, backend, integrator):
-    """Run one mesh on one backend; returns a result row (dict)."""
+def run_one(nx, cycles, backend, integrator, path="fused"):
+    """Run one mesh on one backend ("fused" or "reference" path on the GPU); a result row."""
     xp = array_module(backend)
     cfg = case(nx, cycles + 2, integrator)
     sim = Simulation(cfg, xp=xp)
+    if backend == "gpu":
+        sim.op.sync_timers = True
+        sim.op.fused = sim.op.force.fused = path == "fused"
     for _ in range(2):                      # warm-up: kernel compilation, caches, allocations
         sim.step()
     synchronize(xp)
@@ -65,7 +72,7 @@ def run_one(nx, cycles, backend, integrator):
     h1 = 3 * (2 * nx + 1) ** 3              # vector Q2 dofs
     l2 = 8 * zones                          # Q1 dofs
     quad_points = 64 * zones                # 4^3 Gauss points per zone for Q2-Q1
-    row = {"backend": backend, "zones": zones, "h1_dofs": h1, "l2_dofs": l2, "cycles": steps,
+    row = {"backend": backend, "path": path if backend == "gpu" else "-", "zones": zones, "h1_dofs": h1, "l2_dofs": l2, "cycles": steps,
            "wall_s": wall, "zone_cycles_per_s": zones * steps / wall,
            "force_gdof_stage_per_s": (h1 + l2) * stages_done / max(spent["corner_force"], 1e-30) / 1e9,
            "quad_gpoint_stage_per_s": quad_points * stages_done / max(spent["quadrature_update"], 1e-30) / 1e9}
@@ -81,12 +88,12 @@ def device_name(backends):
 
 
 def table(rows):
-    head = ("| backend | zones | H1+L2 dofs | cycles | zone-cycles/s | force Gdof·stage/s "
+    head = ("| backend | path | zones | H1+L2 dofs | cycles | zone-cycles/s | force Gdof·stage/s "
             "| quad Gpt·stage/s | " + " | ".join(STAGES) + " |")
-    lines = [head, "|" + " --- |" * (7 + len(STAGES))]
+    lines = [head, "|" + " --- |" * (8 + len(STAGES))]
     for r in rows:
         shares = " | ".join(f"{100 * r['share_' + k]:.0f} %" for k in STAGES)
-        lines.append(f"| {r['backend']} | {r['zones']} | {r['h1_dofs'] + r['l2_dofs']} | {r['cycles']} "
+        lines.append(f"| {r['backend']} | {r['path']} | {r['zones']} | {r['h1_dofs'] + r['l2_dofs']} | {r['cycles']} "
                      f"| {r['zone_cycles_per_s']:.3g} | {r['force_gdof_stage_per_s']:.3g} "
                      f"| {r['quad_gpoint_stage_per_s']:.3g} | {shares} |")
     return "\n".join(lines)
@@ -101,17 +108,22 @@ def main(argv=None):
     parser.add_argument("--cpu-max-nx", type=int, default=16, help="largest nx run on the CPU backend")
     parser.add_argument("--output", type=Path, default=Path("out/bench_hydro"))
     parser.add_argument("--quick", action="store_true", help="small meshes and few cycles")
+    parser.add_argument("--reference", action="store_true",
+                        help="on the GPU also run the array-module path the hydro kernels replace")
     args = parser.parse_args(argv)
     backends = args.backends or (["gpu", "cpu"] if _gpu_present() else ["cpu"])
     sizes = args.zones or ([4, 8] if args.quick else [8, 16, 24, 32])
     cycles = 3 if args.quick else args.cycles
     rows = []
     for backend in backends:
-        for nx in sizes:
-            if backend == "cpu" and nx > args.cpu_max_nx:
-                continue
-            rows.append(run_one(nx, cycles, backend, args.integrator))
-            print(f"{backend} nx={nx}: {rows[-1]['zone_cycles_per_s']:.3g} zone-cycles/s", flush=True)
+        paths = ["fused", "reference"] if backend == "gpu" and args.reference else ["fused"]
+        for path in paths:
+            for nx in sizes:
+                if backend == "cpu" and nx > args.cpu_max_nx:
+                    continue
+                rows.append(run_one(nx, cycles, backend, args.integrator, path))
+                print(f"{backend} {rows[-1]['path']} nx={nx}: "
+                      f"{rows[-1]['zone_cycles_per_s']:.3g} zone-cycles/s", flush=True)
     text = (f"# hydro benchmark: 3-D Sedov Q2-Q1 ({args.integrator})\n\n"
             f"date {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}, device {device_name(backends)}, "
             f"command `python scripts/bench_hydro.py {' '.join(sys.argv[1:] if argv is None else argv)}`\n\n{table(rows)}\n")

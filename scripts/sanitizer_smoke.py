@@ -1,11 +1,13 @@
 """Call every linalg operation once on small CuPy batches, for compute-sanitizer memcheck.
 
     compute-sanitizer --tool memcheck --error-exitcode 9 python3 scripts/sanitizer_smoke.py
+        [--hydro-only]
 
 Sizes cover the kernel size classes (tiny register kernels, shared-memory, blocked) with odd
 shapes, where out-of-bounds accesses hide (33 and 64 through the one-launch small-batch path);
 further passes force the one-launch paths, turn the small-batch rules (vendor crossovers, one
-launch) off so that the recursive paths run too, and force the vendor paths.
+launch) off so that the recursive paths run too, and force the vendor paths. The hydro driver's
+kernels (kernels/hydro.cu) run first, through a few small simulations (--hydro-only: just those).
 """
 import itertools
 
@@ -89,7 +91,31 @@ def main():
     print(f"sanitizer smoke: {calls} calls completed")
 
 
+def hydro_kernels():
+    """kernels/hydro.cu through the hydro driver: 1-D to 3-D, Q1 to Q4 (3-D Q3: F's columns split
+    over two threads a row), with and without viscosity, two cycles each on a few zones."""
+    from hydro.config import load_case
+    from hydro.simulation import Simulation
+    for problem, dim, nx, order, over in (("sod", 1, 5, 1, {}), ("sedov", 2, 3, 2, {}),
+                                          ("sedov", 2, 2, 4, {}), ("sedov", 3, 2, 2, {}),
+                                          ("sedov", 3, 1, 3, {}), ("rayleigh_taylor", 2, 2, 2, {}),
+                                          ("taylor_green", 2, 2, 2,
+                                           {"viscosity": {"enabled": False}})):
+        cfg = load_case({"problem": problem, "dim": dim, "mesh": {"nx": nx}, "order": order,
+                         "final_time": 1.0, "backend": "gpu", **over})
+        sim = Simulation(cfg, xp=cupy)
+        assert sim.op.fused and sim.op.force.fused
+        for _ in range(2):
+            sim.step()
+    cupy.cuda.runtime.deviceSynchronize()
+    print("sanitizer smoke: hydro kernels completed")
+
+
 if __name__ == "__main__":
+    import sys
+    hydro_kernels()
+    if "--hydro-only" in sys.argv:
+        sys.exit(0)
     main()
     from linalg._cuda import syrk as _gsyrk, triangular as _gtri, trsv as _gtrsv
     # Again with the one-launch paths forced (chol_small<T, 64> for 33..64, chol_block for

@@ -1,0 +1,330 @@
+// hydro.cu: the hydro driver's per-step kernels on the GPU (float64), one thread an item.
+//
+// quadrature_physics<D>: everything the Lagrangian step computes at a quadrature point, in one
+//   pass over the points (hydro/lagrangian.py quadrature_point_physics is the NumPy/CuPy
+//   reference, operation for operation): the Jacobian's determinant and inverse (cofactors),
+//   density rho = rho0 |J0| w / (|J| w), ideal-gas pressure and sound speed, the tensor
+//   artificial viscosity (smallest eigenpair of sym(grad v) by cyclic Jacobi rotations, the
+//   directional length scale h0 |J J0^{-1} s| / |s|), the stress sigma = -p I + mu sym(grad v)
+//   weighted as sigma J^{-T} w |J|, and the point's CFL step (smallest singular value of J by
+//   one-sided Jacobi rotations). The reference spends its time in batched 3 x 3 eigen- and
+//   singular-value solvers and some 60 elementwise passes; here each point's data is read once.
+// corner_forces<D, NJ>: F_z = A_z B^T with A_z's entries (A_z)_{(c,i),q} = sum_g s_zq[c][g]
+//   dw_i/dxi_g(q) formed on the fly (never stored), and F . 1 (the row sums) beside it when a
+//   thread holds a whole row (NJ >= NE). A thread owns a row (z, c, i) of F and NJ of its columns.
+//
+// Layout (row-major, C-contiguous):
+//   Jg, Vg   (D, Z, D * NQ)  reference gradients of position / velocity: J[z,q][c][g] =
+//                            Jg[(c * Z + z) * D * NQ + g * NQ + q] (hydro ref_gradient's matmul)
+//   e_q, rho0w, rho, p, dt   (Z, NQ);  w (NQ);  gamma (Z)
+//   Jac0inv, stress          (Z, NQ, D, D)
+//   G (D, NQ, ND);  Bt (NQ, NE);  F (Z, D * ND, NE);  F1 (Z, D * ND)
+// Launcher:  hydro/_cuda.py.
+#include "common.cuh"
+
+// +inf without math.h (NVRTC has no INFINITY macro).
+__device__ __forceinline__ double positive_infinity() {
+    return __longlong_as_double(0x7ff0000000000000LL);
+}
+
+// Smallest eigenvalue and a unit eigenvector of the symmetric D x D matrix a (overwritten).
+// D = 2: one Jacobi rotation (exact); D = 3: cyclic sweeps until the off-diagonal entries are
+// zero (rotations skipped once an entry is negligible beside both diagonal entries, as in
+// Numerical Recipes' jacobi). Ties go to the first index (hydro min_eigenpair's rule).
+template <int D>
+__device__ __forceinline__ void min_eigenpair(double (&a)[D][D], double& lam, double (&s)[D]) {
+    double v[D][D];
+#pragma unroll
+    for (int i = 0; i < D; ++i)
+#pragma unroll
+        for (int j = 0; j < D; ++j) v[i][j] = (i == j) ? 1.0 : 0.0;
+    for (int sweep = 0; sweep < 50 && D > 1; ++sweep) {
+        bool rotated = false;
+#pragma unroll
+        for (int p = 0; p < D - 1; ++p) {
+#pragma unroll
+            for (int q = p + 1; q < D; ++q) {
+                const double apq = a[p][q];
+                if (apq == 0.0) continue;
+                const double g = 100.0 * fabs(apq);
+                if (sweep > 3 && fabs(a[p][p]) + g == fabs(a[p][p]) &&
+                    fabs(a[q][q]) + g == fabs(a[q][q])) {
+                    a[p][q] = a[q][p] = 0.0;
+                    continue;
+                }
+                rotated = true;
+                const double zeta = (a[q][q] - a[p][p]) / (2.0 * apq);
+                const double t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
+                const double c = 1.0 / sqrt(1.0 + t * t), sn = c * t;
+                a[p][p] -= t * apq;
+                a[q][q] += t * apq;
+                a[p][q] = a[q][p] = 0.0;
+#pragma unroll
+                for (int r = 0; r < D; ++r) {
+                    if (r != p && r != q) {
+                        const double arp = a[r][p], arq = a[r][q];
+                        a[r][p] = a[p][r] = c * arp - sn * arq;
+                        a[r][q] = a[q][r] = sn * arp + c * arq;
+                    }
+                    const double vp = v[r][p], vq = v[r][q];
+                    v[r][p] = c * vp - sn * vq;
+                    v[r][q] = sn * vp + c * vq;
+                }
+            }
+        }
+        if (!rotated) break;
+    }
+    // Compile-time indices only (a runtime column index would put v in local memory).
+    lam = a[0][0];
+#pragma unroll
+    for (int i = 0; i < D; ++i) s[i] = v[i][0];
+#pragma unroll
+    for (int k = 1; k < D; ++k)
+        if (a[k][k] < lam) {
+            lam = a[k][k];
+#pragma unroll
+            for (int i = 0; i < D; ++i) s[i] = v[i][k];
+        }
+}
+
+// Smallest singular value of J (D x D) with determinant det. D = 2: |det| / sigma_max (no
+// cancellation); D = 3: one-sided Jacobi rotations orthogonalize J's columns (high relative
+// accuracy), sigma_min = the smallest column norm.
+template <int D>
+__device__ __forceinline__ double min_singular_value(const double (&J)[D][D], double det) {
+    if constexpr (D == 1) {
+        return fabs(J[0][0]);
+    } else if constexpr (D == 2) {
+        double f2 = 0.0;
+#pragma unroll
+        for (int i = 0; i < D; ++i)
+#pragma unroll
+            for (int j = 0; j < D; ++j) f2 += J[i][j] * J[i][j];
+        const double disc = sqrt(fmax(f2 * f2 - 4.0 * det * det, 0.0));
+        return fabs(det) / sqrt(0.5 * (f2 + disc));
+    } else {
+        double u[D][D];
+#pragma unroll
+        for (int i = 0; i < D; ++i)
+#pragma unroll
+            for (int j = 0; j < D; ++j) u[i][j] = J[i][j];
+        for (int sweep = 0; sweep < 50; ++sweep) {
+            bool rotated = false;
+#pragma unroll
+            for (int p = 0; p < D - 1; ++p) {
+#pragma unroll
+                for (int q = p + 1; q < D; ++q) {
+                    double alpha = 0.0, beta = 0.0, gamma = 0.0;
+#pragma unroll
+                    for (int r = 0; r < D; ++r) {
+                        alpha += u[r][p] * u[r][p];
+                        beta += u[r][q] * u[r][q];
+                        gamma += u[r][p] * u[r][q];
+                    }
+                    if (gamma == 0.0 || fabs(gamma) <= 1e-15 * sqrt(alpha * beta)) continue;
+                    rotated = true;
+                    const double zeta = (beta - alpha) / (2.0 * gamma);
+                    const double t =
+                        (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
+                    const double c = 1.0 / sqrt(1.0 + t * t), sn = c * t;
+#pragma unroll
+                    for (int r = 0; r < D; ++r) {
+                        const double up = u[r][p], uq = u[r][q];
+                        u[r][p] = c * up - sn * uq;
+                        u[r][q] = sn * up + c * uq;
+                    }
+                }
+            }
+            if (!rotated) break;
+        }
+        double smin2 = positive_infinity();
+#pragma unroll
+        for (int j = 0; j < D; ++j) {
+            double n2 = 0.0;
+#pragma unroll
+            for (int r = 0; r < D; ++r) n2 += u[r][j] * u[r][j];
+            smin2 = fmin(smin2, n2);
+        }
+        return sqrt(smin2);
+    }
+}
+
+// C^1 step from 0 (x <= -eps) to 1 (x >= eps), as hydro smooth_step.
+__device__ __forceinline__ double smooth_step(double x, double eps) {
+    const double y = fmin(fmax((x + eps) / (2.0 * eps), 0.0), 1.0);
+    return (3.0 - 2.0 * y) * y * y;
+}
+
+template <int D>
+__global__ void quadrature_physics(const double* __restrict__ Jg, const double* __restrict__ Vg,
+                                   const double* __restrict__ e_q,
+                                   const double* __restrict__ rho0w, const double* __restrict__ w,
+                                   const double* __restrict__ gamma,
+                                   const double* __restrict__ Jac0inv, double* __restrict__ rho_out,
+                                   double* __restrict__ p_out, double* __restrict__ stress_out,
+                                   double* __restrict__ dt_out, index_t Z, int NQ, int viscosity,
+                                   int vorticity, double h0, double q1, double q2, double cfl,
+                                   double order) {
+    const index_t points = Z * NQ;
+    for (index_t t = (index_t)blockIdx.x * blockDim.x + threadIdx.x; t < points;
+         t += (index_t)gridDim.x * blockDim.x) {
+        const index_t z = t / NQ;
+        const int q = (int)(t - z * NQ);
+        double J[D][D], inv[D][D], det;
+#pragma unroll
+        for (int c = 0; c < D; ++c)
+#pragma unroll
+            for (int g = 0; g < D; ++g) J[c][g] = Jg[(c * Z + z) * D * NQ + g * NQ + q];
+        if constexpr (D == 1) {
+            det = J[0][0];
+            inv[0][0] = 1.0 / J[0][0];
+        } else if constexpr (D == 2) {
+            det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+            inv[0][0] = J[1][1] / det;
+            inv[0][1] = -J[0][1] / det;
+            inv[1][0] = -J[1][0] / det;
+            inv[1][1] = J[0][0] / det;
+        } else {
+            double cof[D][D];
+#pragma unroll
+            for (int i = 0; i < D; ++i)
+#pragma unroll
+                for (int j = 0; j < D; ++j) {
+                    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+                    cof[j][i] = J[i1][j1] * J[i2][j2] - J[i1][j2] * J[i2][j1];
+                }
+            det = 0.0;
+#pragma unroll
+            for (int k = 0; k < D; ++k) det += J[0][k] * cof[k][0];
+#pragma unroll
+            for (int i = 0; i < D; ++i)
+#pragma unroll
+                for (int j = 0; j < D; ++j) inv[i][j] = cof[i][j] / det;
+        }
+        const double wq = w[q];
+        const double rho = rho0w[t] / (det * wq);
+        const double E = fmax(e_q[t], 0.0), gam = gamma[z];
+        const double p = (gam - 1.0) * rho * E;
+        const double cs = sqrt(gam * (gam - 1.0) * E);
+        double stress[D][D];
+#pragma unroll
+        for (int i = 0; i < D; ++i)
+#pragma unroll
+            for (int j = 0; j < D; ++j) stress[i][j] = (i == j) ? -p : 0.0;
+        double visc = 0.0;
+        if (viscosity) {
+            double dv[D][D], gradv[D][D], sym[D][D], s[D], lam;
+#pragma unroll
+            for (int c = 0; c < D; ++c)
+#pragma unroll
+                for (int g = 0; g < D; ++g) dv[c][g] = Vg[(c * Z + z) * D * NQ + g * NQ + q];
+            double gnorm2 = 0.0, trace = 0.0;
+#pragma unroll
+            for (int c = 0; c < D; ++c)
+#pragma unroll
+                for (int k = 0; k < D; ++k) {
+                    double acc = 0.0;
+#pragma unroll
+                    for (int g = 0; g < D; ++g) acc += dv[c][g] * inv[g][k];
+                    gradv[c][k] = acc;
+                    gnorm2 += acc * acc;
+                    if (c == k) trace += acc;
+                }
+            double psi = 1.0;
+            if (vorticity) {
+                const double gnorm = sqrt(gnorm2);
+                psi = gnorm > 0.0 ? fabs(trace) / gnorm : 1.0;
+            }
+#pragma unroll
+            for (int i = 0; i < D; ++i)
+#pragma unroll
+                for (int j = 0; j < D; ++j) sym[i][j] = 0.5 * (gradv[i][j] + gradv[j][i]);
+            double work[D][D];
+#pragma unroll
+            for (int i = 0; i < D; ++i)
+#pragma unroll
+                for (int j = 0; j < D; ++j) work[i][j] = sym[i][j];
+            min_eigenpair<D>(work, lam, s);
+            // h = h0 |J J0^{-1} s| / |s|: s mapped from the initial to the current zone.
+            const double* j0 = Jac0inv + t * D * D;
+            double ph2 = 0.0, s2 = 0.0;
+#pragma unroll
+            for (int c = 0; c < D; ++c) {
+                double phc = 0.0;
+#pragma unroll
+                for (int k = 0; k < D; ++k) {
+                    double jj = 0.0;
+#pragma unroll
+                    for (int g = 0; g < D; ++g) jj += J[c][g] * j0[g * D + k];
+                    phc += jj * s[k];
+                }
+                ph2 += phc * phc;
+                s2 += s[c] * s[c];
+            }
+            const double h = h0 * sqrt(ph2) / sqrt(s2);
+            const double eps = 1e-12;
+            visc = q2 * rho * h * h * fabs(lam);
+            visc += q1 * rho * h * cs * psi * (1.0 - smooth_step(lam - 2.0 * eps, eps));
+#pragma unroll
+            for (int i = 0; i < D; ++i)
+#pragma unroll
+                for (int j = 0; j < D; ++j) stress[i][j] += visc * sym[i][j];
+        }
+        // CFL: cfl / (c_s / h + 2.5 mu / (rho h^2)) with h = sigma_min(J) / order.
+        const double hmin = min_singular_value<D>(J, det) / order;
+        const double idt = cs / hmin + 2.5 * visc / rho / (hmin * hmin);
+        double dt = idt > 0.0 ? cfl / idt : positive_infinity();
+        if (det < 0.0) dt = 0.0;
+        const double scale = wq * det;
+        double* out = stress_out + t * D * D;
+#pragma unroll
+        for (int c = 0; c < D; ++c)
+#pragma unroll
+            for (int k = 0; k < D; ++k) {
+                double acc = 0.0;
+#pragma unroll
+                for (int g = 0; g < D; ++g) acc += stress[c][g] * inv[k][g];
+                out[c * D + k] = acc * scale;
+            }
+        rho_out[t] = rho;
+        p_out[t] = p;
+        dt_out[t] = dt;
+    }
+}
+
+template <int D, int NJ>
+__global__ void corner_forces(const double* __restrict__ stress, const double* __restrict__ G,
+                              const double* __restrict__ Bt, double* __restrict__ F,
+                              double* __restrict__ F1, index_t Z, int NQ, int ND, int NE) {
+    const int rows = D * ND, chunks = (NE + NJ - 1) / NJ;
+    const index_t items = Z * rows * chunks;
+    for (index_t t = (index_t)blockIdx.x * blockDim.x + threadIdx.x; t < items;
+         t += (index_t)gridDim.x * blockDim.x) {
+        const index_t row = t / chunks;                   // z * rows + c * ND + i
+        const int j0 = (int)(t - row * chunks) * NJ;
+        const index_t z = row / rows;
+        const int ci = (int)(row - z * rows), c = ci / ND, i = ci - c * ND;
+        double acc[NJ];
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) acc[j] = 0.0;
+        const double* s = stress + (z * NQ * D + c) * D;  // s_zq[c][g] = s[q * D * D + g]
+        for (int q = 0; q < NQ; ++q) {
+            double a = 0.0;
+#pragma unroll
+            for (int g = 0; g < D; ++g) a += s[q * D * D + g] * __ldg(G + (g * NQ + q) * ND + i);
+            const double* b = Bt + q * NE + j0;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j)
+                if (j0 + j < NE) acc[j] += a * __ldg(b + j);
+        }
+        double* f = F + row * NE + j0;
+        double sum = 0.0;
+#pragma unroll
+        for (int j = 0; j < NJ; ++j)
+            if (j0 + j < NE) {
+                f[j] = acc[j];
+                sum += acc[j];
+            }
+        if (chunks == 1) F1[row] = sum;              // else the launcher sums F's rows
+    }
+}

@@ -302,7 +302,10 @@ class LagrangianHydro:
 
     # ---------------------------------------------------------------- solves
     def solve_velocity(self, S):
-        """dv/dt (dim, n) = M_V^{-1} (-F . 1 [+ M_V g]) with v_c = 0 on the walls of component c."""
+        """dv/dt (dim, n) = M_V^{-1} (-F . 1 [+ M_V g]) with v_c = 0 on the walls of component c.
+
+        One PCG per component (as Laghos), run side by side: one sparse product a step for all.
+        """
         xp, L = self.xp, self.L
         self.update_quadrature_data(S)
         t0 = time.perf_counter()
@@ -314,19 +317,16 @@ class LagrangianHydro:
         rhs = self.shared.sum(rhs)
         if self.accel_rhs is not None:
             rhs = rhs + self.accel_rhs
-        dv = xp.zeros_like(rhs)
+        free = self.free
+
+        def apply(d):
+            # essential rows/columns replaced by the identity (MFEM's constrained operator)
+            return free * self.kmass.mult(d * free) + (1.0 - free) * d
+
         o = self.opts
-        for c in range(L.dim):
-            free = self.free[c]
-            b = rhs[c] * free
-
-            def apply(d, free=free):
-                # essential rows/columns replaced by the identity (MFEM's constrained operator)
-                return free * self.kmass.mult(d * free) + (1.0 - free) * d
-
-            dv[c], it = pcg(apply, b, self.kmass.diag, self.shared.dot, o["cg_tol"],
-                            o["cg_max_iter"], xp)
-            self.cg_iterations += it
+        dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
+                             o["cg_tol"], o["cg_max_iter"], xp)
+        self.cg_iterations += int(iterations.sum())
         self._lap("pcg", t0)
         return dv
 

@@ -54,44 +54,57 @@ class KinematicMass:
         self.n = n
 
     def mult(self, x):
-        """y = M x for x (n,) or (k, n) (rows are separate fields), shared dofs summed."""
-        y = (self.matrix @ x.T).T if x.ndim == 2 else self.matrix @ x
+        """y = M x for x (n,) or (k, n) (rows are separate fields), shared dofs summed.
+
+        A (k, n) result is C-contiguous: PCG's row dot products then read contiguous rows (a
+        strided BLAS dot sums in another order than the contiguous one).
+        """
+        y = self.xp.ascontiguousarray((self.matrix @ x.T).T) if x.ndim == 2 else self.matrix @ x
         return self.shared.sum(y)
 
 
 def pcg(apply, b, diag, dot, rel_tol, max_iter, xp):
-    """Jacobi-preconditioned CG for SPD ``apply``, started from x = 0 (MFEM CGSolver's steps).
+    """Jacobi-preconditioned CG for SPD ``apply`` on k systems at once, started from x = 0.
 
-    Stops when (r, D^{-1} r) <= rel_tol^2 (b, D^{-1} b). ``dot`` is the global dot product (it
-    counts every shared dof once). Returns (x, iterations).
+    b (k, n): each row is its own CG (MFEM CGSolver's steps, as if solved alone), but the
+    operator is applied to all unconverged rows in one call and each iteration synchronizes
+    with the host twice for all rows (the velocity's components share the mass matrix: one
+    sparse product and one residual check for dim solves). ``apply`` maps (k, n) -> (k, n),
+    ``diag`` (n,) or (k, n); ``dot(a, b)`` returns the k global row dot products as a NumPy
+    array (each shared dof counted once). A row stops when (r, D^{-1} r) <= rel_tol^2 (b,
+    D^{-1} b); its x and r are then left as they are (its step size is 0 from there on).
+    Returns (x (k, n), iterations: NumPy int array (k,)).
     """
+    k = b.shape[0]
     x = xp.zeros_like(b)
     r = b.copy()
     z = r / diag
     d = z.copy()
     nom = dot(d, r)
     r0 = nom * rel_tol * rel_tol
-    if nom <= r0:
-        return x, 0
+    iterations = np.zeros(k, dtype=np.int64)
+    active = ~(nom <= r0)                 # a NaN keeps iterating, as the scalar loop did
+    if not active.any():
+        return x, iterations
     z = apply(d)
     den = dot(z, d)
-    it = 0
     for it in range(1, max_iter + 1):
-        alpha = nom / den
-        x += alpha * d
-        r -= alpha * z
+        alpha = np.divide(nom, den, out=np.zeros(k), where=active)
+        iterations[active] = it
+        step = xp.asarray(alpha)[:, None]
+        x += step * d
+        r -= step * z
         z = r / diag
         betanom = dot(r, z)
-        if betanom <= r0:
-            return x, it
-        if it == max_iter:
+        active &= ~(betanom <= r0)
+        if not active.any() or it == max_iter:
             break
-        beta = betanom / nom
-        d = z + beta * d
+        beta = np.divide(betanom, nom, out=np.zeros(k), where=active)
+        d = z + xp.asarray(beta)[:, None] * d
         z = apply(d)
         den = dot(d, z)
-        nom = betanom
-    return x, it
+        nom = np.where(active, betanom, nom)
+    return x, iterations
 
 
 class EnergyMass:

@@ -151,6 +151,20 @@ class SharedDofs:
         local = float((a * b * self.owned).sum())
         return self.comm.allreduce(local, "sum")
 
+    def dot_rows(self, a, b):
+        """Global (a_i, b_i) of each row of a, b (k, n), each dof counted once: NumPy (k,).
+
+        On the CPU each row is one BLAS dot (as ``dot``); on the GPU one reduction kernel and one
+        copy to the host serve all rows (the PCG's residual check for every component at once).
+        """
+        xp = self.xp
+        if self.comm.size == 1:
+            if xp is np:
+                return np.array([ai @ bi for ai, bi in zip(a, b)])
+            return xp.asnumpy((a * b).sum(axis=-1))
+        local = (a * b * self.owned).sum(axis=-1)
+        return self.comm.allreduce(local if xp is np else xp.asnumpy(local), "sum")
+
     def global_sum(self, value, op: str = "sum"):
         """Global reduction of a local scalar (sum/min/max)."""
         return self.comm.allreduce(value, op)

@@ -64,14 +64,38 @@ def test_uniform_pressure_gives_no_interior_force():
     np.testing.assert_allclose(rhs.sum(1), 0.0, atol=1e-14)
 
 
+def _row_dots(a, c):
+    return np.array([ai @ ci for ai, ci in zip(a, c)])
+
+
 def test_pcg_solves_mass_system():
     s = _sim(dim=2, nx=4)
     M = s.op.kmass
     rng = np.random.default_rng(1)
-    b = rng.standard_normal(M.n)
-    x, it = pcg(M.mult, b, M.diag, lambda a, c: float(a @ c), 1e-13, 300, np)
+    b = rng.standard_normal((2, M.n))
+    x, it = pcg(M.mult, b, M.diag, _row_dots, 1e-13, 300, np)
     np.testing.assert_allclose(M.mult(x), b, atol=1e-10)
-    assert 0 < it < 100
+    assert x.shape == b.shape and ((0 < it) & (it < 100)).all()
+
+
+def test_pcg_rows_together_equal_rows_alone():
+    """Each row takes the steps it would take alone, bit for bit, and stops on its own: M 1 (the
+    preconditioner's own direction) converges in one step, a random row in more, a zero row at
+    once."""
+    s = _sim(dim=2, nx=4)
+    M = s.op.kmass
+    rng = np.random.default_rng(2)
+    b = np.stack([rng.standard_normal(M.n), np.zeros(M.n), M.mult(np.ones(M.n)),
+                  1e3 * np.sin(np.arange(M.n))])
+    x, it = pcg(M.mult, b, M.diag, _row_dots, 1e-9, 300, np)
+    assert it[1] == 0 and (x[1] == 0).all()
+    for i in range(len(b)):
+        xi, iti = pcg(M.mult, b[i:i + 1], M.diag, _row_dots, 1e-9, 300, np)
+        assert iti[0] == it[i]
+        np.testing.assert_array_equal(xi[0], x[i])
+    assert it[2] == 1 and it[0] > 5 and it[3] > 5
+    _, capped = pcg(M.mult, b, M.diag, _row_dots, 1e-9, 3, np)
+    assert (capped == [3, 0, 1, 3]).all()
 
 
 def test_gather_vector_layout():

@@ -6,12 +6,16 @@ path); on the GPU these kernels replace two of its stages:
   step) in one pass over the points, where the reference runs batched 3 x 3 eigen- and
   singular-value solvers and tens of elementwise passes;
 - ``corner_forces``: F_z = A_z B^T without storing A_z (the reference materializes A, about nine
-  times the stress's bytes, then calls linalg.gemm), with F . 1 beside it.
+  times the stress's bytes, then calls linalg.gemm), with F . 1 beside it;
+- ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the
+  CSR product and the vector updates each with their dot products, for single-GPU runs.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
 """
 from __future__ import annotations
 
 import functools
+
+import numpy as np
 
 THREADS = 128
 
@@ -72,3 +76,78 @@ def corner_forces(xp, stressJinvT, G, Bt):
     if nj < NE:
         F1 = F.sum(axis=2)
     return F, F1
+
+
+PCG_THREADS = 256     # kernels/hydro.cu PCG_THREADS
+PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels: their partial sums, (blocks, k), go to the host
+
+
+def _host(xp, a):
+    """A device array's values on the host (NumPy arrays as they are)."""
+    return a if xp is np else xp.asnumpy(a)
+
+
+def lanes_per_row(nnz, n):
+    """Lanes sharing a row of the CSR product: about a quarter of the mean nonzeros a row, a power
+    of two from 4 to 32 (3-D Q2's ~62 -> 16, 2-D Q2's ~20 -> 8)."""
+    lanes = 4
+    while lanes < 32 and lanes * 4 < nnz / max(n, 1):
+        lanes *= 2
+    return lanes
+
+
+def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
+    """hydro.operators.pcg for the constrained mass operator d -> free * M (free * d) + (1 - free)
+    * d on one GPU (no shared dofs to sum), in three kernels an iteration (kernels/hydro.cu).
+
+    matrix: cupyx CSR (n, n) float64; free, b (k, n) with k <= 3; diag (n,). Each row is its own
+    CG with MFEM's steps and stopping test, as in the reference; the dot products are summed on
+    the device by blocks and on the host in block order. Returns (x (k, n), iterations (k,)).
+    """
+    k, n = b.shape
+    compile_ = _compile()
+    lanes = lanes_per_row(matrix.nnz, n)
+    apply_blocks = max(1, min(-(-n // (PCG_THREADS // lanes)), PCG_MAX_BLOCKS))
+    vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
+    apply_kernel = compile_.kernel("hydro", f"pcg_apply<{k}, {lanes}>", "pppppppi")
+    update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "ppppppiddd")
+    direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "ppiddd")
+    free = xp.ascontiguousarray(free, dtype=xp.float64)
+    diag = xp.ascontiguousarray(diag, dtype=xp.float64)
+    partial = xp.empty((PCG_MAX_BLOCKS, k))
+
+    def sums(blocks):
+        return _host(xp, partial[:blocks]).sum(axis=0)
+
+    def padded(values):
+        return tuple(float(v) for v in values) + (0.0,) * (3 - k)
+
+    def apply(d, z):                        # z = A d; returns (d, z) by rows
+        apply_kernel(apply_blocks, PCG_THREADS, (matrix.indptr, matrix.indices, matrix.data,
+                                                  free, d, z, partial, n))
+        return sums(apply_blocks)
+
+    x = xp.zeros((k, n))
+    r = xp.array(b, dtype=xp.float64, order="C")
+    z = r / diag
+    d = z.copy()
+    nom = _host(xp, (d * r).sum(axis=1))
+    r0 = nom * rel_tol * rel_tol
+    iterations = np.zeros(k, dtype=np.int64)
+    active = ~(nom <= r0)
+    if not active.any():
+        return x, iterations
+    den = apply(d, z)
+    for it in range(1, max_iter + 1):
+        alpha = np.divide(nom, den, out=np.zeros(k), where=active)
+        iterations[active] = it
+        update_kernel(vector_blocks, PCG_THREADS, (x, r, z, d, diag, partial, n, *padded(alpha)))
+        betanom = sums(vector_blocks)
+        active &= ~(betanom <= r0)
+        if not active.any() or it == max_iter:
+            break
+        beta = np.divide(betanom, nom, out=np.zeros(k), where=active)
+        direction_kernel(vector_blocks, PCG_THREADS, (d, z, n, *padded(beta)))
+        den = apply(d, z)
+        nom = np.where(active, betanom, nom)
+    return x, iterations

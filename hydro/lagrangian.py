@@ -237,8 +237,8 @@ class LagrangianHydro:
         self.qdata_current = False
         self.cg_iterations = 0
         self.sync_timers = False
-        # On the GPU the quadrature-point physics runs as one kernel (kernels/hydro.cu); False
-        # runs the array-module reference (quadrature_physics) there too.
+        # On the GPU the quadrature-point physics and (on one GPU) the velocity's PCG run as
+        # kernels/hydro.cu; False runs the array-module reference code there too.
         self.fused = xp is not np
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
@@ -324,8 +324,12 @@ class LagrangianHydro:
             return free * self.kmass.mult(d * free) + (1.0 - free) * d
 
         o = self.opts
-        dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
-                             o["cg_tol"], o["cg_max_iter"], xp)
+        if self.fused and not self.shared.neighbors:    # one GPU: the PCG's own kernels
+            dv, iterations = gpu_kernels.mass_pcg(xp, self.kmass.matrix, free, rhs * free,
+                                                  self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
+        else:
+            dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
+                                 o["cg_tol"], o["cg_max_iter"], xp)
         self.cg_iterations += int(iterations.sum())
         self._lap("pcg", t0)
         return dv

@@ -328,3 +328,127 @@ __global__ void corner_forces(const double* __restrict__ stress, const double* _
         if (chunks == 1) F1[row] = sum;              // else the launcher sums F's rows
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// PCG on the kinematic mass matrix M (CSR: indptr, indices int32; vals) for K right-hand sides
+// at once (the velocity's components; hydro/gpu_kernels.py mass_pcg runs the iteration, as
+// hydro/operators.py pcg does on any array module). The operator is MFEM's constrained one,
+// z = free * M (free * d) + (1 - free) * d with free (K, n) 1 on free dofs and 0 on walls. Each
+// kernel writes its block's partial dot products to partial[block * K + c]; the host sums them
+// in block order (deterministic). Vectors are (K, n), row c at c * n. Device code only (warp
+// shuffles, shared memory): the host build of tests/hydro/hydro_kernels_host.cpp stops above.
+#ifdef __CUDACC__
+constexpr int PCG_THREADS = 256;
+
+// Sum of v[c] over the block (c < K), written by thread 0 to partial[blockIdx.x * K + c].
+template <int K>
+__device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* partial) {
+    __shared__ double warp_sums[K][PCG_THREADS / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int c = 0; c < K; ++c) {
+        double s = v[c];
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+        if (lane == 0) warp_sums[c][warp] = s;
+    }
+    __syncthreads();
+    if (warp == 0) {
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            double s = lane < PCG_THREADS / 32 ? warp_sums[c][lane] : 0.0;
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+            if (lane == 0) partial[blockIdx.x * K + c] = s;
+        }
+    }
+}
+
+// z = free * M (free * d) + (1 - free) * d, and the partial sums of (d, z) per row c. LANES
+// lanes share a matrix row (its nonzeros strided over them, then a shuffle reduction).
+template <int K, int LANES>
+__global__ void __launch_bounds__(PCG_THREADS)
+pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
+          const double* __restrict__ vals, const double* __restrict__ free,
+          const double* __restrict__ d, double* __restrict__ z, double* __restrict__ partial,
+          int n) {
+    const int lane = threadIdx.x % LANES;
+    const int rows_per_block = PCG_THREADS / LANES;
+    double dots[K];
+#pragma unroll
+    for (int c = 0; c < K; ++c) dots[c] = 0.0;
+    // The loop bound is the same for a warp's lanes (whole warps hold whole rows), so every lane
+    // reaches the shuffles.
+    for (int base = blockIdx.x * rows_per_block; base < n; base += gridDim.x * rows_per_block) {
+        const int row = base + threadIdx.x / LANES;
+        double sum[K];
+#pragma unroll
+        for (int c = 0; c < K; ++c) sum[c] = 0.0;
+        if (row < n) {
+            for (int jj = indptr[row] + lane; jj < indptr[row + 1]; jj += LANES) {
+                const int j = indices[jj];
+                const double a = vals[jj];
+#pragma unroll
+                for (int c = 0; c < K; ++c)
+                    sum[c] += a * (free[(index_t)c * n + j] * d[(index_t)c * n + j]);
+            }
+        }
+#pragma unroll
+        for (int c = 0; c < K; ++c)
+#pragma unroll
+            for (int off = LANES / 2; off > 0; off >>= 1)
+                sum[c] += __shfl_xor_sync(0xffffffffu, sum[c], off);
+        if (row < n && lane == 0) {
+#pragma unroll
+            for (int c = 0; c < K; ++c) {
+                const index_t i = (index_t)c * n + row;
+                const double f = free[i], zi = f * sum[c] + (1.0 - f) * d[i];
+                z[i] = zi;
+                dots[c] += d[i] * zi;
+            }
+        }
+    }
+    pcg_block_partials<K>(dots, partial);
+}
+
+// x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z) per row c.
+template <int K>
+__global__ void __launch_bounds__(PCG_THREADS)
+pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
+           const double* __restrict__ d, const double* __restrict__ diag,
+           double* __restrict__ partial, int n, double alpha0, double alpha1, double alpha2) {
+    const double alpha[3] = {alpha0, alpha1, alpha2};
+    double dots[K];
+#pragma unroll
+    for (int c = 0; c < K; ++c) dots[c] = 0.0;
+    for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
+        const double di = diag[i];
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            const index_t e = (index_t)c * n + i;
+            x[e] += alpha[c] * d[e];
+            const double ri = r[e] - alpha[c] * z[e];
+            const double zi = ri / di;
+            r[e] = ri;
+            z[e] = zi;
+            dots[c] += ri * zi;
+        }
+    }
+    pcg_block_partials<K>(dots, partial);
+}
+
+// d = z + beta_c d.
+template <int K>
+__global__ void __launch_bounds__(PCG_THREADS)
+pcg_direction(double* __restrict__ d, const double* __restrict__ z, int n, double beta0,
+              double beta1, double beta2) {
+    const double beta[3] = {beta0, beta1, beta2};
+    for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            const index_t e = (index_t)c * n + i;
+            d[e] = z[e] + beta[c] * d[e];
+        }
+    }
+}
+#endif  // __CUDACC__

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse
 
 from hydro import gpu_kernels
 from hydro.config import load_case
 from hydro.lagrangian import quadrature_physics
+from hydro.operators import pcg
 from hydro.simulation import Simulation
 
 HERE = Path(__file__).resolve().parent
@@ -100,6 +102,67 @@ def host_kernels(tmp_path_factory):
     return HostKernels(ctypes.CDLL(str(lib)))
 
 
+class EmulatedPCGKernels:
+    """The PCG kernels of kernels/hydro.cu in NumPy, with the launchers' arguments, standing in
+    for linalg's kernel cache: mass_pcg's host loop (step sizes, stopping, the padded scalars,
+    the block partial sums, here all in block 0) runs in CI. Their warp shuffles and shared
+    memory do not build as host code; the device tests check the kernels themselves."""
+
+    def kernel(self, family, name, signature):
+        assert family == "hydro"
+        return getattr(self, name.split("<")[0])
+
+    @staticmethod
+    def _partial(partial, grid, sums):
+        partial[:grid] = 0.0
+        partial[0] = sums
+
+    def pcg_apply(self, grid, block, args):
+        indptr, indices, vals, free, d, z, partial, n = args
+        M = scipy.sparse.csr_matrix((vals, indices, indptr), shape=(n, n))
+        z[...] = free * (M @ (free * d).T).T + (1.0 - free) * d
+        self._partial(partial, grid, (d * z).sum(axis=1))
+
+    def pcg_update(self, grid, block, args):
+        x, r, z, d, diag, partial, n, *alpha = args
+        assert alpha[len(x):] == [0.0] * (3 - len(x))
+        step = np.array(alpha[:len(x)])[:, None]
+        x += step * d
+        r -= step * z
+        z[...] = r / diag
+        self._partial(partial, grid, (r * z).sum(axis=1))
+
+    def pcg_direction(self, grid, block, args):
+        d, z, n, *beta = args
+        d[...] = z + np.array(beta[:len(d)])[:, None] * d
+
+
+@pytest.mark.parametrize("dim", [1, 2, 3])
+def test_mass_pcg_follows_reference_pcg(dim, monkeypatch):
+    """mass_pcg's loop (NumPy stand-ins for its kernels) against hydro.operators.pcg on the
+    constrained mass operator: same iterations per row, the same solution to round-off (the
+    stand-ins' dot products sum in another order than the reference's BLAS dots)."""
+    monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
+    sim = simulation(("sedov", dim, 4 if dim < 3 else 2, 2, {}), cycles=0)
+    op = sim.op
+    free, M = op.free, op.kmass
+    b = np.random.default_rng(dim).standard_normal(free.shape) * free
+    b[0] *= 1e-3                                  # rows of other scales stop on their own
+
+    def apply(d):
+        return free * M.mult(d * free) + (1.0 - free) * d
+    for tol, cap in ((1e-10, 300), (1e-10, 4)):
+        want, want_it = pcg(apply, b, M.diag, op.shared.dot_rows, tol, cap, np)
+        got, got_it = gpu_kernels.mass_pcg(np, M.matrix, free, b, M.diag, tol, cap)
+        np.testing.assert_array_equal(got_it, want_it)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-13 * np.abs(want).max())
+
+
+def test_lanes_per_row():
+    assert [gpu_kernels.lanes_per_row(n * 10, 10) for n in (3, 9, 20, 62, 125, 400)] == \
+        [4, 4, 8, 16, 32, 32]
+
+
 def assert_physics_close(got, want):
     """rho, p, stressJinvT, dt of the kernel against the reference's.
 
@@ -173,10 +236,12 @@ def test_corner_forces_kernel_matches_gemm_form(host_kernels, dim, order):
 
 @pytest.mark.parametrize("case", CASES[:3] + CASES[5:6], ids=case_id)
 def test_driver_with_host_kernels_follows_reference(host_kernels, case, monkeypatch):
-    """A run through the kernels (the GPU code path, on the host) and a reference run agree."""
+    """A run through the kernels (the GPU code path, on the host; the PCG's kernels as NumPy
+    stand-ins) and a reference run agree."""
     ref = simulation(case, cycles=0)
     monkeypatch.setattr(gpu_kernels, "quadrature_physics", host_kernels.quadrature_physics)
     monkeypatch.setattr(gpu_kernels, "corner_forces", host_kernels.corner_forces)
+    monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
     new = simulation(case, cycles=0)
     new.op.fused = new.op.force.fused = True
     for _ in range(5):
@@ -216,3 +281,24 @@ def test_gpu_kernels_large_batch_on_device():
     args = (cupy, *op.point_fields(sim.S), sim.qdata, op.w, op.opts, sim.ref.order)
     got = [cupy.asnumpy(a) for a in gpu_kernels.quadrature_physics(*args)]
     assert_physics_close(got, [cupy.asnumpy(a) for a in quadrature_physics(*args)])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dim,nx", [(1, 16), (2, 8), (3, 6)])
+def test_mass_pcg_matches_reference_pcg_on_device(dim, nx):
+    cupy = pytest.importorskip("cupy")
+    sim = simulation(("sedov", dim, nx, 2, {}), xp=cupy, cycles=0)
+    op = sim.op
+    free, M = op.free, op.kmass
+    b = cupy.asarray(np.random.default_rng(dim).standard_normal(free.shape)) * free
+    b[0] *= 1e-3
+
+    def apply(d):
+        return free * M.mult(d * free) + (1.0 - free) * d
+    for tol, cap in ((1e-10, 300), (1e-10, 4)):
+        want, want_it = pcg(apply, b, M.diag, op.shared.dot_rows, tol, cap, cupy)
+        got, got_it = gpu_kernels.mass_pcg(cupy, M.matrix, free, b, M.diag, tol, cap)
+        np.testing.assert_array_equal(got_it, want_it)
+        want = cupy.asnumpy(want)
+        np.testing.assert_allclose(cupy.asnumpy(got), want, rtol=1e-10,
+                                   atol=1e-13 * np.abs(want).max())

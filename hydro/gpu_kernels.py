@@ -7,6 +7,8 @@ path); on the GPU these kernels replace two of its stages:
   singular-value solvers and tens of elementwise passes;
 - ``corner_forces``: F_z = A_z B^T without storing A_z (the reference materializes A, about nine
   times the stress's bytes, then calls linalg.gemm), with F . 1 beside it;
+- ``assemble_forces``: -F . 1 summed into the momentum right-hand side by a gather over each
+  dof's zone entries (the reference scatter-adds with numpy/cupy bincount, atomics on the GPU);
 - ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the
   CSR product and the vector updates each with their dot products, for single-GPU runs.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
@@ -78,6 +80,30 @@ def corner_forces(xp, stressJinvT, G, Bt):
     return F, F1
 
 
+def dof_entries(xp, dof_map, n):
+    """What assemble_forces needs of the zone-to-dof map dof_map (Z, ND): offsets (n + 1,) and
+    entries (Z * ND,), int32 arrays of xp, entries[offsets[i]:offsets[i + 1]] the zone-local
+    positions z * ND + l with dof_map[z, l] = i in increasing order."""
+    flat = _host(xp, dof_map).ravel()
+    if flat.size >= 2**31:
+        raise ValueError(f"{flat.size} zone-local dofs: assemble_forces indexes them with int32")
+    entries = np.argsort(flat, kind="stable").astype(np.int32)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(flat, minlength=n), out=offsets[1:])
+    return xp.asarray(offsets), xp.asarray(entries)
+
+
+def assemble_forces(xp, f1, dof_entries_, dim, n):
+    """-F . 1 assembled into the dofs: rhs (dim, n) from f1 (Z, dim*ND) and dof_entries' arrays
+    (hydro.operators.scatter_add's sum, in a sequential scatter-add's order, without atomics)."""
+    offsets, entries = dof_entries_
+    nd = f1.shape[1] // dim
+    rhs = xp.empty((dim, n))
+    launch = _compile().kernel("hydro", f"assemble_forces<{dim}>", "ppppii")
+    launch(_grid(n), THREADS, (xp.ascontiguousarray(f1), offsets, entries, rhs, n, nd))
+    return rhs
+
+
 PCG_THREADS = 256     # kernels/hydro.cu PCG_THREADS
 PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels: their partial sums, (blocks, k), go to the host
 
@@ -102,7 +128,8 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
 
     matrix: cupyx CSR (n, n) float64; free, b (k, n) with k <= 3; diag (n,). Each row is its own
     CG with MFEM's steps and stopping test, as in the reference; the dot products are summed on
-    the device by blocks and on the host in block order. Returns (x (k, n), iterations (k,)).
+    the device by blocks and on the host in block order. The kernels hold the k vectors
+    interleaved, (n, k). Returns (x (k, n), iterations (k,)).
     """
     k, n = b.shape
     compile_ = _compile()
@@ -112,36 +139,34 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
     apply_kernel = compile_.kernel("hydro", f"pcg_apply<{k}, {lanes}>", "pppppppi")
     update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "ppppppiddd")
     direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "ppiddd")
-    free = xp.ascontiguousarray(free, dtype=xp.float64)
+    free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
     diag = xp.ascontiguousarray(diag, dtype=xp.float64)
-    partial = xp.empty((PCG_MAX_BLOCKS, k))
-
-    def sums(blocks):
-        return _host(xp, partial[:blocks]).sum(axis=0)
+    sums = _PartialSums(xp, k)
 
     def padded(values):
         return tuple(float(v) for v in values) + (0.0,) * (3 - k)
 
-    def apply(d, z):                        # z = A d; returns (d, z) by rows
+    def apply(d, z):                        # z = A d; returns (d, z) by components
         apply_kernel(apply_blocks, PCG_THREADS, (matrix.indptr, matrix.indices, matrix.data,
-                                                  free, d, z, partial, n))
+                                                  free, d, z, sums.partial, n))
         return sums(apply_blocks)
 
-    x = xp.zeros((k, n))
-    r = xp.array(b, dtype=xp.float64, order="C")
-    z = r / diag
+    x = xp.zeros((n, k))
+    r = xp.ascontiguousarray(xp.asarray(b, dtype=xp.float64).T) * free   # 0 on the walls
+    z = r / diag[:, None]
     d = z.copy()
-    nom = _host(xp, (d * r).sum(axis=1))
+    nom = _host(xp, (d * r).sum(axis=0))
     r0 = nom * rel_tol * rel_tol
     iterations = np.zeros(k, dtype=np.int64)
     active = ~(nom <= r0)
     if not active.any():
-        return x, iterations
+        return xp.ascontiguousarray(x.T), iterations
     den = apply(d, z)
     for it in range(1, max_iter + 1):
         alpha = np.divide(nom, den, out=np.zeros(k), where=active)
         iterations[active] = it
-        update_kernel(vector_blocks, PCG_THREADS, (x, r, z, d, diag, partial, n, *padded(alpha)))
+        update_kernel(vector_blocks, PCG_THREADS,
+                      (x, r, z, d, diag, sums.partial, n, *padded(alpha)))
         betanom = sums(vector_blocks)
         active &= ~(betanom <= r0)
         if not active.any() or it == max_iter:
@@ -150,4 +175,25 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
         direction_kernel(vector_blocks, PCG_THREADS, (d, z, n, *padded(beta)))
         den = apply(d, z)
         nom = np.where(active, betanom, nom)
-    return x, iterations
+    return xp.ascontiguousarray(x.T), iterations
+
+
+class _PartialSums:
+    """The PCG kernels' per-block dot products (blocks, k) on the device, and their sums on the
+    host in block order; on the GPU read through page-locked host memory (a pageable copy of a
+    few KB cost ~55 us a read on the H200 machine, twice an iteration)."""
+
+    def __init__(self, xp, k):
+        self.xp = xp
+        self.partial = xp.empty((PCG_MAX_BLOCKS, k))
+        if xp is np:
+            self.host = self.partial
+        else:
+            memory = xp.cuda.alloc_pinned_memory(self.partial.nbytes)
+            self.host = np.frombuffer(memory, np.float64, self.partial.size).reshape(
+                self.partial.shape)
+
+    def __call__(self, blocks):
+        if self.xp is not np:
+            self.partial[:blocks].get(out=self.host[:blocks])
+        return self.host[:blocks].sum(axis=0)

@@ -240,6 +240,7 @@ class LagrangianHydro:
         # On the GPU the quadrature-point physics and (on one GPU) the velocity's PCG run as
         # kernels/hydro.cu; False runs the array-module reference code there too.
         self.fused = xp is not np
+        self.dof_entries = None     # gpu_kernels.dof_entries of dof_map, made on first use
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
         if opts.get("acceleration") is not None:
@@ -310,9 +311,15 @@ class LagrangianHydro:
         self.update_quadrature_data(S)
         t0 = time.perf_counter()
         f1 = self.force.mult_one()                        # (Z, dim*ND)
-        Z, nd = self.dof_map.shape
-        idx = (xp.arange(L.dim)[None, :, None] * L.n + self.dof_map[:, None, :])
-        rhs = -scatter_add(xp, idx, f1.reshape(Z, L.dim, nd), L.dim * L.n).reshape(L.dim, L.n)
+        if self.fused:
+            if self.dof_entries is None:
+                self.dof_entries = gpu_kernels.dof_entries(xp, self.dof_map, L.n)
+            rhs = gpu_kernels.assemble_forces(xp, f1, self.dof_entries, L.dim, L.n)
+        else:
+            Z, nd = self.dof_map.shape
+            idx = (xp.arange(L.dim)[None, :, None] * L.n + self.dof_map[:, None, :])
+            rhs = -scatter_add(xp, idx, f1.reshape(Z, L.dim, nd), L.dim * L.n)
+            rhs = rhs.reshape(L.dim, L.n)
         t0 = self._lap("corner_force", t0)
         rhs = self.shared.sum(rhs)
         if self.accel_rhs is not None:

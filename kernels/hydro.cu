@@ -9,6 +9,8 @@
 //   weighted as sigma J^{-T} w |J|, and the point's CFL step (smallest singular value of J by
 //   one-sided Jacobi rotations). The reference spends its time in batched 3 x 3 eigen- and
 //   singular-value solvers and some 60 elementwise passes; here each point's data is read once.
+// assemble_forces<D>: -F . 1 summed into the global dofs (the momentum right-hand side), by a
+//   gather over each dof's zone entries (no atomics: deterministic, in a scatter-add's order).
 // corner_forces<D, NJ>: F_z = A_z B^T with A_z's entries (A_z)_{(c,i),q} = sum_g s_zq[c][g]
 //   dw_i/dxi_g(q) formed on the fly (never stored), and F . 1 (the row sums) beside it when a
 //   thread holds a whole row (NJ >= NE). A thread owns a row (z, c, i) of F and NJ of its columns.
@@ -329,14 +331,40 @@ __global__ void corner_forces(const double* __restrict__ stress, const double* _
     }
 }
 
+// rhs[c][i] = -sum of F . 1's entries of dof i, component c: the corner forces assembled into
+// the momentum right-hand side (D, n) without atomics. entries[offsets[i] .. offsets[i + 1])
+// lists the zone-local positions z * ND + l with dof_map[z][l] = i, in increasing order (so the
+// sum runs in the order of a sequential scatter-add: numpy.bincount's on the CPU).
+template <int D>
+__global__ void assemble_forces(const double* __restrict__ f1, const int* __restrict__ offsets,
+                                const int* __restrict__ entries, double* __restrict__ rhs,
+                                int n, int ND) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double sum[D];
+#pragma unroll
+        for (int c = 0; c < D; ++c) sum[c] = 0.0;
+        for (int e = offsets[i]; e < offsets[i + 1]; ++e) {
+            const int pos = entries[e], z = pos / ND, l = pos - z * ND;
+#pragma unroll
+            for (int c = 0; c < D; ++c) sum[c] += f1[((index_t)z * D + c) * ND + l];
+        }
+#pragma unroll
+        for (int c = 0; c < D; ++c) rhs[(index_t)c * n + i] = -sum[c];
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // PCG on the kinematic mass matrix M (CSR: indptr, indices int32; vals) for K right-hand sides
 // at once (the velocity's components; hydro/gpu_kernels.py mass_pcg runs the iteration, as
 // hydro/operators.py pcg does on any array module). The operator is MFEM's constrained one,
-// z = free * M (free * d) + (1 - free) * d with free (K, n) 1 on free dofs and 0 on walls. Each
-// kernel writes its block's partial dot products to partial[block * K + c]; the host sums them
-// in block order (deterministic). Vectors are (K, n), row c at c * n. Device code only (warp
-// shuffles, shared memory): the host build of tests/hydro/hydro_kernels_host.cpp stops above.
+// z = free * M (free * d) + (1 - free) * d, free 1 on free dofs and 0 on walls. The vectors are
+// interleaved, (n, K): entry (i, c) at i * K + c, so that a column j's K values share a sector
+// (the product's gathers bound it: three components a row apart cost three sectors a nonzero).
+// CG keeps d = 0 where free = 0 (the right-hand side vanishes there, and so does every update),
+// so the product reads d without its mask. Each kernel writes its block's partial dot products
+// to partial[block * K + c]; the host sums them in block order (deterministic). Device code
+// only (warp shuffles, shared memory): the host build of tests/hydro/hydro_kernels_host.cpp
+// stops above.
 #ifdef __CUDACC__
 constexpr int PCG_THREADS = 256;
 
@@ -364,8 +392,9 @@ __device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* parti
     }
 }
 
-// z = free * M (free * d) + (1 - free) * d, and the partial sums of (d, z) per row c. LANES
-// lanes share a matrix row (its nonzeros strided over them, then a shuffle reduction).
+// z = free * M d + (1 - free) * d (d = 0 where free = 0), and the partial sums of (d, z) per
+// component c. LANES lanes share a matrix row (its nonzeros strided over them, then a shuffle
+// reduction).
 template <int K, int LANES>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
@@ -386,11 +415,10 @@ pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
         for (int c = 0; c < K; ++c) sum[c] = 0.0;
         if (row < n) {
             for (int jj = indptr[row] + lane; jj < indptr[row + 1]; jj += LANES) {
-                const int j = indices[jj];
                 const double a = vals[jj];
+                const double* dj = d + (index_t)indices[jj] * K;
 #pragma unroll
-                for (int c = 0; c < K; ++c)
-                    sum[c] += a * (free[(index_t)c * n + j] * d[(index_t)c * n + j]);
+                for (int c = 0; c < K; ++c) sum[c] += a * dj[c];
             }
         }
 #pragma unroll
@@ -401,7 +429,7 @@ pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
         if (row < n && lane == 0) {
 #pragma unroll
             for (int c = 0; c < K; ++c) {
-                const index_t i = (index_t)c * n + row;
+                const index_t i = (index_t)row * K + c;
                 const double f = free[i], zi = f * sum[c] + (1.0 - f) * d[i];
                 z[i] = zi;
                 dots[c] += d[i] * zi;
@@ -411,7 +439,7 @@ pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
     pcg_block_partials<K>(dots, partial);
 }
 
-// x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z) per row c.
+// x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z) per component c.
 template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
@@ -425,7 +453,7 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
         const double di = diag[i];
 #pragma unroll
         for (int c = 0; c < K; ++c) {
-            const index_t e = (index_t)c * n + i;
+            const index_t e = (index_t)i * K + c;
             x[e] += alpha[c] * d[e];
             const double ri = r[e] - alpha[c] * z[e];
             const double zi = ri / di;
@@ -446,7 +474,7 @@ pcg_direction(double* __restrict__ d, const double* __restrict__ z, int n, doubl
     for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
 #pragma unroll
         for (int c = 0; c < K; ++c) {
-            const index_t e = (index_t)c * n + i;
+            const index_t e = (index_t)i * K + c;
             d[e] = z[e] + beta[c] * d[e];
         }
     }

@@ -45,4 +45,11 @@ int host_corner_forces(int D, int NJ, const double* stress, const double* G, con
     CF(3, 16)
     return 1;
 }
+
+void host_assemble_forces(int D, const double* f1, const int* offsets, const int* entries,
+                          double* rhs, int n, int ND) {
+    if (D == 1) assemble_forces<1>(f1, offsets, entries, rhs, n, ND);
+    if (D == 2) assemble_forces<2>(f1, offsets, entries, rhs, n, ND);
+    if (D == 3) assemble_forces<3>(f1, offsets, entries, rhs, n, ND);
+}
 }

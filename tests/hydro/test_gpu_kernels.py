@@ -16,7 +16,7 @@ import scipy.sparse
 from hydro import gpu_kernels
 from hydro.config import load_case
 from hydro.lagrangian import quadrature_physics
-from hydro.operators import pcg
+from hydro.operators import pcg, scatter_add
 from hydro.simulation import Simulation
 
 HERE = Path(__file__).resolve().parent
@@ -88,6 +88,15 @@ class HostKernels:
         assert missing == 0, f"hydro_kernels_host.cpp lacks corner_forces<{dim}, {nj}>"
         return F, (F.sum(axis=2) if nj < NE else F1)
 
+    def assemble_forces(self, xp, f1, dof_entries, dim, n):
+        offsets, entries = dof_entries
+        f1 = np.ascontiguousarray(f1)
+        rhs = np.empty((dim, n))
+        self.lib.host_assemble_forces(ctypes.c_int(dim), *map(self._ptr, (f1, offsets, entries,
+                                                                           rhs)),
+                                      ctypes.c_int(n), ctypes.c_int(f1.shape[1] // dim))
+        return rhs
+
 
 @pytest.fixture(scope="module")
 def host_kernels(tmp_path_factory):
@@ -102,6 +111,20 @@ def host_kernels(tmp_path_factory):
     return HostKernels(ctypes.CDLL(str(lib)))
 
 
+@pytest.mark.parametrize("dim,order", [(1, 3), (2, 2), (3, 2)])
+def test_assemble_forces_kernel_equals_scatter_add(host_kernels, dim, order):
+    """The gather over each dof's entries sums what numpy.bincount sums, in its order: equal
+    bit for bit on the host."""
+    sim = simulation(("sedov", dim, 3, order, {}), cycles=0)
+    op, L = sim.op, sim.layout
+    Z, nd = op.dof_map.shape
+    f1 = np.random.default_rng(dim).standard_normal((Z, dim * nd))
+    idx = np.arange(dim)[None, :, None] * L.n + op.dof_map[:, None, :]
+    want = -scatter_add(np, idx, f1.reshape(Z, dim, nd), dim * L.n).reshape(dim, L.n)
+    entries = gpu_kernels.dof_entries(np, op.dof_map, L.n)
+    np.testing.assert_array_equal(host_kernels.assemble_forces(np, f1, entries, dim, L.n), want)
+
+
 class EmulatedPCGKernels:
     """The PCG kernels of kernels/hydro.cu in NumPy, with the launchers' arguments, standing in
     for linalg's kernel cache: mass_pcg's host loop (step sizes, stopping, the padded scalars,
@@ -113,28 +136,32 @@ class EmulatedPCGKernels:
         return getattr(self, name.split("<")[0])
 
     @staticmethod
-    def _partial(partial, grid, sums):
+    def _partial(partial, grid, products):
+        """Column sums of products (n, k) into block 0's slot (pairwise, as NumPy sums a
+        contiguous row: a running sum down a column rounds worse than any kernel order)."""
         partial[:grid] = 0.0
-        partial[0] = sums
+        partial[0] = np.ascontiguousarray(products.T).sum(axis=1)
 
     def pcg_apply(self, grid, block, args):
-        indptr, indices, vals, free, d, z, partial, n = args
+        indptr, indices, vals, free, d, z, partial, n = args      # vectors (n, k)
         M = scipy.sparse.csr_matrix((vals, indices, indptr), shape=(n, n))
-        z[...] = free * (M @ (free * d).T).T + (1.0 - free) * d
-        self._partial(partial, grid, (d * z).sum(axis=1))
+        assert (d[free == 0] == 0).all()                          # the kernel reads d unmasked
+        z[...] = free * (M @ (free * d)) + (1.0 - free) * d
+        self._partial(partial, grid, d * z)
 
     def pcg_update(self, grid, block, args):
         x, r, z, d, diag, partial, n, *alpha = args
-        assert alpha[len(x):] == [0.0] * (3 - len(x))
-        step = np.array(alpha[:len(x)])[:, None]
+        k = x.shape[1]
+        assert alpha[k:] == [0.0] * (3 - k)
+        step = np.array(alpha[:k])
         x += step * d
         r -= step * z
-        z[...] = r / diag
-        self._partial(partial, grid, (r * z).sum(axis=1))
+        z[...] = r / diag[:, None]
+        self._partial(partial, grid, r * z)
 
     def pcg_direction(self, grid, block, args):
         d, z, n, *beta = args
-        d[...] = z + np.array(beta[:len(d)])[:, None] * d
+        d[...] = z + np.array(beta[:d.shape[1]]) * d
 
 
 @pytest.mark.parametrize("dim", [1, 2, 3])
@@ -155,7 +182,7 @@ def test_mass_pcg_follows_reference_pcg(dim, monkeypatch):
         want, want_it = pcg(apply, b, M.diag, op.shared.dot_rows, tol, cap, np)
         got, got_it = gpu_kernels.mass_pcg(np, M.matrix, free, b, M.diag, tol, cap)
         np.testing.assert_array_equal(got_it, want_it)
-        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-13 * np.abs(want).max())
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
 
 
 def test_lanes_per_row():
@@ -237,10 +264,12 @@ def test_corner_forces_kernel_matches_gemm_form(host_kernels, dim, order):
 @pytest.mark.parametrize("case", CASES[:3] + CASES[5:6], ids=case_id)
 def test_driver_with_host_kernels_follows_reference(host_kernels, case, monkeypatch):
     """A run through the kernels (the GPU code path, on the host; the PCG's kernels as NumPy
-    stand-ins) and a reference run agree."""
+    stand-ins) and a reference run agree to round-off (the PCG's dot products sum in other
+    orders: 3-D Q3 moves |e| by 2e-12 relative in five steps)."""
     ref = simulation(case, cycles=0)
     monkeypatch.setattr(gpu_kernels, "quadrature_physics", host_kernels.quadrature_physics)
     monkeypatch.setattr(gpu_kernels, "corner_forces", host_kernels.corner_forces)
+    monkeypatch.setattr(gpu_kernels, "assemble_forces", host_kernels.assemble_forces)
     monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
     new = simulation(case, cycles=0)
     new.op.fused = new.op.force.fused = True
@@ -248,8 +277,8 @@ def test_driver_with_host_kernels_follows_reference(host_kernels, case, monkeypa
         ref.step()
         new.step()
     assert new.cycle == ref.cycle and new.dt == pytest.approx(ref.dt, rel=1e-12)
-    assert np.abs(new.S - ref.S).max() <= 1e-11 * np.abs(ref.S).max()
-    assert new.energy_norm() == pytest.approx(ref.energy_norm(), rel=1e-12)
+    assert np.abs(new.S - ref.S).max() <= 1e-10 * np.abs(ref.S).max()
+    assert new.energy_norm() == pytest.approx(ref.energy_norm(), rel=1e-10)
 
 
 @pytest.mark.gpu
@@ -302,3 +331,18 @@ def test_mass_pcg_matches_reference_pcg_on_device(dim, nx):
         want = cupy.asnumpy(want)
         np.testing.assert_allclose(cupy.asnumpy(got), want, rtol=1e-10,
                                    atol=1e-13 * np.abs(want).max())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dim,order", [(1, 3), (2, 2), (3, 2)])
+def test_assemble_forces_matches_scatter_add_on_device(dim, order):
+    cupy = pytest.importorskip("cupy")
+    sim = simulation(("sedov", dim, 5, order, {}), xp=cupy, cycles=0)
+    op, L = sim.op, sim.layout
+    Z, nd = op.dof_map.shape
+    f1 = cupy.asarray(np.random.default_rng(dim).standard_normal((Z, dim * nd)))
+    idx = cupy.arange(dim)[None, :, None] * L.n + op.dof_map[:, None, :]
+    want = -scatter_add(cupy, idx, f1.reshape(Z, dim, nd), dim * L.n).reshape(dim, L.n)
+    got = gpu_kernels.assemble_forces(cupy, f1, gpu_kernels.dof_entries(cupy, op.dof_map, L.n),
+                                      dim, L.n)
+    np.testing.assert_allclose(cupy.asnumpy(got), cupy.asnumpy(want), rtol=1e-13, atol=1e-13)

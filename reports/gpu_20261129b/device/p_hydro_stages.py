@@ -69,6 +69,9 @@ def main():
             idx = (cupy.arange(L.dim)[None, :, None] * L.n + op.dof_map[:, None, :])
             return scatter_add(cupy, idx, f1.reshape(Z, L.dim, nd), L.dim * L.n)
         rows.append(("F.1 scatter (bincount)", timed(scatter), ""))
+        entries = gpu_kernels.dof_entries(cupy, op.dof_map, L.n)
+        rows.append(("F.1 assemble_forces kernel", timed(lambda: gpu_kernels.assemble_forces(
+            cupy, f1, entries, L.dim, L.n)), ""))
         rows.append(("gather_vector(v)", timed(lambda: gather_vector(v, op.dof_map)), ""))
         vz = gather_vector(v, op.dof_map)
         rows.append(("F^T v (linalg.gemv T)", timed(lambda: op.force.mult_transpose(vz)), ""))

@@ -10,7 +10,8 @@ path); on the GPU these kernels replace two of its stages:
 - ``assemble_forces``: -F . 1 summed into the momentum right-hand side by a gather over each
   dof's zone entries (the reference scatter-adds with numpy/cupy bincount, atomics on the GPU);
 - ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the
-  CSR product and the vector updates each with their dot products, for single-GPU runs.
+  CSR product and the vector updates each with their dot products, the CG's scalars kept on
+  the device (the host queues iterations without reading them), for single-GPU runs.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
 """
 from __future__ import annotations
@@ -104,8 +105,8 @@ def assemble_forces(xp, f1, dof_entries_, dim, n):
     return rhs
 
 
-PCG_THREADS = 256     # kernels/hydro.cu PCG_THREADS
-PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels: their partial sums, (blocks, k), go to the host
+PCG_THREADS = 256      # kernels/hydro.cu PCG_THREADS
+PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels (their partial sums: (blocks, k))
 
 
 def _host(xp, a):
@@ -122,14 +123,20 @@ def lanes_per_row(nnz, n):
     return lanes
 
 
+PCG_POLL = 4           # mass_pcg reads whether any component is still active every 4 iterations
+
+
 def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
     """hydro.operators.pcg for the constrained mass operator d -> free * M (free * d) + (1 - free)
     * d on one GPU (no shared dofs to sum), in three kernels an iteration (kernels/hydro.cu).
 
     matrix: cupyx CSR (n, n) float64; free, b (k, n) with k <= 3; diag (n,). Each row is its own
-    CG with MFEM's steps and stopping test, as in the reference; the dot products are summed on
-    the device by blocks and on the host in block order. The kernels hold the k vectors
-    interleaved, (n, k). Returns (x (k, n), iterations (k,)).
+    CG with MFEM's steps and stopping test, as in the reference. The kernels hold the k vectors
+    interleaved, (n, k), and the CG's scalars on the device (dot products summed by blocks, then
+    in block order), so the host queues iterations without waiting for them: it reads whether
+    any row is still active every PCG_POLL iterations, and a row that has stopped takes steps of
+    size 0 until then (its x and iteration count stay as they were). Returns (x (k, n),
+    iterations (k,)).
     """
     k, n = b.shape
     compile_ = _compile()
@@ -137,63 +144,38 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
     apply_blocks = max(1, min(-(-n // (PCG_THREADS // lanes)), PCG_MAX_BLOCKS))
     vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
     apply_kernel = compile_.kernel("hydro", f"pcg_apply<{k}, {lanes}>", "pppppppi")
-    update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "ppppppiddd")
-    direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "ppiddd")
+    update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
+    direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
     free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
     diag = xp.ascontiguousarray(diag, dtype=xp.float64)
-    sums = _PartialSums(xp, k)
-
-    def padded(values):
-        return tuple(float(v) for v in values) + (0.0,) * (3 - k)
-
-    def apply(d, z):                        # z = A d; returns (d, z) by components
-        apply_kernel(apply_blocks, PCG_THREADS, (matrix.indptr, matrix.indices, matrix.data,
-                                                  free, d, z, sums.partial, n))
-        return sums(apply_blocks)
-
     x = xp.zeros((n, k))
     r = xp.ascontiguousarray(xp.asarray(b, dtype=xp.float64).T) * free   # 0 on the walls
     z = r / diag[:, None]
     d = z.copy()
     nom = _host(xp, (d * r).sum(axis=0))
     r0 = nom * rel_tol * rel_tol
-    iterations = np.zeros(k, dtype=np.int64)
     active = ~(nom <= r0)
     if not active.any():
-        return xp.ascontiguousarray(x.T), iterations
-    den = apply(d, z)
+        return xp.ascontiguousarray(x.T), np.zeros(k, dtype=np.int64)
+    # state: r0, nom of parity 0 and 1; istate: active of parity 0 and 1, iterations, any active.
+    # Iteration 1 reads parity 1.
+    state = xp.asarray(np.concatenate([r0, nom, nom]))
+    istate = xp.asarray(np.concatenate([active, active, np.zeros(k), [1]]).astype(np.int32))
+    apply_partial = xp.empty((PCG_MAX_BLOCKS, k))
+    update_partial = xp.empty((PCG_MAX_BLOCKS, k))
+    apply_kernel(apply_blocks, PCG_THREADS,
+                 (matrix.indptr, matrix.indices, matrix.data, free, d, z, apply_partial, n))
     for it in range(1, max_iter + 1):
-        alpha = np.divide(nom, den, out=np.zeros(k), where=active)
-        iterations[active] = it
-        update_kernel(vector_blocks, PCG_THREADS,
-                      (x, r, z, d, diag, sums.partial, n, *padded(alpha)))
-        betanom = sums(vector_blocks)
-        active &= ~(betanom <= r0)
-        if not active.any() or it == max_iter:
+        update_kernel(vector_blocks, PCG_THREADS, (x, r, z, d, diag, apply_partial,
+                                                    update_partial, state, istate, apply_blocks,
+                                                    it, n))
+        if it == max_iter:
             break
-        beta = np.divide(betanom, nom, out=np.zeros(k), where=active)
-        direction_kernel(vector_blocks, PCG_THREADS, (d, z, n, *padded(beta)))
-        den = apply(d, z)
-        nom = np.where(active, betanom, nom)
+        direction_kernel(vector_blocks, PCG_THREADS, (d, z, update_partial, state, istate,
+                                                       vector_blocks, it, n))
+        if it % PCG_POLL == 0 and not int(_host(xp, istate[3 * k:])[0]):
+            break
+        apply_kernel(apply_blocks, PCG_THREADS,
+                     (matrix.indptr, matrix.indices, matrix.data, free, d, z, apply_partial, n))
+    iterations = _host(xp, istate[2 * k:3 * k]).astype(np.int64)
     return xp.ascontiguousarray(x.T), iterations
-
-
-class _PartialSums:
-    """The PCG kernels' per-block dot products (blocks, k) on the device, and their sums on the
-    host in block order; on the GPU read through page-locked host memory (a pageable copy of a
-    few KB cost ~55 us a read on the H200 machine, twice an iteration)."""
-
-    def __init__(self, xp, k):
-        self.xp = xp
-        self.partial = xp.empty((PCG_MAX_BLOCKS, k))
-        if xp is np:
-            self.host = self.partial
-        else:
-            memory = xp.cuda.alloc_pinned_memory(self.partial.nbytes)
-            self.host = np.frombuffer(memory, np.float64, self.partial.size).reshape(
-                self.partial.shape)
-
-    def __call__(self, blocks):
-        if self.xp is not np:
-            self.partial[:blocks].get(out=self.host[:blocks])
-        return self.host[:blocks].sum(axis=0)

@@ -439,13 +439,55 @@ pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
     pcg_block_partials<K>(dots, partial);
 }
 
+// The CG's scalars live on the device, so that an iteration's three kernels queue without the
+// host reading anything between them: state (double) holds r0[K] (the stopping bound) and, by
+// the parity p = it & 1 of the iteration reading them, nom[p][K]; istate (int) holds
+// active[p][K], iterations[K] and, last, whether any component is still active after the latest
+// pcg_direction (what the host polls). An iteration's kernels read parity p and pcg_direction's
+// block 0 writes parity p ^ 1, so no block reads what another block of its kernel writes.
+template <int K>
+__device__ __forceinline__ int pcg_nom(int parity, int c) {     // nom's index in state
+    return K + parity * K + c;
+}
+
+// total[c] = sum of partial[b * K + c] over b < blocks, the same order in every block (warp 0:
+// lane l takes blocks l, l + 32, ..., then a shuffle reduction); ends with a barrier.
+template <int K>
+__device__ __forceinline__ void pcg_total(const double* __restrict__ partial, int blocks,
+                                          double* total) {
+    if (threadIdx.x < 32) {
+#pragma unroll
+        for (int c = 0; c < K; ++c) {
+            double s = 0.0;
+            for (int b = threadIdx.x; b < blocks; b += 32) s += partial[b * K + c];
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+            if (threadIdx.x == 0) total[c] = s;
+        }
+    }
+    __syncthreads();
+}
+
+// alpha_c = nom_c / (d, z)_c (0 for a stopped component; (d, z) from pcg_apply's partials), then
 // x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z) per component c.
+// Block 0 records iteration `it` for the active components.
 template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
            const double* __restrict__ d, const double* __restrict__ diag,
-           double* __restrict__ partial, int n, double alpha0, double alpha1, double alpha2) {
-    const double alpha[3] = {alpha0, alpha1, alpha2};
+           const double* __restrict__ apply_partial, double* __restrict__ partial,
+           const double* __restrict__ state, int* __restrict__ istate, int apply_blocks, int it,
+           int n) {
+    __shared__ double den[K], alpha[K];
+    pcg_total<K>(apply_partial, apply_blocks, den);
+    const int p = it & 1;
+    if (threadIdx.x < K) {
+        const int c = threadIdx.x;
+        const bool active = istate[p * K + c] != 0;
+        alpha[c] = active ? state[pcg_nom<K>(p, c)] / den[c] : 0.0;
+        if (blockIdx.x == 0 && active) istate[2 * K + c] = it;
+    }
+    __syncthreads();
     double dots[K];
 #pragma unroll
     for (int c = 0; c < K; ++c) dots[c] = 0.0;
@@ -465,12 +507,35 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
     pcg_block_partials<K>(dots, partial);
 }
 
-// d = z + beta_c d.
+// A component stays active while (r, z) > r0; beta_c = (r, z)_c / nom_c (0 once stopped) and
+// d = z + beta_c d. Block 0 writes the next iteration's active flags and nom ((r, z) where
+// active, nom kept where stopped) and whether any component is active.
 template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
-pcg_direction(double* __restrict__ d, const double* __restrict__ z, int n, double beta0,
-              double beta1, double beta2) {
-    const double beta[3] = {beta0, beta1, beta2};
+pcg_direction(double* __restrict__ d, const double* __restrict__ z,
+              const double* __restrict__ update_partial, double* __restrict__ state,
+              int* __restrict__ istate, int update_blocks, int it, int n) {
+    __shared__ double betanom[K], beta[K];
+    __shared__ int still[K];
+    pcg_total<K>(update_partial, update_blocks, betanom);
+    const int p = it & 1, q = p ^ 1;
+    if (threadIdx.x < K) {
+        const int c = threadIdx.x;
+        const double nom = state[pcg_nom<K>(p, c)];
+        still[c] = istate[p * K + c] != 0 && !(betanom[c] <= state[c]);
+        beta[c] = still[c] ? betanom[c] / nom : 0.0;
+        if (blockIdx.x == 0) {
+            istate[q * K + c] = still[c];
+            state[pcg_nom<K>(q, c)] = still[c] ? betanom[c] : nom;
+        }
+    }
+    __syncthreads();
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        int any = 0;
+#pragma unroll
+        for (int c = 0; c < K; ++c) any |= still[c];
+        istate[3 * K] = any;
+    }
     for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
 #pragma unroll
         for (int c = 0; c < K; ++c) {

@@ -127,9 +127,10 @@ def test_assemble_forces_kernel_equals_scatter_add(host_kernels, dim, order):
 
 class EmulatedPCGKernels:
     """The PCG kernels of kernels/hydro.cu in NumPy, with the launchers' arguments, standing in
-    for linalg's kernel cache: mass_pcg's host loop (step sizes, stopping, the padded scalars,
-    the block partial sums, here all in block 0) runs in CI. Their warp shuffles and shared
-    memory do not build as host code; the device tests check the kernels themselves."""
+    for linalg's kernel cache: mass_pcg's host loop and the kernels' bookkeeping (step sizes,
+    stopping, the scalars' parities, the polled flag, the block partial sums, here all in block
+    0) run in CI. Their warp shuffles and shared memory do not build as host code; the device
+    tests check the kernels themselves."""
 
     def kernel(self, family, name, signature):
         assert family == "hydro"
@@ -149,19 +150,34 @@ class EmulatedPCGKernels:
         z[...] = free * (M @ (free * d)) + (1.0 - free) * d
         self._partial(partial, grid, d * z)
 
+    @staticmethod
+    def _total(partial, blocks):
+        return np.ascontiguousarray(partial[:blocks].T).sum(axis=1)
+
     def pcg_update(self, grid, block, args):
-        x, r, z, d, diag, partial, n, *alpha = args
-        k = x.shape[1]
-        assert alpha[k:] == [0.0] * (3 - k)
-        step = np.array(alpha[:k])
-        x += step * d
-        r -= step * z
+        x, r, z, d, diag, apply_partial, partial, state, istate, apply_blocks, it, n = args
+        k, p = x.shape[1], it & 1
+        active = istate[p * k:(p + 1) * k] != 0
+        nom = state[k + p * k:k + (p + 1) * k]
+        alpha = np.divide(nom, self._total(apply_partial, apply_blocks), out=np.zeros(k),
+                          where=active)
+        istate[2 * k:3 * k][active] = it
+        x += alpha * d
+        r -= alpha * z
         z[...] = r / diag[:, None]
         self._partial(partial, grid, r * z)
 
     def pcg_direction(self, grid, block, args):
-        d, z, n, *beta = args
-        d[...] = z + np.array(beta[:d.shape[1]]) * d
+        d, z, update_partial, state, istate, update_blocks, it, n = args
+        k, p = d.shape[1], it & 1
+        q = p ^ 1
+        betanom = self._total(update_partial, update_blocks)
+        nom = state[k + p * k:k + (p + 1) * k].copy()
+        still = (istate[p * k:(p + 1) * k] != 0) & ~(betanom <= state[:k])
+        istate[q * k:(q + 1) * k] = still
+        state[k + q * k:k + (q + 1) * k] = np.where(still, betanom, nom)
+        istate[3 * k] = still.any()
+        d[...] = z + np.divide(betanom, nom, out=np.zeros(k), where=still) * d
 
 
 @pytest.mark.parametrize("dim", [1, 2, 3])
@@ -183,6 +199,23 @@ def test_mass_pcg_follows_reference_pcg(dim, monkeypatch):
         got, got_it = gpu_kernels.mass_pcg(np, M.matrix, free, b, M.diag, tol, cap)
         np.testing.assert_array_equal(got_it, want_it)
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
+
+
+def test_mass_pcg_iterations_past_convergence_change_nothing(monkeypatch):
+    """The host reads the stopping flag every PCG_POLL iterations; the iterations it queues past
+    every row's stop take steps of 0: x and the counts equal those of polling every step."""
+    monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
+    sim = simulation(("sedov", 2, 4, 2, {}), cycles=0)
+    op = sim.op
+    b = np.random.default_rng(5).standard_normal(op.free.shape) * op.free
+    results = []
+    for poll in (1, 7):
+        monkeypatch.setattr(gpu_kernels, "PCG_POLL", poll)
+        results.append(gpu_kernels.mass_pcg(np, op.kmass.matrix, op.free, b, op.kmass.diag,
+                                            1e-10, 300))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert results[0][1].max() % 7 != 0            # the second run went past the stop
 
 
 def test_lanes_per_row():

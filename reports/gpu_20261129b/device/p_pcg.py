@@ -57,15 +57,27 @@ def main():
             mark = " (chosen)" if lanes == gk.lanes_per_row(M.nnz, n) else ""
             rows.append((f"pcg_apply lanes {lanes}{mark}", t, f"nnz {M.nnz}, bytes {M.nnz * 12 / 1e6:.0f} MB"))
         vb = max(1, min(-(-n // gk.PCG_THREADS), gk.PCG_MAX_BLOCKS))
-        upd = c.kernel("hydro", f"pcg_update<{k}>", "ppppppiddd")
         x, r = cupy.zeros_like(d), d.copy()
         diag = op.kmass.diag
-        rows.append(("pcg_update", timed(lambda: upd(vb, gk.PCG_THREADS, (x, r, z, d, diag, partial, n, 0.0, 0.0, 0.0))), ""))
-        dirk = c.kernel("hydro", f"pcg_direction<{k}>", "ppiddd")
-        rows.append(("pcg_direction", timed(lambda: dirk(vb, gk.PCG_THREADS, (d, z, n, 0.5, 0.5, 0.5))), ""))
+        state = cupy.ones(3 * k)
+        istate = cupy.zeros(3 * k + 1, dtype=cupy.int32)      # every component stopped
+        partial.fill(1.0)
+        upartial = cupy.ones_like(partial)
+        if hasattr(gk, "PCG_POLL"):                           # device-resident scalars
+            upd = c.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
+            rows.append(("pcg_update", timed(lambda: upd(vb, gk.PCG_THREADS, (
+                x, r, z, d, diag, partial, upartial, state, istate, gk.PCG_MAX_BLOCKS, 1, n))), ""))
+            dirk = c.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
+            rows.append(("pcg_direction", timed(lambda: dirk(vb, gk.PCG_THREADS, (
+                d, z, upartial, state, istate, vb, 1, n))), ""))
+        else:
+            upd = c.kernel("hydro", f"pcg_update<{k}>", "ppppppiddd")
+            rows.append(("pcg_update", timed(lambda: upd(vb, gk.PCG_THREADS, (
+                x, r, z, d, diag, partial, n, 0.0, 0.0, 0.0))), ""))
+            dirk = c.kernel("hydro", f"pcg_direction<{k}>", "ppiddd")
+            rows.append(("pcg_direction", timed(lambda: dirk(vb, gk.PCG_THREADS, (
+                d, z, n, 0.5, 0.5, 0.5))), ""))
         rows.append(("partial sums to host (pageable)", timed(lambda: partial[:vb].get().sum(axis=0)), ""))
-        sums = gk._PartialSums(cupy, k)
-        rows.append(("partial sums to host (page-locked)", timed(lambda: sums(vb)), ""))
         rhs = cupy.asarray(np.random.default_rng(1).standard_normal((k, n))) * free
         out = {}
 

@@ -56,7 +56,8 @@ __device__ __forceinline__ void min_eigenpair(double (&a)[D][D], double& lam, do
                 }
                 rotated = true;
                 const double zeta = (a[q][q] - a[p][p]) / (2.0 * apq);
-                const double t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
+                const double t =
+                    (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
                 const double c = 1.0 / sqrt(1.0 + t * t), sn = c * t;
                 a[p][p] -= t * apq;
                 a[q][q] += t * apq;
@@ -192,7 +193,8 @@ __global__ void quadrature_physics(const double* __restrict__ Jg, const double* 
             for (int i = 0; i < D; ++i)
 #pragma unroll
                 for (int j = 0; j < D; ++j) {
-                    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+                    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+                    const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
                     cof[j][i] = J[i1][j1] * J[i2][j2] - J[i1][j2] * J[i2][j1];
                 }
             det = 0.0;

@@ -72,7 +72,8 @@ def run_one(nx, cycles, backend, integrator, path="fused"):
     h1 = 3 * (2 * nx + 1) ** 3              # vector Q2 dofs
     l2 = 8 * zones                          # Q1 dofs
     quad_points = 64 * zones                # 4^3 Gauss points per zone for Q2-Q1
-    row = {"backend": backend, "path": path if backend == "gpu" else "-", "zones": zones, "h1_dofs": h1, "l2_dofs": l2, "cycles": steps,
+    row = {"backend": backend, "path": path if backend == "gpu" else "-", "zones": zones,
+           "h1_dofs": h1, "l2_dofs": l2, "cycles": steps,
            "wall_s": wall, "zone_cycles_per_s": zones * steps / wall,
            "force_gdof_stage_per_s": (h1 + l2) * stages_done / max(spent["corner_force"], 1e-30) / 1e9,
            "quad_gpoint_stage_per_s": quad_points * stages_done / max(spent["quadrature_update"], 1e-30) / 1e9}
@@ -93,7 +94,8 @@ def table(rows):
     lines = [head, "|" + " --- |" * (8 + len(STAGES))]
     for r in rows:
         shares = " | ".join(f"{100 * r['share_' + k]:.0f} %" for k in STAGES)
-        lines.append(f"| {r['backend']} | {r['path']} | {r['zones']} | {r['h1_dofs'] + r['l2_dofs']} | {r['cycles']} "
+        lines.append(f"| {r['backend']} | {r['path']} | {r['zones']} "
+                     f"| {r['h1_dofs'] + r['l2_dofs']} | {r['cycles']} "
                      f"| {r['zone_cycles_per_s']:.3g} | {r['force_gdof_stage_per_s']:.3g} "
                      f"| {r['quad_gpoint_stage_per_s']:.3g} | {shares} |")
     return "\n".join(lines)

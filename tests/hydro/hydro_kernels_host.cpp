@@ -1,8 +1,10 @@
 // kernels/hydro.cu compiled as plain C++ for the host, so that CI (no GPU) runs the kernels'
-// arithmetic: tests/hydro/test_gpu_kernels.py builds this file with g++ and calls the two entry
-// points below through ctypes. hydro.cu uses scalar device code only (no shared memory, no
-// warp functions; __ldg is a plain load, __longlong_as_double a copy of the bits), so these few definitions are all it needs; one
-// "thread" (block 0, thread 0, grid and block of 1) walks every item of the grid-stride loops.
+// arithmetic: tests/hydro/test_gpu_kernels.py builds this file with g++ and calls the entry
+// points below through ctypes. The pointwise kernels use scalar device code only (no shared
+// memory, no warp functions; __ldg is a plain load, __longlong_as_double a copy of the bits),
+// so these few definitions are all they need; one "thread" (block 0, thread 0, grid and block
+// of 1) walks every item of the grid-stride loops. The PCG's kernels (warp shuffles, shared
+// memory) sit behind __CUDACC__ and are left out.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -237,8 +237,9 @@ class LagrangianHydro:
         self.qdata_current = False
         self.cg_iterations = 0
         self.sync_timers = False
-        # On the GPU the quadrature-point physics and (on one GPU) the velocity's PCG run as
-        # kernels/hydro.cu; False runs the array-module reference code there too.
+        # On the GPU the quadrature-point physics, the forces' assembly into the dofs and (on
+        # one GPU) the velocity's PCG run as kernels/hydro.cu (the corner forces too, by
+        # ForceOperator.fused); False runs the array-module reference code there too.
         self.fused = xp is not np
         self.dof_entries = None     # gpu_kernels.dof_entries of dof_map, made on first use
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)

@@ -67,8 +67,8 @@ def pcg(apply, b, diag, dot, rel_tol, max_iter, xp):
     """Jacobi-preconditioned CG for SPD ``apply`` on k systems at once, started from x = 0.
 
     b (k, n): each row is its own CG (MFEM CGSolver's steps, as if solved alone), but the
-    operator is applied to all unconverged rows in one call and each iteration synchronizes
-    with the host twice for all rows (the velocity's components share the mass matrix: one
+    operator is applied to all rows in one call (a stopped row's result goes unused) and each
+    iteration synchronizes with the host twice for all rows (the velocity's components share the mass matrix: one
     sparse product and one residual check for dim solves). ``apply`` maps (k, n) -> (k, n),
     ``diag`` (n,) or (k, n); ``dot(a, b)`` returns the k global row dot products as a NumPy
     array (each shared dof counted once). A row stops when (r, D^{-1} r) <= rel_tol^2 (b,

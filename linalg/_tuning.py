@@ -18,7 +18,11 @@ An entry holds kernel parameters and/or a vendor decision:
 * ``"vendor_below": v`` or ``{"64": v64, "128": v128, ..., "*": v}`` (the Cholesky family,
   triangular ops and TRSV above the leaf size, ``"*"`` entries): the vendor path on batches with
   batch * n < v, the bound taken per size class of n where a dict gives one (``vendor_below``):
-  there our launches cost more host time than the vendor's call.
+  there our launches cost more host time than the vendor's call;
+* ``"below_batch": b`` with ``"below": {...}`` (GEMV entries): on batches of fewer than b matrices
+  the class runs the parameters of ``"below"`` instead (which may say ``"use_vendor": true``):
+  gemv_stream's persistent grid, tuned at large batches, gives a block a tile or two on small
+  ones (linalg/_cuda/blas.py ``gemv_small_batch_params``).
 
 ``lookup`` returns the first entry with kernel parameters (decision keys stripped); ``use_vendor``
 the first decision, else False (our kernel). A class with no parameters raises ``KeyError``.

@@ -234,9 +234,15 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, x_aligned, override=None, pa
             and batch * m < GEMV_N_FLAT_ROWS:
         return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, FLAT_PARAMS) + ((),)
     op = "gemv_t" if t else "gemv_n"
-    if choose_vendor(op, dtype, (m, n), override, path):
+    small = gemv_small_batch_params(op, dtype, m, n, batch, override, path)
+    if small is not None:
+        if small.get("use_vendor"):
+            return ("vendor",)
+        p = small
+    elif choose_vendor(op, dtype, (m, n), override, path):
         return ("vendor",)
-    p = params(op, dtype, m, n, override=override)
+    else:
+        p = params(op, dtype, m, n, override=override)
     if p.get("kernel") == "stream":
         plan = _gemv_stream_plan(dtype, t, batch, m, n, aligned and x_aligned, p)
         if plan is not None:
@@ -244,6 +250,24 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, x_aligned, override=None, pa
         p = {"kernel": "staged"}
     return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p) + \
         (_compile.register_cap(p.get("maxreg")),)
+
+
+def gemv_small_batch_params(op, dtype, m, n, batch, override=None, path=None):
+    """The class's parameters for batches below its entry's ``"below_batch"`` (its ``"below"``
+    dict, which may choose the vendor), or None: no such bound, or a forced path or parameters.
+    gemv_stream's persistent grid gives a block a tile or two at small batches, where its ring
+    has nothing to overlap (H200, 10 240 matrices: float32 20x20 GEMV-T 0.76x the team kernel
+    it replaced, public; reports/gpu_20261129a call 11); the bounds come from public A/Bs of
+    the entries against the ones before (reports/gpu_20261129b call 9)."""
+    if override is not None or path is not None:
+        return None
+    try:
+        p = params(op, dtype, m, n)
+    except KeyError:
+        return None
+    if batch < p.get("below_batch", 0):
+        return dict(p["below"])
+    return None
 
 
 def _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p):

@@ -67,6 +67,25 @@ def test_a_gpu_of_a_tuned_family_takes_its_tables_where_it_has_none(monkeypatch)
     assert _tuning.lookup("op", "float64", "32x32", gpu=UNKNOWN) == {"p": 0}
 
 
+def test_gemv_small_batch_bounds_of_the_tables(monkeypatch):
+    """Every "below_batch" comes with its "below" parameters (and their reason); on the H200
+    the float32 20x20 GEMV-T (class 32x32) runs the team kernel under 20480 matrices and
+    gemv_stream from there (reports/gpu_20261129b call 9)."""
+    for gpu, table in _tuning.tables().items():
+        for op, per_dtype in table.items():
+            for dtype, classes in per_dtype.items():
+                for cls, entry in classes.items():
+                    if "below_batch" in entry or "below" in entry:
+                        assert op in ("gemv_n", "gemv_t"), (gpu, op, cls)
+                        assert int(entry["below_batch"]) > 0 and entry["below"]["reason"]
+    monkeypatch.setattr(_tuning, "gpu_name", lambda *a: "NVIDIA H200")
+    small = blas.gemv_small_batch_params("gemv_t", numpy.float32, 20, 20, 10240)
+    assert small["team"] == 0 and "kernel" not in small
+    assert blas.gemv_small_batch_params("gemv_t", numpy.float32, 20, 20, 20480) is None
+    assert blas.gemv_small_batch_params("gemv_t", numpy.float32, 20, 20, 10240,
+                                        override={"kernel": "stream"}) is None
+
+
 def test_every_decision_has_a_reason_and_params_resolve():
     for gpu, table in _tuning.tables().items():
         for op, per_dtype in table.items():
@@ -329,6 +348,35 @@ def test_gemv_dispatch(fake_gpu, path, dtype, trans, m, n):
     assert len(launches) == (0 if vendor else 1)
     if vendor:
         numpy.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("below", [{"kernel": "team", "team": 4, "vec": 4, "unroll": 2},
+                                   {"use_vendor": True}])
+def test_gemv_entry_below_batch_runs_its_small_batch_parameters(fake_gpu, monkeypatch, below):
+    """An entry's "below_batch" / "below": fewer matrices run "below"'s parameters (or the
+    vendor), as many or more run the entry's own; forced parameters ignore the bound."""
+    gpu, launches = fake_gpu
+    entry = {"kernel": "staged", "use_vendor": False, "below_batch": 10, "below": below}
+    table = {"gemv_t": {"float32": {"32x32": entry}}}
+    monkeypatch.setattr(_tuning, "entries", lambda op, dtype, cls, gpu=None: (
+        [table[op][dtype][cls]] if op in table and cls in table[op].get(dtype, {}) else
+        [{"kernel": "staged"}]))
+    blas._gemv_plan.cache_clear()
+    g = numpy.random.default_rng(9)
+    for batch in (3, 9, 10, 40):
+        a = g.standard_normal((batch, 20, 20)).astype("float32")
+        x = g.standard_normal((batch, 20)).astype("float32")
+        before = len(launches)
+        blas.gemv(a, x, trans="T")                     # the fake GPU records the launches
+        exprs = [launch[1] for launch in launches[before:]]
+        if batch >= 10:
+            assert len(exprs) == 1 and exprs[0].startswith("gemv_staged")
+        elif below.get("use_vendor"):
+            assert exprs == []
+        else:
+            assert len(exprs) == 1 and exprs[0].startswith("gemv_t_team")
+    forced = blas.gemv(a[:3], x[:3], trans="T", _params={"kernel": "staged"})
+    assert forced.shape == (3, 20) and launches[-1][1].startswith("gemv_staged")
 
 
 @pytest.mark.parametrize("batch,m,n,flat", [(1, 128, 128, True), (511, 128, 128, True),

@@ -391,6 +391,38 @@ def test_gemv_stream_is_what_runs_where_it_applies(trans):
             assert plan[0].startswith(kernel), (dtype, aligned, x_aligned, plan)
 
 
+@pytest.mark.parametrize("below", [{"kernel": "team", "team": 4, "vec": 4, "unroll": 2},
+                                   {"use_vendor": True}])
+def test_gemv_entry_below_batch_runs_its_small_batch_parameters(monkeypatch, below):
+    """A table entry's "below" parameters on batches under its "below_batch", the entry's own
+    (gemv_stream) from there: both right, N and T."""
+    from linalg import _tuning
+    entry = {"kernel": "stream", "block": 128, "group": 1, "stages": 2, "tile_bytes": 8192,
+             "use_vendor": False, "below_batch": 50, "below": below}
+    real_entries = _tuning.entries
+
+    def entries(op, dtype, cls, gpu=None):
+        if op in ("gemv_n", "gemv_t") and cls == "32x32":
+            return [entry]
+        return real_entries(op, dtype, cls, gpu)
+    monkeypatch.setattr(_tuning, "entries", entries)
+    blas._gemv_plan.cache_clear()
+    try:
+        for dtype in REAL:
+            for trans in ("N", "T"):
+                for batch in (3, 49, 50, 400):
+                    key = (numpy.dtype(dtype), int(trans == "T"), batch, 20, 20, True, True)
+                    plan = blas.cached_plan(blas._gemv_plan, key, None, None)
+                    if batch >= 50:
+                        assert plan[0].startswith("gemv_stream"), plan
+                    else:
+                        assert plan[0] == "vendor" if below.get("use_vendor") else \
+                            plan[0].startswith("gemv_" + "nt"[trans == "T"] + "_team"), plan
+                    _gemv_case(20, 20, batch, trans, -0.5, 2.0, dtype)
+    finally:
+        blas._gemv_plan.cache_clear()
+
+
 def test_complex_falls_back_to_vendor():
     g = rng(5)
     a = random_matrix(g, (3, 5, 4), numpy.complex128)

@@ -1,7 +1,7 @@
 // hydro.cu: the hydro driver's per-step kernels on the GPU (float64), one thread an item.
 //
 // quadrature_physics<D>: everything the Lagrangian step computes at a quadrature point, in one
-//   pass over the points (hydro/lagrangian.py quadrature_point_physics is the NumPy/CuPy
+//   pass over the points (hydro/lagrangian.py quadrature_physics is the NumPy/CuPy
 //   reference, operation for operation): the Jacobian's determinant and inverse (cofactors),
 //   density rho = rho0 |J0| w / (|J| w), ideal-gas pressure and sound speed, the tensor
 //   artificial viscosity (smallest eigenpair of sym(grad v) by cyclic Jacobi rotations, the
@@ -14,6 +14,8 @@
 // corner_forces<D, NJ>: F_z = A_z B^T with A_z's entries (A_z)_{(c,i),q} = sum_g s_zq[c][g]
 //   dw_i/dxi_g(q) formed on the fly (never stored), and F . 1 (the row sums) beside it when a
 //   thread holds a whole row (NJ >= NE). A thread owns a row (z, c, i) of F and NJ of its columns.
+// pcg_apply<K, LANES>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
+//   components at once, the CG's scalars kept on the device (the section at the end).
 //
 // Layout (row-major, C-contiguous):
 //   Jg, Vg   (D, Z, D * NQ)  reference gradients of position / velocity: J[z,q][c][g] =
@@ -21,7 +23,7 @@
 //   e_q, rho0w, rho, p, dt   (Z, NQ);  w (NQ);  gamma (Z)
 //   Jac0inv, stress          (Z, NQ, D, D)
 //   G (D, NQ, ND);  Bt (NQ, NE);  F (Z, D * ND, NE);  F1 (Z, D * ND)
-// Launcher:  hydro/_cuda.py.
+// Launcher:  hydro/gpu_kernels.py.
 #include "common.cuh"
 
 // +inf without math.h (NVRTC has no INFINITY macro).

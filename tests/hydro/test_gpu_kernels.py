@@ -230,6 +230,34 @@ def test_lanes_per_row():
         [4, 4, 8, 16, 32, 32]
 
 
+def hydro_instantiations():
+    """Every kernel instantiation hydro.gpu_kernels may launch: D = 1-3, F's column counts of
+    Q1-Q4, K = 1-3 components with every lane count of the CSR product."""
+    names = [f"quadrature_physics<{d}>" for d in (1, 2, 3)]
+    names += [f"assemble_forces<{d}>" for d in (1, 2, 3)]
+    names += [f"corner_forces<{d}, {gpu_kernels.columns_per_thread(k ** d)}>"
+              for d in (1, 2, 3) for k in (1, 2, 3, 4)]
+    for k in (1, 2, 3):
+        names += [f"pcg_apply<{k}, {lanes}>" for lanes in (4, 8, 16, 32)]
+        names += [f"pcg_update<{k}>", f"pcg_direction<{k}>"]
+    return sorted(set(names))
+
+
+def test_hydro_kernels_compile_for_sm90(tmp_path):
+    """kernels/hydro.cu's instantiations compile with nvcc for sm_90 (the PCG kernels build only
+    as device code; the device compiles them with NVRTC at run time)."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("no nvcc to compile kernels/hydro.cu for sm_90")
+    refs = ",\n    ".join(f"(void*)&{name}" for name in hydro_instantiations())
+    source = tmp_path / "check_hydro.cu"
+    source.write_text(f'#include "hydro.cu"\n\nvoid* refs[] = {{\n    {refs}\n}};\n')
+    done = subprocess.run([nvcc, "-arch=sm_90", "-std=c++17", "-c", "-I", str(KERNELS),
+                           str(source), "-o", str(tmp_path / "check.o")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"nvcc failed on kernels/hydro.cu:\n{done.stderr[-4000:]}"
+
+
 def assert_physics_close(got, want):
     """rho, p, stressJinvT, dt of the kernel against the reference's.
 

@@ -5,8 +5,8 @@ path); on the GPU these kernels replace four of its pieces:
 - ``quadrature_physics``: the quadrature-point update (geometry, EOS, viscosity, stress, CFL
   step) in one pass over the points, where the reference runs batched 3 x 3 eigen- and
   singular-value solvers and tens of elementwise passes;
-- ``corner_forces``: F_z = A_z B^T without storing A_z (the reference materializes A, about nine
-  times the stress's bytes, then calls linalg.gemm), with F . 1 beside it;
+- ``corner_forces``: F_z = A_z B^T without storing A_z, with F . 1 beside it (the reference is
+  one linalg.gemm of the stress with a basis table, hydro.operators.ForceOperator);
 - ``assemble_forces``: -F . 1 summed into the momentum right-hand side by a gather over each
   dof's zone entries (the reference scatter-adds with numpy/cupy bincount, atomics on the GPU);
 - ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the

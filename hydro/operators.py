@@ -132,9 +132,10 @@ class ForceOperator:
     H[(q,g), (i,j)] = dw_i/dxi_g(q) phi_j(q), made once: all zones' F is one GEMM through linalg,
     (Z*dim, NQ*dim) x (NQ*dim, ND*NE). That takes dim NE / (dim + NE) times the multiply-adds of
     forming A and then A B^T (2.2x for 3-D Q2), but it is one BLAS-shaped product with no A
-    in memory: 3-D Q2 at 16^3 zones on the CPU 0.375 -> 0.015 s (2026-11-29, two cores). On
-    the GPU one kernel forms F and F . 1 without storing A (``fused``, hydro.gpu_kernels); this
-    is the CPU path and the reference it is tested against.
+    in memory: 3-D Q2 at 16^3 zones on two CPU cores 3.1-3.4 -> 0.11 s of forces a cycle
+    (scripts/probe_cpu_corner_force.py, 2026-11-29). On the GPU one kernel forms F and F . 1
+    without storing A (``fused``, hydro.gpu_kernels); this is the CPU path and the reference
+    it is tested against.
     """
 
     def __init__(self, xp, h1_G, l2_B):

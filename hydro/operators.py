@@ -129,7 +129,7 @@ class ForceOperator:
 
     (A_z)_{(c,i),q} = sum_g stressJinvT_z(q)[c, g] dw_i/dxi_g(q) and B_{jq} = phi_j(q) (L2 basis).
     So F_z[(c,i), j] = sum_{q,g} stressJinvT_z(q)[c, g] H[(q,g), (i,j)] with the basis table
-    H[(q,g), (i,j)] = dw_i/dxi_g(q) phi_j(q), made once: all zones' F is one GEMM through linalg,
+    H[(q,g), (i,j)] = dw_i/dxi_g(q) phi_j(q), made once (on first use): all zones' F is one GEMM through linalg,
     (Z*dim, NQ*dim) x (NQ*dim, ND*NE). That takes dim NE / (dim + NE) times the multiply-adds of
     forming A and then A B^T (2.2x for 3-D Q2), but it is one BLAS-shaped product with no A
     in memory: 3-D Q2 at 16^3 zones on two CPU cores 3.1-3.4 -> 0.11 s of forces a cycle
@@ -142,8 +142,7 @@ class ForceOperator:
         self.xp = xp
         self.G = xp.asarray(h1_G)          # (dim, NQ, ND)
         self.Bt = xp.asarray(l2_B)         # (NQ, NE): B^T
-        dim, nq, nd = h1_G.shape
-        self.H = xp.asarray(np.einsum("gqi,qj->qgij", h1_G, l2_B).reshape(nq * dim, -1))
+        self.H = None                       # the basis table, made on the first GEMM-form call
         self.F = self.F1 = None
         self.fused = xp is not np
 
@@ -155,6 +154,8 @@ class ForceOperator:
             return self.F
         self.F1 = None
         Z, NQ, dim, _ = stressJinvT.shape
+        if self.H is None:      # (NQ*dim, ND*NE): 98 MB at 3-D Q4, so not made where unused
+            self.H = xp.einsum("gqi,qj->qgij", self.G, self.Bt).reshape(NQ * dim, -1)
         s = xp.ascontiguousarray(stressJinvT.transpose(0, 2, 1, 3)).reshape(1, Z * dim, NQ * dim)
         self.F = linalg.gemm(s, self.H[None]).reshape(Z, dim * self.G.shape[2], self.Bt.shape[1])
         return self.F

@@ -136,7 +136,9 @@ class ReferenceElement:
     Attributes (shapes: NQ quadrature points, ND H1 dofs, NE L2 dofs per zone):
       qpts (NQ, dim), qweights (NQ,): Gauss-Legendre rule with ``nq1d`` points per axis;
       h1_nodes (ND, dim): Gauss-Lobatto nodes; h1_B (NQ, ND), h1_G (dim, NQ, ND);
-      l2_B (NQ, NE), l2_G (dim, NQ, NE): Bernstein values / derivatives at quadrature points.
+      l2_B (NQ, NE), l2_G (dim, NQ, NE): Bernstein values / derivatives at quadrature points;
+      h1_B1, h1_G1 (nq1d, order + 1), l2_B1 (nq1d, order_thermo + 1): the 1-D tables whose
+      tensor products those are (partial assembly contracts one axis at a time with them).
     """
 
     def __init__(self, dim: int, order: int, order_thermo: int, quad_order: int):
@@ -149,10 +151,10 @@ class ReferenceElement:
         self.qweights = tensor_weights(w1, dim)
         self.h1_nodes_1d = gauss_lobatto_points(order + 1)
         self.h1_nodes = tensor_points(self.h1_nodes_1d, dim)
-        v, d = lagrange_1d(self.h1_nodes_1d, q1)
-        self.h1_B, self.h1_G = tensor_basis(v, d, dim)
-        v, d = bernstein_1d(order_thermo, q1)
-        self.l2_B, self.l2_G = tensor_basis(v, d, dim)
+        self.h1_B1, self.h1_G1 = lagrange_1d(self.h1_nodes_1d, q1)
+        self.h1_B, self.h1_G = tensor_basis(self.h1_B1, self.h1_G1, dim)
+        self.l2_B1, l2_G1 = bernstein_1d(order_thermo, q1)
+        self.l2_B, self.l2_G = tensor_basis(self.l2_B1, l2_G1, dim)
         self.nq = len(self.qweights)
         self.nd_h1 = (order + 1) ** dim
         self.nd_l2 = (order_thermo + 1) ** dim

@@ -5,8 +5,9 @@ path); on the GPU these kernels replace four of its pieces:
 - ``quadrature_physics``: the quadrature-point update (geometry, EOS, viscosity, stress, CFL
   step) in one pass over the points, where the reference runs batched 3 x 3 eigen- and
   singular-value solvers and tens of elementwise passes;
-- ``corner_forces``: F_z = A_z B^T without storing A_z, with F . 1 beside it (the reference is
-  one linalg.gemm of the stress with a basis table, hydro.operators.ForceOperator);
+- ``force_rhs``, ``force_energy``: the corner forces' F . 1 and F^T v by partial assembly (sum
+  factorization; F never formed), where the reference forms F by one linalg.gemm of the stress
+  with a basis table and applies it with GEMVs (hydro.operators.ForceOperator);
 - ``assemble_forces``: -F . 1 summed into the momentum right-hand side by a gather over each
   dof's zone entries (the reference scatter-adds with numpy/cupy bincount, atomics on the GPU);
 - ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the
@@ -62,28 +63,47 @@ def quadrature_physics(xp, Jg, Vg, e_q, qd, w, opts, order):
     return rho, p, stress, dt
 
 
-def columns_per_thread(ne):
-    """Columns of F a thread accumulates: all NE up to 16 (and F . 1 in the same kernel), else 16
-    (27 and 64 columns of 3-D Q3 / Q4 would cost 54-128 registers of accumulators a thread)."""
-    return ne if ne <= 16 else 16
+FORCE_THREADS = 128        # kernels/hydro.cu FORCE_THREADS
+FORCE_TENSOR_ENTRIES = 1536  # a block's chains' entries: two buffers of them, 24 KB of shared memory
 
 
-def corner_forces(xp, stressJinvT, G, Bt):
-    """F (Z, dim*ND, NE) and F . 1 (Z, dim*ND) from stressJinvT (Z, NQ, dim, dim), the reference
-    gradients G (dim, NQ, ND) and the L2 basis Bt (NQ, NE); float64 device arrays."""
+def zones_per_block(dim, p, q, e):
+    """Zones a block of force_rhs / force_energy holds: as many as its dim tensors a zone of up
+    to max(p, q, e)^dim entries fit FORCE_TENSOR_ENTRIES, at most 16 (3-D Q2-Q1: 8; 3-D Q4: 1)."""
+    return max(1, min(16, FORCE_TENSOR_ENTRIES // (dim * max(p, q, e) ** dim)))
+
+
+def _force_kernel(name, dim, tables, signature):
+    """The launcher and zones a block of force_rhs / force_energy for the 1-D tables (Q, P),
+    (Q, P), (Q, E)."""
+    (q, p), e = tables[0].shape, tables[2].shape[1]
+    zb = zones_per_block(dim, p, q, e)
+    return _compile().kernel("hydro", f"{name}<{dim}, {p}, {q}, {e}, {zb}>", signature), zb
+
+
+def force_rhs(xp, stressJinvT, h1_B1, h1_G1, l2_B1):
+    """F . 1 (Z, dim*ND) by partial assembly from stressJinvT (Z, NQ, dim, dim) and the 1-D
+    tables h1_B1, h1_G1 (Q, P), l2_B1 (Q, E) (hydro.basis.ReferenceElement); float64 device
+    arrays, NQ = Q^dim, ND = P^dim."""
     Z, NQ, dim, _ = stressJinvT.shape
-    ND, NE = G.shape[2], Bt.shape[1]
-    nj = columns_per_thread(NE)
-    F = xp.empty((Z, dim * ND, NE))
-    F1 = xp.empty((Z, dim * ND))
-    launch = _compile().kernel("hydro", f"corner_forces<{dim}, {nj}>", "ppppp" + "qiii")
-    items = Z * dim * ND * (-(-NE // nj))
-    launch(_grid(items), THREADS,
-           (xp.ascontiguousarray(stressJinvT), xp.ascontiguousarray(G), xp.ascontiguousarray(Bt),
-            F, F1, Z, NQ, ND, NE))
-    if nj < NE:
-        F1 = F.sum(axis=2)
-    return F, F1
+    tables = (h1_B1, h1_G1, l2_B1)
+    launch, zb = _force_kernel("force_rhs", dim, tables, "ppppp" + "q")
+    f1 = xp.empty((Z, dim * h1_B1.shape[1] ** dim))
+    launch(_compile().grid_1d(Z, zb), FORCE_THREADS,
+           (xp.ascontiguousarray(stressJinvT), *tables, f1, Z))
+    return f1
+
+
+def force_energy(xp, stressJinvT, vz, h1_B1, h1_G1, l2_B1):
+    """F^T v (Z, NE) by partial assembly for zone-local velocities vz (Z, dim*ND); the other
+    arguments as force_rhs's, NE = E^dim."""
+    Z, NQ, dim, _ = stressJinvT.shape
+    tables = (h1_B1, h1_G1, l2_B1)
+    launch, zb = _force_kernel("force_energy", dim, tables, "pppppp" + "q")
+    e = xp.empty((Z, l2_B1.shape[1] ** dim))
+    launch(_compile().grid_1d(Z, zb), FORCE_THREADS,
+           (xp.ascontiguousarray(stressJinvT), xp.ascontiguousarray(vz), *tables, e, Z))
+    return e
 
 
 def dof_entries(xp, dof_map, n):

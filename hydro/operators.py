@@ -125,34 +125,42 @@ class EnergyMass:
 
 
 class ForceOperator:
-    """Corner-force matrices F_z = A_z B^T (Z, dim*ND, NE) rebuilt from the quadrature stress.
+    """The corner forces F_z = A_z B^T (Z, dim*ND, NE) of the quadrature stress, applied as F . 1
+    (the momentum right-hand side) and F^T v (the energy's).
 
     (A_z)_{(c,i),q} = sum_g stressJinvT_z(q)[c, g] dw_i/dxi_g(q) and B_{jq} = phi_j(q) (L2 basis).
-    So F_z[(c,i), j] = sum_{q,g} stressJinvT_z(q)[c, g] H[(q,g), (i,j)] with the basis table
-    H[(q,g), (i,j)] = dw_i/dxi_g(q) phi_j(q), made once (on first use): all zones' F is one GEMM through linalg,
-    (Z*dim, NQ*dim) x (NQ*dim, ND*NE). That takes dim NE / (dim + NE) times the multiply-adds of
-    forming A and then A B^T (2.2x for 3-D Q2), but it is one BLAS-shaped product with no A
-    in memory: 3-D Q2 at 16^3 zones on two CPU cores 3.1-3.4 -> 0.11 s of forces a cycle
-    (scripts/probe_cpu_corner_force.py, 2026-11-29). On the GPU one kernel forms F and F . 1
-    without storing A (``fused``, hydro.gpu_kernels); this is the CPU path and the reference
-    it is tested against.
+    Two forms, chosen by ``fused`` (True on the GPU):
+    - the GEMM form (the CPU path and the reference): F_z[(c,i), j] = sum_{q,g}
+      stressJinvT_z(q)[c, g] H[(q,g), (i,j)] with the basis table H[(q,g), (i,j)] =
+      dw_i/dxi_g(q) phi_j(q) made on first use, all zones' F as one GEMM through linalg,
+      (Z*dim, NQ*dim) x (NQ*dim, ND*NE), then GEMVs with it. That takes dim NE / (dim + NE)
+      times the multiply-adds of forming A and then A B^T (2.2x for 3-D Q2), but it is one
+      BLAS-shaped product with no A in memory: 3-D Q2 at 16^3 zones on two CPU cores 3.1-3.4 ->
+      0.11 s of forces a cycle (scripts/probe_cpu_corner_force.py, 2026-11-29);
+    - partial assembly (hydro.gpu_kernels.force_rhs / force_energy): F . 1 and F^T v straight
+      from the stress by sum factorization over the 1-D tables of the tensor-product bases; F
+      is never formed. Tested against the GEMM form.
     """
 
-    def __init__(self, xp, h1_G, l2_B):
+    def __init__(self, xp, ref):
         self.xp = xp
-        self.G = xp.asarray(h1_G)          # (dim, NQ, ND)
-        self.Bt = xp.asarray(l2_B)         # (NQ, NE): B^T
+        self.G = xp.asarray(ref.h1_G)          # (dim, NQ, ND)
+        self.Bt = xp.asarray(ref.l2_B)         # (NQ, NE): B^T
+        # 1-D tables (Q, P), (Q, P), (Q, E) for partial assembly
+        self.tables_1d = tuple(xp.ascontiguousarray(xp.asarray(t, dtype=float))
+                               for t in (ref.h1_B1, ref.h1_G1, ref.l2_B1))
         self.H = None                       # the basis table, made on the first GEMM-form call
-        self.F = self.F1 = None
+        self.F = self.stress = None
         self.fused = xp is not np
 
     def assemble(self, stressJinvT):
-        """Build F from stressJinvT (Z, NQ, dim, dim) -> F (Z, dim*ND, NE)."""
+        """Take the stress stressJinvT (Z, NQ, dim, dim) for the next products. The GEMM form
+        builds and returns F (Z, dim*ND, NE); partial assembly keeps the stress (returns None)."""
         xp = self.xp
+        self.stress = stressJinvT
         if self.fused:
-            self.F, self.F1 = gpu_kernels.corner_forces(xp, stressJinvT, self.G, self.Bt)
-            return self.F
-        self.F1 = None
+            self.F = None
+            return None
         Z, NQ, dim, _ = stressJinvT.shape
         if self.H is None:      # (NQ*dim, ND*NE): 98 MB at 3-D Q4, so not made where unused
             self.H = xp.einsum("gqi,qj->qgij", self.G, self.Bt).reshape(NQ * dim, -1)
@@ -162,11 +170,13 @@ class ForceOperator:
 
     def mult_one(self):
         """F . 1 per zone: (Z, dim*ND)."""
-        if self.F1 is not None:
-            return self.F1
+        if self.fused:
+            return gpu_kernels.force_rhs(self.xp, self.stress, *self.tables_1d)
         ones = self.xp.ones(self.F.shape[::2], dtype=self.F.dtype)
         return linalg.gemv(self.F, ones)
 
     def mult_transpose(self, vz):
         """F^T v per zone for zone-local velocities vz (Z, dim*ND): (Z, NE)."""
+        if self.fused:
+            return gpu_kernels.force_energy(self.xp, self.stress, vz, *self.tables_1d)
         return linalg.gemv(self.F, vz, trans="T")

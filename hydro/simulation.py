@@ -151,7 +151,7 @@ class Simulation:
         kmass = KinematicMass(xp, ref.h1_B, geo["mass_w"], self.local.dof_map,
                               self.local.num_dofs, self.shared)
         emass = EnergyMass(xp, ref.l2_B, geo["mass_w"])
-        force = ForceOperator(xp, ref.h1_G, ref.l2_B)
+        force = ForceOperator(xp, ref)
         d, vc = self.defaults, cfg.viscosity
         opts = dict(viscosity=bool(vc.enabled if vc.enabled is not None else d["viscosity"]),
                     vorticity=bool(vc.vorticity if vc.vorticity is not None else d["vorticity"]),

@@ -1,4 +1,4 @@
-// hydro.cu: the hydro driver's per-step kernels on the GPU (float64), one thread an item.
+// hydro.cu: the hydro driver's per-step kernels on the GPU (float64).
 //
 // quadrature_physics<D>: everything the Lagrangian step computes at a quadrature point, in one
 //   pass over the points (hydro/lagrangian.py quadrature_physics is the NumPy/CuPy
@@ -11,9 +11,9 @@
 //   singular-value solvers and some 60 elementwise passes; here each point's data is read once.
 // assemble_forces<D>: -F . 1 summed into the global dofs (the momentum right-hand side), by a
 //   gather over each dof's zone entries (no atomics: deterministic, in a scatter-add's order).
-// corner_forces<D, NJ>: F_z = A_z B^T with A_z's entries (A_z)_{(c,i),q} = sum_g s_zq[c][g]
-//   dw_i/dxi_g(q) formed on the fly (never stored), and F . 1 (the row sums) beside it when a
-//   thread holds a whole row (NJ >= NE). A thread owns a row (z, c, i) of F and NJ of its columns.
+// force_rhs<D, P, Q, E, ZB>, force_energy<D, P, Q, E, ZB>: the corner forces' F_z . 1 and F_z^T v
+//   by partial assembly (sum factorization over the tensor-product bases; F_z never formed),
+//   ZB zones a block sharing its threads (the section "partial assembly" below).
 // pcg_apply<K, LANES>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
 //   components at once, the CG's scalars kept on the device (the section at the end).
 //
@@ -22,7 +22,8 @@
 //                            Jg[(c * Z + z) * D * NQ + g * NQ + q] (hydro ref_gradient's matmul)
 //   e_q, rho0w, rho, p, dt   (Z, NQ);  w (NQ);  gamma (Z)
 //   Jac0inv, stress          (Z, NQ, D, D)
-//   G (D, NQ, ND);  Bt (NQ, NE);  F (Z, D * ND, NE);  F1 (Z, D * ND)
+//   h1_B1, h1_G1 (Q, P);  l2_B1 (Q, E): 1-D tables, NQ = Q^D points, ND = P^D, NE = E^D dofs
+//   vz, f1   (Z, D * ND)  zone-local velocities / F . 1, row c * ND + i;  e (Z, NE)
 // Launcher:  hydro/gpu_kernels.py.
 #include "common.cuh"
 
@@ -298,40 +299,155 @@ __global__ void quadrature_physics(const double* __restrict__ Jg, const double* 
     }
 }
 
-template <int D, int NJ>
-__global__ void corner_forces(const double* __restrict__ stress, const double* __restrict__ G,
-                              const double* __restrict__ Bt, double* __restrict__ F,
-                              double* __restrict__ F1, index_t Z, int NQ, int ND, int NE) {
-    const int rows = D * ND, chunks = (NE + NJ - 1) / NJ;
-    const index_t items = Z * rows * chunks;
-    for (index_t t = (index_t)blockIdx.x * blockDim.x + threadIdx.x; t < items;
-         t += (index_t)gridDim.x * blockDim.x) {
-        const index_t row = t / chunks;                   // z * rows + c * ND + i
-        const int j0 = (int)(t - row * chunks) * NJ;
-        const index_t z = row / rows;
-        const int ci = (int)(row - z * rows), c = ci / ND, i = ci - c * ND;
-        double acc[NJ];
+// ---------------------------------------------------------------------------------------------
+// Partial assembly. The corner forces: F . 1 and F^T v straight from the quadrature stress,
+// F never formed. Every basis table is a tensor product of 1-D tables (P H1 dofs, Q points and E
+// L2 dofs an axis; hydro/basis.py): dw_i/dxi_g(q) = prod_a T_a[q_a][i_a], T_a the 1-D derivative
+// table gq for a = g and the values bq otherwise, and phi_j(q) = prod_a bl[q_a][j_a]. So
+//   (F . 1)_{(c,i)} = sum_{q,g} s_zq[c][g] (sum_j phi_j(q)) dw_i/dxi_g(q)
+//   (F^T v)_j       = sum_q phi_j(q) sum_{c,g} s_zq[c][g] dv_c/dxi_g(q)
+// are sums of products of 1-D factors, taken one axis at a time (sum factorization): D
+// contractions of Q or P entries an output instead of one of D Q^D. A block holds ZB zones;
+// its threads share each contraction's items (a strided loop, so the host build's single
+// "thread" walks them all) and meet at a barrier after it. The tensors live in shared memory,
+// axis 0 fastest, as the points and dofs are numbered.
+constexpr int FORCE_THREADS = 128;
+
+__device__ constexpr int ipow(int base, int exponent) {
+    return exponent <= 0 ? 1 : base * ipow(base, exponent - 1);
+}
+
+// Entries of the largest tensor a chain holds: every step's extents mix P, Q and E.
+__device__ constexpr int tensor_capacity(int D, int P, int Q, int E) {
+    return ipow(P > Q ? (P > E ? P : E) : (Q > E ? Q : E), D);
+}
+
+// One sum-factorization step on a block's T tensors of D axes: x[t] has its axes below A of
+// length OUT and the others of length IN; y[t] gets axis A contracted from IN entries to OUT,
+// y[.., o, ..] = sum_k tab[o * SO + k * SK] x[.., k, ..]. tab is gtab for tensor t when GRAD and
+// t % D == A (the derivative's axis of the chain t), else btab.
+template <int D, int A, int IN, int OUT, int T, bool GRAD, int SO, int SK>
+__device__ __forceinline__ void contract_axis(const double* x, double* y, const double* btab,
+                                              const double* gtab) {
+    constexpr int lo = ipow(OUT, A), hi = ipow(IN, D - 1 - A);
+    constexpr int xsize = lo * IN * hi, ysize = lo * OUT * hi;
+    for (int item = threadIdx.x; item < T * ysize; item += blockDim.x) {
+        const int t = item / ysize, r = item - t * ysize;
+        const int l = r % lo, o = (r / lo) % OUT, h = r / (lo * OUT);
+        const double* xt = x + t * xsize + h * lo * IN + l;
+        const double* tab = (GRAD && t % D == A) ? gtab : btab;
+        double acc = 0.0;
 #pragma unroll
-        for (int j = 0; j < NJ; ++j) acc[j] = 0.0;
-        const double* s = stress + (z * NQ * D + c) * D;  // s_zq[c][g] = s[q * D * D + g]
-        for (int q = 0; q < NQ; ++q) {
-            double a = 0.0;
-#pragma unroll
-            for (int g = 0; g < D; ++g) a += s[q * D * D + g] * __ldg(G + (g * NQ + q) * ND + i);
-            const double* b = Bt + q * NE + j0;
-#pragma unroll
-            for (int j = 0; j < NJ; ++j)
-                if (j0 + j < NE) acc[j] += a * __ldg(b + j);
-        }
-        double* f = F + row * NE + j0;
+        for (int k = 0; k < IN; ++k) acc += tab[o * SO + k * SK] * xt[k * lo];
+        y[item] = acc;
+    }
+    __syncthreads();
+}
+
+// All D axes of the T tensors in x contracted (ping-pong between x and y); returns where the
+// result is. Tables as in contract_axis.
+template <int D, int IN, int OUT, int T, bool GRAD, int SO, int SK>
+__device__ __forceinline__ double* contract_all(double* x, double* y, const double* btab,
+                                                const double* gtab) {
+    contract_axis<D, 0, IN, OUT, T, GRAD, SO, SK>(x, y, btab, gtab);
+    if constexpr (D == 1) return y;
+    contract_axis<D, 1, IN, OUT, T, GRAD, SO, SK>(y, x, btab, gtab);
+    if constexpr (D == 2) return x;
+    contract_axis<D, 2, IN, OUT, T, GRAD, SO, SK>(x, y, btab, gtab);
+    return y;
+}
+
+// Copies count entries of a global table into shared memory (the block's threads).
+__device__ __forceinline__ void load_table(const double* __restrict__ from, double* to,
+                                           int count) {
+    for (int k = threadIdx.x; k < count; k += blockDim.x) to[k] = __ldg(from + k);
+}
+
+// f1[z][c * ND + i] = (F_z . 1)_{(c,i)}: h1_B1, h1_G1 (Q, P) the H1 values and derivatives at
+// the 1-D points, l2_B1 (Q, E) the L2 values.
+template <int D, int P, int Q, int E, int ZB>
+__global__ void __launch_bounds__(FORCE_THREADS)
+force_rhs(const double* __restrict__ stress, const double* __restrict__ h1_B1,
+          const double* __restrict__ h1_G1, const double* __restrict__ l2_B1,
+          double* __restrict__ f1, index_t Z) {
+    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), T = ZB * D;
+    constexpr int CAP = tensor_capacity(D, P, Q, E);
+    __shared__ double buf0[T * CAP], buf1[T * CAP], bq[Q * P], gq[Q * P], unity[Q];
+    load_table(h1_B1, bq, Q * P);
+    load_table(h1_G1, gq, Q * P);
+    for (int k = threadIdx.x; k < Q; k += blockDim.x) {   // sum_j of the 1-D L2 basis at point k
         double sum = 0.0;
-#pragma unroll
-        for (int j = 0; j < NJ; ++j)
-            if (j0 + j < NE) {
-                f[j] = acc[j];
-                sum += acc[j];
+        for (int e = 0; e < E; ++e) sum += __ldg(l2_B1 + k * E + e);
+        unity[k] = sum;
+    }
+    __syncthreads();
+    for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
+        const int zones = (int)min((index_t)ZB, Z - z0);
+        for (int c = 0; c < D; ++c) {
+            // chain t = zb * D + g: s_zq[c][g] (sum_j phi_j(q)), points in order
+            for (int item = threadIdx.x; item < T * NQ; item += blockDim.x) {
+                const int zb = item / (NQ * D), r = item - zb * NQ * D, q = r / D, g = r - q * D;
+                double s = 0.0;
+                if (zb < zones) {
+                    s = stress[((z0 + zb) * NQ + q) * D * D + c * D + g];
+                    for (int a = 0, qa = q; a < D; ++a, qa /= Q) s *= unity[qa % Q];
+                }
+                buf0[(zb * D + g) * NQ + q] = s;
             }
-        if (chunks == 1) F1[row] = sum;              // else the launcher sums F's rows
+            __syncthreads();
+            const double* sums = contract_all<D, Q, P, T, true, 1, P>(buf0, buf1, bq, gq);
+            for (int item = threadIdx.x; item < zones * ND; item += blockDim.x) {
+                const int zb = item / ND, i = item - zb * ND;
+                double acc = 0.0;
+                for (int g = 0; g < D; ++g) acc += sums[(zb * D + g) * ND + i];
+                f1[((z0 + zb) * D + c) * ND + i] = acc;
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// e[z][j] = (F_z^T v_z)_j for the zone-local velocities vz (Z, D * ND); tables as force_rhs's.
+template <int D, int P, int Q, int E, int ZB>
+__global__ void __launch_bounds__(FORCE_THREADS)
+force_energy(const double* __restrict__ stress, const double* __restrict__ vz,
+             const double* __restrict__ h1_B1, const double* __restrict__ h1_G1,
+             const double* __restrict__ l2_B1, double* __restrict__ e, index_t Z) {
+    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), NE = ipow(E, D), T = ZB * D;
+    constexpr int CAP = tensor_capacity(D, P, Q, E);
+    __shared__ double buf0[T * CAP], buf1[T * CAP], work[ZB * NQ], bq[Q * P], gq[Q * P],
+        bl[Q * E];
+    load_table(h1_B1, bq, Q * P);
+    load_table(h1_G1, gq, Q * P);
+    load_table(l2_B1, bl, Q * E);
+    __syncthreads();
+    for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
+        const int zones = (int)min((index_t)ZB, Z - z0);
+        for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) work[k] = 0.0;
+        for (int c = 0; c < D; ++c) {
+            // chain t = zb * D + g starts from v_c's dofs; it ends as dv_c/dxi_g at the points
+            for (int item = threadIdx.x; item < T * ND; item += blockDim.x) {
+                const int t = item / ND, i = item - t * ND, zb = t / D;
+                buf0[item] = zb < zones ? vz[((z0 + zb) * D + c) * ND + i] : 0.0;
+            }
+            __syncthreads();
+            const double* grad = contract_all<D, P, Q, T, true, P, 1>(buf0, buf1, bq, gq);
+            for (int item = threadIdx.x; item < zones * NQ; item += blockDim.x) {
+                const int zb = item / NQ, q = item - zb * NQ;
+                const double* s = stress + ((z0 + zb) * NQ + q) * D * D + c * D;
+                double acc = work[item];
+                for (int g = 0; g < D; ++g) acc += s[g] * grad[(zb * D + g) * NQ + q];
+                work[item] = acc;
+            }
+            __syncthreads();
+        }
+        // work[zb][q] = sum_{c,g} s_zq[c][g] dv_c/dxi_g(q); now sum_q phi_j(q) work[zb][q]
+        for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) buf0[k] = work[k];
+        __syncthreads();
+        const double* out = contract_all<D, Q, E, ZB, false, 1, E>(buf0, buf1, bl, bl);
+        for (int item = threadIdx.x; item < zones * NE; item += blockDim.x)
+            e[z0 * NE + item] = out[item];
+        __syncthreads();
     }
 }
 

@@ -1,10 +1,11 @@
 // kernels/hydro.cu compiled as plain C++ for the host, so that CI (no GPU) runs the kernels'
 // arithmetic: tests/hydro/test_gpu_kernels.py builds this file with g++ and calls the entry
-// points below through ctypes. The pointwise kernels use scalar device code only (no shared
-// memory, no warp functions; __ldg is a plain load, __longlong_as_double a copy of the bits),
-// so these few definitions are all they need; one "thread" (block 0, thread 0, grid and block
-// of 1) walks every item of the grid-stride loops. The PCG's kernels (warp shuffles, shared
-// memory) sit behind __CUDACC__ and are left out.
+// points below through ctypes. The kernels built here use no warp functions (__ldg is a plain
+// load, __longlong_as_double a copy of the bits), so these few definitions are all they need:
+// one "thread" (block 0, thread 0, grid and block of 1) walks every item of the grid-stride
+// loops and of the partial-assembly kernels' block-strided loops, so their shared arrays are
+// plain locals and their barriers no-ops. The PCG's kernels (warp shuffles) sit behind
+// __CUDACC__ and are left out.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -12,6 +13,9 @@
 #define __global__
 #define __forceinline__ inline
 #define __restrict__
+#define __shared__
+#define __launch_bounds__(threads)
+inline void __syncthreads() {}
 struct host_dim3 { unsigned x, y, z; };
 static const host_dim3 blockIdx{0, 0, 0}, threadIdx{0, 0, 0}, blockDim{1, 1, 1}, gridDim{1, 1, 1};
 template <typename T> inline T __ldg(const T* p) { return *p; }
@@ -37,14 +41,26 @@ void host_quadrature_physics(int D, const double* Jg, const double* Vg, const do
     QP(1) QP(2) QP(3)
 }
 
-// NJ: hydro.gpu_kernels.columns_per_thread(NE) for NE of Q1..Q4 (1-D: 1-4; 2-D: 1, 4, 9, 16;
-// 3-D: 1, 8, 27, 64 -> 16).
-int host_corner_forces(int D, int NJ, const double* stress, const double* G, const double* Bt,
-                       double* F, double* F1, long long Z, int NQ, int ND, int NE) {
-#define CF(d, nj) if (D == d && NJ == nj) { corner_forces<d, nj>(stress, G, Bt, F, F1, Z, NQ, \
-                                                                 ND, NE); return 0; }
-    CF(1, 1) CF(1, 2) CF(1, 3) CF(1, 4) CF(2, 1) CF(2, 4) CF(2, 9) CF(2, 16) CF(3, 1) CF(3, 8)
-    CF(3, 16)
+// (D, P, Q, E, ZB) of force_rhs / force_energy: hydro.gpu_kernels.zones_per_block's ZB for Q1-Q4
+// with the default quadrature (P = k + 1, Q = 2k, E = k) in 1-D to 3-D, and one with P, E > Q.
+#define FORCE_CONFIGS(X) X(1, 2, 2, 1, 16) X(1, 3, 4, 2, 16) X(1, 4, 6, 3, 16) X(1, 5, 8, 4, 16) \
+    X(2, 2, 2, 1, 16) X(2, 3, 4, 2, 16) X(2, 4, 6, 3, 16) X(2, 5, 8, 4, 12) X(3, 2, 2, 1, 16)  \
+    X(3, 3, 4, 2, 8) X(3, 4, 6, 3, 2) X(3, 5, 8, 4, 1) X(2, 3, 2, 3, 16)
+
+int host_force_rhs(int D, int P, int Q, int E, int ZB, const double* stress, const double* h1_B1,
+                   const double* h1_G1, const double* l2_B1, double* f1, long long Z) {
+#define FR(d, p, q, e, zb) if (D == d && P == p && Q == q && E == e && ZB == zb) { \
+        force_rhs<d, p, q, e, zb>(stress, h1_B1, h1_G1, l2_B1, f1, Z); return 0; }
+    FORCE_CONFIGS(FR)
+    return 1;
+}
+
+int host_force_energy(int D, int P, int Q, int E, int ZB, const double* stress, const double* vz,
+                      const double* h1_B1, const double* h1_G1, const double* l2_B1, double* e,
+                      long long Z) {
+#define FE(d, p, q, e_, zb) if (D == d && P == p && Q == q && E == e_ && ZB == zb) { \
+        force_energy<d, p, q, e_, zb>(stress, vz, h1_B1, h1_G1, l2_B1, e, Z); return 0; }
+    FORCE_CONFIGS(FE)
     return 1;
 }
 

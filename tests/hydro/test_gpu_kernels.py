@@ -13,10 +13,13 @@ import numpy as np
 import pytest
 import scipy.sparse
 
+import linalg
+
 from hydro import gpu_kernels
+from hydro.basis import ReferenceElement
 from hydro.config import load_case
 from hydro.lagrangian import quadrature_physics
-from hydro.operators import pcg, scatter_add
+from hydro.operators import ForceOperator, pcg, scatter_add
 from hydro.simulation import Simulation
 
 HERE = Path(__file__).resolve().parent
@@ -76,17 +79,28 @@ class HostKernels:
             *(ctypes.c_double(float(v)) for v in scalars))
         return rho, p, stress, dt
 
-    def corner_forces(self, xp, stressJinvT, G, Bt):
-        Z, NQ, dim, _ = stressJinvT.shape
-        ND, NE = G.shape[2], Bt.shape[1]
-        nj = gpu_kernels.columns_per_thread(NE)
-        F, F1 = np.empty((Z, dim * ND, NE)), np.empty((Z, dim * ND))
-        ins = [np.ascontiguousarray(a) for a in (stressJinvT, G, Bt)]
-        missing = self.lib.host_corner_forces(
-            ctypes.c_int(dim), ctypes.c_int(nj), *map(self._ptr, ins + [F, F1]),
-            ctypes.c_longlong(Z), ctypes.c_int(NQ), ctypes.c_int(ND), ctypes.c_int(NE))
-        assert missing == 0, f"hydro_kernels_host.cpp lacks corner_forces<{dim}, {nj}>"
-        return F, (F.sum(axis=2) if nj < NE else F1)
+    def _force(self, name, stressJinvT, vz, tables, out_cols):
+        Z, _, dim, _ = stressJinvT.shape
+        (q, p), e = tables[0].shape, tables[2].shape[1]
+        zb = gpu_kernels.zones_per_block(dim, p, q, e)
+        out = np.empty((Z, out_cols))
+        ins = [np.ascontiguousarray(a, dtype=np.float64)
+               for a in (stressJinvT, *(() if vz is None else (vz,)), *tables)]
+        missing = getattr(self.lib, f"host_{name}")(
+            *(ctypes.c_int(v) for v in (dim, p, q, e, zb)), *map(self._ptr, ins + [out]),
+            ctypes.c_longlong(Z))
+        assert missing == 0, f"hydro_kernels_host.cpp lacks {name}<{dim}, {p}, {q}, {e}, {zb}>"
+        return out
+
+    def force_rhs(self, xp, stressJinvT, h1_B1, h1_G1, l2_B1):
+        dim = stressJinvT.shape[2]
+        return self._force("force_rhs", stressJinvT, None, (h1_B1, h1_G1, l2_B1),
+                           dim * h1_B1.shape[1] ** dim)
+
+    def force_energy(self, xp, stressJinvT, vz, h1_B1, h1_G1, l2_B1):
+        dim = stressJinvT.shape[2]
+        return self._force("force_energy", stressJinvT, vz, (h1_B1, h1_G1, l2_B1),
+                           l2_B1.shape[1] ** dim)
 
     def assemble_forces(self, xp, f1, dof_entries, dim, n):
         offsets, entries = dof_entries
@@ -231,12 +245,16 @@ def test_lanes_per_row():
 
 
 def hydro_instantiations():
-    """Every kernel instantiation hydro.gpu_kernels may launch: D = 1-3, F's column counts of
-    Q1-Q4, K = 1-3 components with every lane count of the CSR product."""
+    """Kernel instantiations hydro.gpu_kernels launches: D = 1-3, the partial assembly of Q1-Q4
+    with the default quadrature (and P, E > Q), K = 1-3 components with every lane count of
+    the CSR product."""
     names = [f"quadrature_physics<{d}>" for d in (1, 2, 3)]
     names += [f"assemble_forces<{d}>" for d in (1, 2, 3)]
-    names += [f"corner_forces<{d}, {gpu_kernels.columns_per_thread(k ** d)}>"
-              for d in (1, 2, 3) for k in (1, 2, 3, 4)]
+    for d in (1, 2, 3):
+        for p, q, e in [(k + 1, 2 * k, k) for k in (1, 2, 3, 4)] + [(3, 2, 3)]:
+            zb = gpu_kernels.zones_per_block(d, p, q, e)
+            names += [f"{name}<{d}, {p}, {q}, {e}, {zb}>" for name in ("force_rhs",
+                                                                       "force_energy")]
     for k in (1, 2, 3):
         names += [f"pcg_apply<{k}, {lanes}>" for lanes in (4, 8, 16, 32)]
         names += [f"pcg_update<{k}>", f"pcg_direction<{k}>"]
@@ -314,19 +332,45 @@ def test_quadrature_physics_kernel_on_random_deformations(host_kernels):
         assert inverted[0, 0] and (got[3][inverted] == 0).all() and (got[3][~inverted] > 0).all()
 
 
+def assert_partial_assembly_matches_gemm_form(xp, kernels, force, stress, vz):
+    """F . 1 and F^T v by the partial-assembly kernels against the GEMM form's F (built by
+    ``force``, fused or not, on xp's arrays)."""
+    fused, force.fused = force.fused, False
+    F = force.assemble(stress)
+    want_f1, want_e = F.sum(axis=2), linalg.gemv(F, vz, trans="T")
+    force.fused = fused
+    got_f1 = kernels.force_rhs(xp, stress, *force.tables_1d)
+    got_e = kernels.force_energy(xp, stress, vz, *force.tables_1d)
+    for got, want in ((got_f1, want_f1), (got_e, want_e)):
+        got, want = gpu_kernels._host(xp, got), gpu_kernels._host(xp, want)
+        scale = np.abs(want).max()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13 * scale)
+
+
 @pytest.mark.parametrize("dim,order", [(1, 1), (1, 4), (2, 1), (2, 2), (2, 3), (2, 4), (3, 1),
                                        (3, 2), (3, 3), (3, 4)])
-def test_corner_forces_kernel_matches_gemm_form(host_kernels, dim, order):
-    """F = A B^T without A, and F . 1, against ForceOperator's batched-GEMM form."""
+@pytest.mark.parametrize("zones", [3, 17])
+def test_partial_assembly_kernels_match_gemm_form(host_kernels, dim, order, zones):
+    """F . 1 and F^T v by sum factorization against the GEMM form's F (random stresses and
+    velocities; 3 and 17 zones: a block's tail partly empty, and more than one block)."""
     sim = simulation(("sedov", dim, 1, order, {}), cycles=0)
     force = sim.op.force
-    Z, NQ = 3, force.G.shape[1]
-    stress = np.random.default_rng(dim * 10 + order).standard_normal((Z, NQ, dim, dim))
-    want = force.assemble(stress).copy()
-    F, F1 = host_kernels.corner_forces(np, stress, force.G, force.Bt)
-    scale = np.abs(want).max()
-    np.testing.assert_allclose(F, want, rtol=1e-12, atol=1e-13 * scale)
-    np.testing.assert_allclose(F1, want.sum(axis=2), rtol=1e-12, atol=1e-13 * scale)
+    NQ, ND = force.G.shape[1], force.G.shape[2]
+    rng = np.random.default_rng(dim * 10 + order)
+    stress = rng.standard_normal((zones, NQ, dim, dim))
+    vz = rng.standard_normal((zones, dim * ND))
+    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, vz)
+
+
+def test_partial_assembly_with_fewer_points_than_dofs(host_kernels):
+    """2-D Q2 with Q2 energies on a two-point rule (P = E = 3 > Q = 2, too few points for a run):
+    the kernels' tensors grow past the points' count on the way."""
+    force = ForceOperator(np, ReferenceElement(2, 2, 2, 3))
+    assert force.tables_1d[0].shape == (2, 3) and force.tables_1d[2].shape == (2, 3)
+    rng = np.random.default_rng(3)
+    stress = rng.standard_normal((5, 4, 2, 2))
+    vz = rng.standard_normal((5, 2 * 9))
+    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, vz)
 
 
 @pytest.mark.parametrize("case", CASES[:3] + CASES[5:6], ids=case_id)
@@ -336,7 +380,8 @@ def test_driver_with_host_kernels_follows_reference(host_kernels, case, monkeypa
     orders: 3-D Q3 moves |e| by 2e-12 relative in five steps)."""
     ref = simulation(case, cycles=0)
     monkeypatch.setattr(gpu_kernels, "quadrature_physics", host_kernels.quadrature_physics)
-    monkeypatch.setattr(gpu_kernels, "corner_forces", host_kernels.corner_forces)
+    monkeypatch.setattr(gpu_kernels, "force_rhs", host_kernels.force_rhs)
+    monkeypatch.setattr(gpu_kernels, "force_energy", host_kernels.force_energy)
     monkeypatch.setattr(gpu_kernels, "assemble_forces", host_kernels.assemble_forces)
     monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
     new = simulation(case, cycles=0)
@@ -359,14 +404,10 @@ def test_gpu_kernels_match_reference_on_device(case):
     args = (cupy, *fields, sim.qdata, op.w, op.opts, sim.ref.order)
     got = [cupy.asnumpy(a) for a in gpu_kernels.quadrature_physics(*args)]
     assert_physics_close(got, [cupy.asnumpy(a) for a in quadrature_physics(*args)])
-    stress = op.qdata.stressJinvT
-    F, F1 = (cupy.asnumpy(a) for a in gpu_kernels.corner_forces(cupy, stress, op.force.G,
-                                                                  op.force.Bt))
-    op.force.fused = False
-    want = cupy.asnumpy(op.force.assemble(stress))
-    scale = np.abs(want).max()
-    np.testing.assert_allclose(F, want, rtol=1e-12, atol=1e-13 * scale)
-    np.testing.assert_allclose(F1, want.sum(axis=2), rtol=1e-12, atol=1e-13 * scale)
+    vz = cupy.asarray(np.random.default_rng(1).standard_normal((op.dof_map.shape[0],
+                                                                 op.L.dim * op.G.shape[2])))
+    assert_partial_assembly_matches_gemm_form(cupy, gpu_kernels, op.force, op.qdata.stressJinvT,
+                                              vz)
 
 
 @pytest.mark.gpu

@@ -63,22 +63,28 @@ def quadrature_physics(xp, Jg, Vg, e_q, qd, w, opts, order):
     return rho, p, stress, dt
 
 
-FORCE_THREADS = 128        # kernels/hydro.cu FORCE_THREADS
-FORCE_TENSOR_ENTRIES = 1536  # a block's chains' entries: two buffers of them, 24 KB of shared memory
+FORCE_THREADS = 128          # kernels/hydro.cu FORCE_THREADS
+FORCE_TENSOR_ENTRIES = 1536  # a block's tensors at a time: two buffers, 24 KB of shared memory
 
 
-def zones_per_block(dim, p, q, e):
-    """Zones a block of force_rhs / force_energy holds: as many as its dim tensors a zone of up
-    to max(p, q, e)^dim entries fit FORCE_TENSOR_ENTRIES, at most 16 (3-D Q2-Q1: 8; 3-D Q4: 1)."""
-    return max(1, min(16, FORCE_TENSOR_ENTRIES // (dim * max(p, q, e) ** dim)))
+def force_blocking(dim, p, q, e):
+    """(ZB, CB) of force_rhs / force_energy: ZB zones a block, CB of their dim velocity
+    components at a time, each with dim tensors of up to max(p, q, e)^dim entries within
+    FORCE_TENSOR_ENTRIES: all components at once where they fit (then force_rhs reads the
+    stress as it lies in memory), ZB at most 16. 3-D Q2-Q1: (2, 3); 3-D Q3: (2, 1); 3-D Q4:
+    (1, 1)."""
+    tensor = dim * max(p, q, e) ** dim
+    cb = dim if dim * tensor <= FORCE_TENSOR_ENTRIES else 1
+    return max(1, min(16, FORCE_TENSOR_ENTRIES // (cb * tensor))), cb
 
 
 def _force_kernel(name, dim, tables, signature):
     """The launcher and zones a block of force_rhs / force_energy for the 1-D tables (Q, P),
     (Q, P), (Q, E)."""
     (q, p), e = tables[0].shape, tables[2].shape[1]
-    zb = zones_per_block(dim, p, q, e)
-    return _compile().kernel("hydro", f"{name}<{dim}, {p}, {q}, {e}, {zb}>", signature), zb
+    zb, cb = force_blocking(dim, p, q, e)
+    launch = _compile().kernel("hydro", f"{name}<{dim}, {p}, {q}, {e}, {zb}, {cb}>", signature)
+    return launch, zb
 
 
 def force_rhs(xp, stressJinvT, h1_B1, h1_G1, l2_B1):
@@ -94,16 +100,25 @@ def force_rhs(xp, stressJinvT, h1_B1, h1_G1, l2_B1):
     return f1
 
 
-def force_energy(xp, stressJinvT, vz, h1_B1, h1_G1, l2_B1):
-    """F^T v (Z, NE) by partial assembly for zone-local velocities vz (Z, dim*ND); the other
-    arguments as force_rhs's, NE = E^dim."""
+def force_energy(xp, stressJinvT, v, dofs, h1_B1, h1_G1, l2_B1):
+    """F^T v (Z, NE) by partial assembly for the velocity v (dim, n), each zone's entries read
+    through dofs (Z, ND) int32 (hydro.operators.gather_vector's map); the other arguments as
+    force_rhs's, NE = E^dim."""
     Z, NQ, dim, _ = stressJinvT.shape
     tables = (h1_B1, h1_G1, l2_B1)
-    launch, zb = _force_kernel("force_energy", dim, tables, "pppppp" + "q")
+    launch, zb = _force_kernel("force_energy", dim, tables, "pppi" + "pppp" + "q")
     e = xp.empty((Z, l2_B1.shape[1] ** dim))
     launch(_compile().grid_1d(Z, zb), FORCE_THREADS,
-           (xp.ascontiguousarray(stressJinvT), xp.ascontiguousarray(vz), *tables, e, Z))
+           (xp.ascontiguousarray(stressJinvT), xp.ascontiguousarray(v, dtype=xp.float64),
+            dofs, v.shape[1], *tables, e, Z))
     return e
+
+
+def int32_dofs(xp, dof_map):
+    """dof_map (Z, ND) as a C-contiguous int32 array of xp (force_energy's ``dofs``)."""
+    if dof_map.size and int(dof_map.max()) >= 2**31:
+        raise ValueError("dof numbers past 2**31 - 1: force_energy reads them as int32")
+    return xp.ascontiguousarray(dof_map, dtype=xp.int32)
 
 
 def dof_entries(xp, dof_map, n):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hydro import eos, gpu_kernels
-from hydro.operators import gather_vector, pcg, scatter_add
+from hydro.operators import pcg, scatter_add
 
 
 @dataclass
@@ -347,7 +347,7 @@ class LagrangianHydro:
         xp = self.xp
         self.update_quadrature_data(S)
         t0 = time.perf_counter()
-        rhs = self.force.mult_transpose(gather_vector(v, self.dof_map))
+        rhs = self.force.mult_transpose(v)
         t0 = self._lap("corner_force", t0)
         power = 0.0
         src = self.opts.get("energy_source")

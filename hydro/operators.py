@@ -142,8 +142,10 @@ class ForceOperator:
       is never formed. Tested against the GEMM form.
     """
 
-    def __init__(self, xp, ref):
+    def __init__(self, xp, ref, dof_map):
         self.xp = xp
+        self.dof_map = dof_map                 # (Z, ND) local H1 dofs of each zone (xp)
+        self.dofs32 = None                     # int32 copy for the kernels, made on first use
         self.G = xp.asarray(ref.h1_G)          # (dim, NQ, ND)
         self.Bt = xp.asarray(ref.l2_B)         # (NQ, NE): B^T
         # 1-D tables (Q, P), (Q, P), (Q, E) for partial assembly
@@ -175,8 +177,11 @@ class ForceOperator:
         ones = self.xp.ones(self.F.shape[::2], dtype=self.F.dtype)
         return linalg.gemv(self.F, ones)
 
-    def mult_transpose(self, vz):
-        """F^T v per zone for zone-local velocities vz (Z, dim*ND): (Z, NE)."""
+    def mult_transpose(self, v):
+        """F^T v per zone for the velocity v (dim, n): (Z, NE)."""
         if self.fused:
-            return gpu_kernels.force_energy(self.xp, self.stress, vz, *self.tables_1d)
-        return linalg.gemv(self.F, vz, trans="T")
+            if self.dofs32 is None:
+                self.dofs32 = gpu_kernels.int32_dofs(self.xp, self.dof_map)
+            return gpu_kernels.force_energy(self.xp, self.stress, v, self.dofs32,
+                                            *self.tables_1d)
+        return linalg.gemv(self.F, gather_vector(v, self.dof_map), trans="T")

@@ -151,7 +151,8 @@ class Simulation:
         kmass = KinematicMass(xp, ref.h1_B, geo["mass_w"], self.local.dof_map,
                               self.local.num_dofs, self.shared)
         emass = EnergyMass(xp, ref.l2_B, geo["mass_w"])
-        force = ForceOperator(xp, ref)
+        dof_map = xp.asarray(self.local.dof_map)
+        force = ForceOperator(xp, ref, dof_map)
         d, vc = self.defaults, cfg.viscosity
         opts = dict(viscosity=bool(vc.enabled if vc.enabled is not None else d["viscosity"]),
                     vorticity=bool(vc.vorticity if vc.vorticity is not None else d["vorticity"]),
@@ -160,7 +161,7 @@ class Simulation:
                     energy_source=self.problem.energy_source(dim),
                     acceleration=self.problem.acceleration(dim, dict(cfg.parameters or {})))
         ess = [xp.asarray(e_) for e_ in self.local.essential]
-        self.op = LagrangianHydro(xp, ref, self.layout, xp.asarray(self.local.dof_map), ess,
+        self.op = LagrangianHydro(xp, ref, self.layout, dof_map, ess,
                                   self.qdata, kmass, emass, force, self.shared, opts, self.timers)
         self.op.mass_w = xp.asarray(geo["mass_w"])
         # On a GPU, stage timers measure kernel launches unless the device is synchronized at

@@ -11,9 +11,10 @@
 //   singular-value solvers and some 60 elementwise passes; here each point's data is read once.
 // assemble_forces<D>: -F . 1 summed into the global dofs (the momentum right-hand side), by a
 //   gather over each dof's zone entries (no atomics: deterministic, in a scatter-add's order).
-// force_rhs<D, P, Q, E, ZB>, force_energy<D, P, Q, E, ZB>: the corner forces' F_z . 1 and F_z^T v
-//   by partial assembly (sum factorization over the tensor-product bases; F_z never formed),
-//   ZB zones a block sharing its threads (the section "partial assembly" below).
+// force_rhs<D, P, Q, E, ZB, CB>, force_energy<D, P, Q, E, ZB, CB>: the corner forces' F_z . 1
+//   and F_z^T v by partial assembly (sum factorization over the tensor-product bases; F_z never
+//   formed), ZB zones and CB velocity components a block at a time (the section "Partial
+//   assembly" below).
 // pcg_apply<K, LANES>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
 //   components at once, the CG's scalars kept on the device (the section at the end).
 //
@@ -23,7 +24,7 @@
 //   e_q, rho0w, rho, p, dt   (Z, NQ);  w (NQ);  gamma (Z)
 //   Jac0inv, stress          (Z, NQ, D, D)
 //   h1_B1, h1_G1 (Q, P);  l2_B1 (Q, E): 1-D tables, NQ = Q^D points, ND = P^D, NE = E^D dofs
-//   vz, f1   (Z, D * ND)  zone-local velocities / F . 1, row c * ND + i;  e (Z, NE)
+//   v (D, n);  dofs (Z, ND) zone z's H1 dofs;  f1 (Z, D * ND) F . 1, row c * ND + i;  e (Z, NE)
 // Launcher:  hydro/gpu_kernels.py.
 #include "common.cuh"
 
@@ -307,10 +308,11 @@ __global__ void quadrature_physics(const double* __restrict__ Jg, const double* 
 //   (F . 1)_{(c,i)} = sum_{q,g} s_zq[c][g] (sum_j phi_j(q)) dw_i/dxi_g(q)
 //   (F^T v)_j       = sum_q phi_j(q) sum_{c,g} s_zq[c][g] dv_c/dxi_g(q)
 // are sums of products of 1-D factors, taken one axis at a time (sum factorization): D
-// contractions of Q or P entries an output instead of one of D Q^D. A block holds ZB zones;
-// its threads share each contraction's items (a strided loop, so the host build's single
-// "thread" walks them all) and meet at a barrier after it. The tensors live in shared memory,
-// axis 0 fastest, as the points and dofs are numbered.
+// contractions of Q or P entries an output instead of one of D Q^D. A block holds ZB zones and
+// CB of their D velocity components at a time, a "chain" of contractions for each (zone,
+// component, derivative direction g); its threads share each step's fibers (a strided loop, so
+// the host build's single "thread" walks them all) and meet at a barrier after it. The tensors
+// live in shared memory.
 constexpr int FORCE_THREADS = 128;
 
 __device__ constexpr int ipow(int base, int exponent) {
@@ -322,38 +324,68 @@ __device__ constexpr int tensor_capacity(int D, int P, int Q, int E) {
     return ipow(P > Q ? (P > E ? P : E) : (Q > E ? Q : E), D);
 }
 
-// One sum-factorization step on a block's T tensors of D axes: x[t] has its axes below A of
-// length OUT and the others of length IN; y[t] gets axis A contracted from IN entries to OUT,
-// y[.., o, ..] = sum_k tab[o * SO + k * SK] x[.., k, ..]. tab is gtab for tensor t when GRAD and
-// t % D == A (the derivative's axis of the chain t), else btab.
-template <int D, int A, int IN, int OUT, int T, bool GRAD, int SO, int SK>
-__device__ __forceinline__ void contract_axis(const double* x, double* y, const double* btab,
+// Where a step's input tensor t keeps its entry e: tensor t starts at (t / DIV) * MUL +
+// (t % DIV) * OFF, its entries ES apart. Packed<SIZE>: tensor after tensor.
+template <int DIV, int MUL, int OFF, int ES>
+struct Layout {
+    static __device__ __forceinline__ int at(int t, int e) {
+        return (t / DIV) * MUL + (t % DIV) * OFF + e * ES;
+    }
+};
+template <int SIZE> using Packed = Layout<1, SIZE, 0, 1>;
+
+// Step S (0 .. D-1) of sum factorization on a block's T tensors of D axes: the S axes already
+// contracted have OUT entries, the others IN; one of the others goes from IN entries to OUT,
+// y = sum_k tab[o * SO + k * SK] x_k along it, tab = gtab for tensor t when GRAD and that axis
+// is t's derivative direction (t % D), else btab. A thread takes a fiber (the IN entries along
+// the axis) at a time: each x entry is read once, and the tables sit in registers (constant
+// indices once the loops unroll). The axes rotate so that shared memory is read or written with
+// an odd stride (no bank conflicts): with OUT odd (or IN even) the slowest axis is contracted
+// and its result becomes the fastest, else the fastest is contracted and becomes the slowest.
+// After D steps the axes are back in their order (axis 0 fastest). x's layout XL; y packed.
+template <int D, int S, int IN, int OUT, int T, bool GRAD, int SO, int SK, typename XL>
+__device__ __forceinline__ void contract_step(const double* x, double* y, const double* btab,
                                               const double* gtab) {
-    constexpr int lo = ipow(OUT, A), hi = ipow(IN, D - 1 - A);
-    constexpr int xsize = lo * IN * hi, ysize = lo * OUT * hi;
-    for (int item = threadIdx.x; item < T * ysize; item += blockDim.x) {
-        const int t = item / ysize, r = item - t * ysize;
-        const int l = r % lo, o = (r / lo) % OUT, h = r / (lo * OUT);
-        const double* xt = x + t * xsize + h * lo * IN + l;
-        const double* tab = (GRAD && t % D == A) ? gtab : btab;
-        double acc = 0.0;
+    constexpr bool slow_in = OUT % 2 == 1 || IN % 2 == 0;
+    constexpr int axis = slow_in ? D - 1 - S : S;       // the axis contracted, in point order
+    constexpr int R = ipow(IN, D - 1 - S) * ipow(OUT, S);  // fibers a tensor
+    double b[OUT][IN], g[GRAD ? OUT : 1][IN];
 #pragma unroll
-        for (int k = 0; k < IN; ++k) acc += tab[o * SO + k * SK] * xt[k * lo];
-        y[item] = acc;
+    for (int o = 0; o < OUT; ++o)
+#pragma unroll
+        for (int k = 0; k < IN; ++k) {
+            b[o][k] = btab[o * SO + k * SK];
+            if (GRAD) g[GRAD ? o : 0][k] = gtab[o * SO + k * SK];
+        }
+    for (int fiber = threadIdx.x; fiber < T * R; fiber += blockDim.x) {
+        const int t = fiber / R, r = fiber - t * R;
+        const bool deriv = GRAD && t % D == axis;
+        double xv[IN];
+#pragma unroll
+        for (int k = 0; k < IN; ++k) xv[k] = x[XL::at(t, slow_in ? k * R + r : r * IN + k)];
+        double* yt = y + t * R * OUT;
+#pragma unroll
+        for (int o = 0; o < OUT; ++o) {
+            double acc = 0.0;
+#pragma unroll
+            for (int k = 0; k < IN; ++k) acc += (deriv ? g[GRAD ? o : 0][k] : b[o][k]) * xv[k];
+            yt[slow_in ? r * OUT + o : o * R + r] = acc;
+        }
     }
     __syncthreads();
 }
 
-// All D axes of the T tensors in x contracted (ping-pong between x and y); returns where the
-// result is. Tables as in contract_axis.
-template <int D, int IN, int OUT, int T, bool GRAD, int SO, int SK>
-__device__ __forceinline__ double* contract_all(double* x, double* y, const double* btab,
-                                                const double* gtab) {
-    contract_axis<D, 0, IN, OUT, T, GRAD, SO, SK>(x, y, btab, gtab);
+// All D steps on the T tensors of x0 (layout XL0): step 0 writes y, the next ones ping-pong
+// between x and y (x may be x0). Returns where the result is, packed, axis 0 fastest.
+template <int D, int IN, int OUT, int T, bool GRAD, int SO, int SK, typename XL0>
+__device__ __forceinline__ double* contract_all(const double* x0, double* x, double* y,
+                                                const double* btab, const double* gtab) {
+    contract_step<D, 0, IN, OUT, T, GRAD, SO, SK, XL0>(x0, y, btab, gtab);
     if constexpr (D == 1) return y;
-    contract_axis<D, 1, IN, OUT, T, GRAD, SO, SK>(y, x, btab, gtab);
+    contract_step<D, 1, IN, OUT, T, GRAD, SO, SK, Packed<IN * ipow(IN, D - 2) * OUT>>(
+        y, x, btab, gtab);
     if constexpr (D == 2) return x;
-    contract_axis<D, 2, IN, OUT, T, GRAD, SO, SK>(x, y, btab, gtab);
+    contract_step<D, 2, IN, OUT, T, GRAD, SO, SK, Packed<IN * OUT * OUT>>(x, y, btab, gtab);
     return y;
 }
 
@@ -365,12 +397,12 @@ __device__ __forceinline__ void load_table(const double* __restrict__ from, doub
 
 // f1[z][c * ND + i] = (F_z . 1)_{(c,i)}: h1_B1, h1_G1 (Q, P) the H1 values and derivatives at
 // the 1-D points, l2_B1 (Q, E) the L2 values.
-template <int D, int P, int Q, int E, int ZB>
+template <int D, int P, int Q, int E, int ZB, int CB>
 __global__ void __launch_bounds__(FORCE_THREADS)
 force_rhs(const double* __restrict__ stress, const double* __restrict__ h1_B1,
           const double* __restrict__ h1_G1, const double* __restrict__ l2_B1,
           double* __restrict__ f1, index_t Z) {
-    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), T = ZB * D;
+    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), T = ZB * CB * D;
     constexpr int CAP = tensor_capacity(D, P, Q, E);
     __shared__ double buf0[T * CAP], buf1[T * CAP], bq[Q * P], gq[Q * P], unity[Q];
     load_table(h1_B1, bq, Q * P);
@@ -383,37 +415,44 @@ force_rhs(const double* __restrict__ stress, const double* __restrict__ h1_B1,
     __syncthreads();
     for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
         const int zones = (int)min((index_t)ZB, Z - z0);
-        for (int c = 0; c < D; ++c) {
-            // chain t = zb * D + g: s_zq[c][g] (sum_j phi_j(q)), points in order
-            for (int item = threadIdx.x; item < T * NQ; item += blockDim.x) {
-                const int zb = item / (NQ * D), r = item - zb * NQ * D, q = r / D, g = r - q * D;
+        for (int c0 = 0; c0 < D; c0 += CB) {
+            // buf0[zb][q][cc][g] = s_zq[c0 + cc][g] (sum_j phi_j(q)): with CB = D the stress as
+            // it lies in memory (a coalesced read)
+            for (int item = threadIdx.x; item < ZB * NQ * CB * D; item += blockDim.x) {
+                const int zq = item / (CB * D), cg = item - zq * (CB * D);
+                const int zb = zq / NQ, q = zq - zb * NQ;
                 double s = 0.0;
                 if (zb < zones) {
-                    s = stress[((z0 + zb) * NQ + q) * D * D + c * D + g];
+                    s = stress[((z0 + zb) * NQ + q) * D * D + c0 * D + cg];
                     for (int a = 0, qa = q; a < D; ++a, qa /= Q) s *= unity[qa % Q];
                 }
-                buf0[(zb * D + g) * NQ + q] = s;
+                buf0[item] = s;
             }
             __syncthreads();
-            const double* sums = contract_all<D, Q, P, T, true, 1, P>(buf0, buf1, bq, gq);
-            for (int item = threadIdx.x; item < zones * ND; item += blockDim.x) {
-                const int zb = item / ND, i = item - zb * ND;
+            // chain t = (zb * CB + cc) * D + g
+            using Staged = Layout<CB * D, NQ * CB * D, 1, CB * D>;
+            const double* sums = contract_all<D, Q, P, T, true, 1, P, Staged>(buf0, buf0, buf1,
+                                                                              bq, gq);
+            for (int item = threadIdx.x; item < zones * CB * ND; item += blockDim.x) {
+                const int zc = item / ND, i = item - zc * ND, zb = zc / CB, cc = zc - zb * CB;
                 double acc = 0.0;
-                for (int g = 0; g < D; ++g) acc += sums[(zb * D + g) * ND + i];
-                f1[((z0 + zb) * D + c) * ND + i] = acc;
+                for (int g = 0; g < D; ++g) acc += sums[(zc * D + g) * ND + i];
+                f1[((z0 + zb) * D + c0 + cc) * ND + i] = acc;
             }
             __syncthreads();
         }
     }
 }
 
-// e[z][j] = (F_z^T v_z)_j for the zone-local velocities vz (Z, D * ND); tables as force_rhs's.
-template <int D, int P, int Q, int E, int ZB>
+// e[z][j] = (F_z^T v_z)_j for the velocity v (D, n), zone z's dofs dofs[z][i] (Z, ND); tables
+// as force_rhs's.
+template <int D, int P, int Q, int E, int ZB, int CB>
 __global__ void __launch_bounds__(FORCE_THREADS)
-force_energy(const double* __restrict__ stress, const double* __restrict__ vz,
-             const double* __restrict__ h1_B1, const double* __restrict__ h1_G1,
-             const double* __restrict__ l2_B1, double* __restrict__ e, index_t Z) {
-    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), NE = ipow(E, D), T = ZB * D;
+force_energy(const double* __restrict__ stress, const double* __restrict__ v,
+             const int* __restrict__ dofs, int n, const double* __restrict__ h1_B1,
+             const double* __restrict__ h1_G1, const double* __restrict__ l2_B1,
+             double* __restrict__ e, index_t Z) {
+    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), NE = ipow(E, D), T = ZB * CB * D;
     constexpr int CAP = tensor_capacity(D, P, Q, E);
     __shared__ double buf0[T * CAP], buf1[T * CAP], work[ZB * NQ], bq[Q * P], gq[Q * P],
         bl[Q * E];
@@ -424,27 +463,30 @@ force_energy(const double* __restrict__ stress, const double* __restrict__ vz,
     for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
         const int zones = (int)min((index_t)ZB, Z - z0);
         for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) work[k] = 0.0;
-        for (int c = 0; c < D; ++c) {
-            // chain t = zb * D + g starts from v_c's dofs; it ends as dv_c/dxi_g at the points
-            for (int item = threadIdx.x; item < T * ND; item += blockDim.x) {
-                const int t = item / ND, i = item - t * ND, zb = t / D;
-                buf0[item] = zb < zones ? vz[((z0 + zb) * D + c) * ND + i] : 0.0;
+        for (int c0 = 0; c0 < D; c0 += CB) {
+            // buf0[zb][cc][i] = v_{c0 + cc} at zone zb's dof i, read by the D chains
+            // t = (zb * CB + cc) * D + g, which end as dv_c/dxi_g at the points
+            for (int item = threadIdx.x; item < ZB * CB * ND; item += blockDim.x) {
+                const int zc = item / ND, i = item - zc * ND, zb = zc / CB, cc = zc - zb * CB;
+                buf0[item] = zb < zones
+                    ? v[(index_t)(c0 + cc) * n + dofs[(z0 + zb) * ND + i]] : 0.0;
             }
             __syncthreads();
-            const double* grad = contract_all<D, P, Q, T, true, P, 1>(buf0, buf1, bq, gq);
+            const double* grad = contract_all<D, P, Q, T, true, P, 1, Layout<D, ND, 0, 1>>(
+                buf0, buf0, buf1, bq, gq);
             for (int item = threadIdx.x; item < zones * NQ; item += blockDim.x) {
                 const int zb = item / NQ, q = item - zb * NQ;
-                const double* s = stress + ((z0 + zb) * NQ + q) * D * D + c * D;
+                const double* s = stress + ((z0 + zb) * NQ + q) * D * D + c0 * D;
                 double acc = work[item];
-                for (int g = 0; g < D; ++g) acc += s[g] * grad[(zb * D + g) * NQ + q];
+                for (int cg = 0; cg < CB * D; ++cg)
+                    acc += s[cg] * grad[((zb * CB) * D + cg) * NQ + q];
                 work[item] = acc;
             }
             __syncthreads();
         }
         // work[zb][q] = sum_{c,g} s_zq[c][g] dv_c/dxi_g(q); now sum_q phi_j(q) work[zb][q]
-        for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) buf0[k] = work[k];
-        __syncthreads();
-        const double* out = contract_all<D, Q, E, ZB, false, 1, E>(buf0, buf1, bl, bl);
+        const double* out = contract_all<D, Q, E, ZB, false, 1, E, Packed<NQ>>(work, buf0, buf1,
+                                                                               bl, bl);
         for (int item = threadIdx.x; item < zones * NE; item += blockDim.x)
             e[z0 * NE + item] = out[item];
         __syncthreads();

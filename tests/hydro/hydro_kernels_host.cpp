@@ -41,25 +41,33 @@ void host_quadrature_physics(int D, const double* Jg, const double* Vg, const do
     QP(1) QP(2) QP(3)
 }
 
-// (D, P, Q, E, ZB) of force_rhs / force_energy: hydro.gpu_kernels.zones_per_block's ZB for Q1-Q4
+// (D, P, Q, E, ZB, CB) of force_rhs / force_energy: hydro.gpu_kernels.force_blocking's for Q1-Q4
 // with the default quadrature (P = k + 1, Q = 2k, E = k) in 1-D to 3-D, and one with P, E > Q.
-#define FORCE_CONFIGS(X) X(1, 2, 2, 1, 16) X(1, 3, 4, 2, 16) X(1, 4, 6, 3, 16) X(1, 5, 8, 4, 16) \
-    X(2, 2, 2, 1, 16) X(2, 3, 4, 2, 16) X(2, 4, 6, 3, 16) X(2, 5, 8, 4, 12) X(3, 2, 2, 1, 16)  \
-    X(3, 3, 4, 2, 8) X(3, 4, 6, 3, 2) X(3, 5, 8, 4, 1) X(2, 3, 2, 3, 16)
+#define FORCE_CONFIGS(X) X(1, 2, 2, 1, 16, 1) X(1, 3, 4, 2, 16, 1) X(1, 4, 6, 3, 16, 1) \
+    X(1, 5, 8, 4, 16, 1) X(2, 2, 2, 1, 16, 2) X(2, 3, 4, 2, 16, 2) X(2, 4, 6, 3, 10, 2) \
+    X(2, 5, 8, 4, 6, 2) X(3, 2, 2, 1, 16, 3) X(3, 3, 4, 2, 2, 3) X(3, 4, 6, 3, 2, 1) \
+    X(3, 5, 8, 4, 1, 1) X(2, 3, 2, 3, 16, 2)
 
-int host_force_rhs(int D, int P, int Q, int E, int ZB, const double* stress, const double* h1_B1,
-                   const double* h1_G1, const double* l2_B1, double* f1, long long Z) {
-#define FR(d, p, q, e, zb) if (D == d && P == p && Q == q && E == e && ZB == zb) { \
-        force_rhs<d, p, q, e, zb>(stress, h1_B1, h1_G1, l2_B1, f1, Z); return 0; }
+int host_force_rhs(int D, int P, int Q, int E, int ZB, int CB, const double* stress,
+                   const double* h1_B1, const double* h1_G1, const double* l2_B1, double* f1,
+                   long long Z) {
+#define FR(d, p, q, e, zb, cb)                                                                  \
+    if (D == d && P == p && Q == q && E == e && ZB == zb && CB == cb) {                         \
+        force_rhs<d, p, q, e, zb, cb>(stress, h1_B1, h1_G1, l2_B1, f1, Z);                      \
+        return 0;                                                                               \
+    }
     FORCE_CONFIGS(FR)
     return 1;
 }
 
-int host_force_energy(int D, int P, int Q, int E, int ZB, const double* stress, const double* vz,
-                      const double* h1_B1, const double* h1_G1, const double* l2_B1, double* e,
-                      long long Z) {
-#define FE(d, p, q, e_, zb) if (D == d && P == p && Q == q && E == e_ && ZB == zb) { \
-        force_energy<d, p, q, e_, zb>(stress, vz, h1_B1, h1_G1, l2_B1, e, Z); return 0; }
+int host_force_energy(int D, int P, int Q, int E, int ZB, int CB, const double* stress,
+                      const double* v, const int* dofs, int n, const double* h1_B1,
+                      const double* h1_G1, const double* l2_B1, double* e, long long Z) {
+#define FE(d, p, q, e_, zb, cb)                                                                 \
+    if (D == d && P == p && Q == q && E == e_ && ZB == zb && CB == cb) {                        \
+        force_energy<d, p, q, e_, zb, cb>(stress, v, dofs, n, h1_B1, h1_G1, l2_B1, e, Z);       \
+        return 0;                                                                               \
+    }
     FORCE_CONFIGS(FE)
     return 1;
 }

@@ -19,7 +19,7 @@ from hydro import gpu_kernels
 from hydro.basis import ReferenceElement
 from hydro.config import load_case
 from hydro.lagrangian import quadrature_physics
-from hydro.operators import ForceOperator, pcg, scatter_add
+from hydro.operators import ForceOperator, gather_vector, pcg, scatter_add
 from hydro.simulation import Simulation
 
 HERE = Path(__file__).resolve().parent
@@ -79,28 +79,34 @@ class HostKernels:
             *(ctypes.c_double(float(v)) for v in scalars))
         return rho, p, stress, dt
 
-    def _force(self, name, stressJinvT, vz, tables, out_cols):
+    def _force(self, name, stressJinvT, gather, tables, out_cols):
+        """Launch host_<name> on (stressJinvT, *gather, *tables) -> out (Z, out_cols); gather is
+        () or (v, dofs): v (dim, n) float64, dofs (Z, ND) int32."""
         Z, _, dim, _ = stressJinvT.shape
         (q, p), e = tables[0].shape, tables[2].shape[1]
-        zb = gpu_kernels.zones_per_block(dim, p, q, e)
+        zb, cb = gpu_kernels.force_blocking(dim, p, q, e)
         out = np.empty((Z, out_cols))
-        ins = [np.ascontiguousarray(a, dtype=np.float64)
-               for a in (stressJinvT, *(() if vz is None else (vz,)), *tables)]
+        args = [self._ptr(np.ascontiguousarray(stressJinvT, dtype=np.float64))]
+        if gather:
+            v, dofs = np.ascontiguousarray(gather[0], dtype=np.float64), gather[1]
+            assert dofs.dtype == np.int32 and dofs.flags.c_contiguous
+            args += [self._ptr(v), self._ptr(dofs), ctypes.c_int(v.shape[1])]
+        args += [self._ptr(np.ascontiguousarray(a, dtype=np.float64)) for a in tables]
         missing = getattr(self.lib, f"host_{name}")(
-            *(ctypes.c_int(v) for v in (dim, p, q, e, zb)), *map(self._ptr, ins + [out]),
+            *(ctypes.c_int(v) for v in (dim, p, q, e, zb, cb)), *args, self._ptr(out),
             ctypes.c_longlong(Z))
-        assert missing == 0, f"hydro_kernels_host.cpp lacks {name}<{dim}, {p}, {q}, {e}, {zb}>"
+        assert missing == 0, \
+            f"hydro_kernels_host.cpp lacks {name}<{dim}, {p}, {q}, {e}, {zb}, {cb}>"
         return out
 
     def force_rhs(self, xp, stressJinvT, h1_B1, h1_G1, l2_B1):
         dim = stressJinvT.shape[2]
-        return self._force("force_rhs", stressJinvT, None, (h1_B1, h1_G1, l2_B1),
+        return self._force("force_rhs", stressJinvT, (), (h1_B1, h1_G1, l2_B1),
                            dim * h1_B1.shape[1] ** dim)
 
-    def force_energy(self, xp, stressJinvT, vz, h1_B1, h1_G1, l2_B1):
-        dim = stressJinvT.shape[2]
-        return self._force("force_energy", stressJinvT, vz, (h1_B1, h1_G1, l2_B1),
-                           l2_B1.shape[1] ** dim)
+    def force_energy(self, xp, stressJinvT, v, dofs, h1_B1, h1_G1, l2_B1):
+        return self._force("force_energy", stressJinvT, (v, dofs), (h1_B1, h1_G1, l2_B1),
+                           l2_B1.shape[1] ** stressJinvT.shape[2])
 
     def assemble_forces(self, xp, f1, dof_entries, dim, n):
         offsets, entries = dof_entries
@@ -252,9 +258,9 @@ def hydro_instantiations():
     names += [f"assemble_forces<{d}>" for d in (1, 2, 3)]
     for d in (1, 2, 3):
         for p, q, e in [(k + 1, 2 * k, k) for k in (1, 2, 3, 4)] + [(3, 2, 3)]:
-            zb = gpu_kernels.zones_per_block(d, p, q, e)
-            names += [f"{name}<{d}, {p}, {q}, {e}, {zb}>" for name in ("force_rhs",
-                                                                       "force_energy")]
+            zb, cb = gpu_kernels.force_blocking(d, p, q, e)
+            names += [f"{name}<{d}, {p}, {q}, {e}, {zb}, {cb}>" for name in ("force_rhs",
+                                                                             "force_energy")]
     for k in (1, 2, 3):
         names += [f"pcg_apply<{k}, {lanes}>" for lanes in (4, 8, 16, 32)]
         names += [f"pcg_update<{k}>", f"pcg_direction<{k}>"]
@@ -332,15 +338,17 @@ def test_quadrature_physics_kernel_on_random_deformations(host_kernels):
         assert inverted[0, 0] and (got[3][inverted] == 0).all() and (got[3][~inverted] > 0).all()
 
 
-def assert_partial_assembly_matches_gemm_form(xp, kernels, force, stress, vz):
-    """F . 1 and F^T v by the partial-assembly kernels against the GEMM form's F (built by
-    ``force``, fused or not, on xp's arrays)."""
+def assert_partial_assembly_matches_gemm_form(xp, kernels, force, stress, v):
+    """F . 1 and F^T v (v (dim, n) through force.dof_map) by the partial-assembly kernels against
+    the GEMM form's F (built by ``force``, fused or not, on xp's arrays)."""
     fused, force.fused = force.fused, False
     F = force.assemble(stress)
-    want_f1, want_e = F.sum(axis=2), linalg.gemv(F, vz, trans="T")
+    want_f1 = F.sum(axis=2)
+    want_e = linalg.gemv(F, gather_vector(v, force.dof_map), trans="T")
     force.fused = fused
     got_f1 = kernels.force_rhs(xp, stress, *force.tables_1d)
-    got_e = kernels.force_energy(xp, stress, vz, *force.tables_1d)
+    got_e = kernels.force_energy(xp, stress, v, gpu_kernels.int32_dofs(xp, force.dof_map),
+                                 *force.tables_1d)
     for got, want in ((got_f1, want_f1), (got_e, want_e)):
         got, want = gpu_kernels._host(xp, got), gpu_kernels._host(xp, want)
         scale = np.abs(want).max()
@@ -349,28 +357,29 @@ def assert_partial_assembly_matches_gemm_form(xp, kernels, force, stress, vz):
 
 @pytest.mark.parametrize("dim,order", [(1, 1), (1, 4), (2, 1), (2, 2), (2, 3), (2, 4), (3, 1),
                                        (3, 2), (3, 3), (3, 4)])
-@pytest.mark.parametrize("zones", [3, 17])
-def test_partial_assembly_kernels_match_gemm_form(host_kernels, dim, order, zones):
+@pytest.mark.parametrize("mesh", ["small", "large"])
+def test_partial_assembly_kernels_match_gemm_form(host_kernels, dim, order, mesh):
     """F . 1 and F^T v by sum factorization against the GEMM form's F (random stresses and
-    velocities; 3 and 17 zones: a block's tail partly empty, and more than one block)."""
-    sim = simulation(("sedov", dim, 1, order, {}), cycles=0)
+    velocities; 3, 4 or 1 zones, and 17, 25 or 27: blocks partly empty, and several blocks)."""
+    nx = {"small": (3, 2, 1), "large": (17, 5, 3)}[mesh][dim - 1]
+    sim = simulation(("sedov", dim, nx, order, {}), cycles=0)
     force = sim.op.force
-    NQ, ND = force.G.shape[1], force.G.shape[2]
+    NQ, n, Z = force.G.shape[1], sim.layout.n, sim.op.dof_map.shape[0]
     rng = np.random.default_rng(dim * 10 + order)
-    stress = rng.standard_normal((zones, NQ, dim, dim))
-    vz = rng.standard_normal((zones, dim * ND))
-    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, vz)
+    stress = rng.standard_normal((Z, NQ, dim, dim))
+    v = rng.standard_normal((dim, n))
+    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, v)
 
 
 def test_partial_assembly_with_fewer_points_than_dofs(host_kernels):
     """2-D Q2 with Q2 energies on a two-point rule (P = E = 3 > Q = 2, too few points for a run):
     the kernels' tensors grow past the points' count on the way."""
-    force = ForceOperator(np, ReferenceElement(2, 2, 2, 3))
-    assert force.tables_1d[0].shape == (2, 3) and force.tables_1d[2].shape == (2, 3)
     rng = np.random.default_rng(3)
+    force = ForceOperator(np, ReferenceElement(2, 2, 2, 3), rng.integers(0, 30, (5, 9)))
+    assert force.tables_1d[0].shape == (2, 3) and force.tables_1d[2].shape == (2, 3)
     stress = rng.standard_normal((5, 4, 2, 2))
-    vz = rng.standard_normal((5, 2 * 9))
-    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, vz)
+    v = rng.standard_normal((2, 30))
+    assert_partial_assembly_matches_gemm_form(np, host_kernels, force, stress, v)
 
 
 @pytest.mark.parametrize("case", CASES[:3] + CASES[5:6], ids=case_id)
@@ -404,10 +413,9 @@ def test_gpu_kernels_match_reference_on_device(case):
     args = (cupy, *fields, sim.qdata, op.w, op.opts, sim.ref.order)
     got = [cupy.asnumpy(a) for a in gpu_kernels.quadrature_physics(*args)]
     assert_physics_close(got, [cupy.asnumpy(a) for a in quadrature_physics(*args)])
-    vz = cupy.asarray(np.random.default_rng(1).standard_normal((op.dof_map.shape[0],
-                                                                 op.L.dim * op.G.shape[2])))
+    v = cupy.asarray(np.random.default_rng(1).standard_normal((op.L.dim, op.L.n)))
     assert_partial_assembly_matches_gemm_form(cupy, gpu_kernels, op.force, op.qdata.stressJinvT,
-                                              vz)
+                                              v)
 
 
 @pytest.mark.gpu

@@ -4,9 +4,10 @@
 
 Builds the bench's case (scripts/bench_hydro.py) at each nx, takes two steps, then times the
 pieces of one RK stage's forces on the state reached: F . 1 by partial assembly (force_rhs),
-its assembly into the dofs (assemble_forces), the zone-local velocities (gather_vector) and
-F^T v by partial assembly (force_energy); the reference GEMM form (F by one linalg.gemm, then
-the two GEMVs) once for scale. Bytes: the stress read once, the kernel's inputs and outputs
+its assembly into the dofs (assemble_forces), F^T v by partial assembly (force_energy, from
+call 2 on gathering the velocity itself; call 1 timed gather_vector apart), and the reference
+GEMM form (F by one linalg.gemm, then the two GEMVs) once for scale. With --ncu: one launch of
+each kernel at the first nx, nothing timed (for Nsight Compute). Bytes: the stress read once, the kernel's inputs and outputs
 once; against a device-to-device copy of 512 MB in the same run.
 """
 import sys
@@ -47,8 +48,8 @@ def copy_rate():
 
 
 def main():
-    sizes = [int(a) for a in sys.argv[1:]] or [16, 32]
-    bw = copy_rate()
+    sizes = [int(a) for a in sys.argv[1:] if a != "--ncu"] or [16, 32]
+    bw = copy_rate() if "--ncu" not in sys.argv else 1.0
     print(f"device-to-device copy: {bw:.0f} GB/s\n")
     print("| nx | piece | GPU ms (events) | wall ms | GB/s | % copy |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -60,23 +61,26 @@ def main():
         op.update_quadrature_data(S)
         force, stress = op.force, sim.qdata.stressJinvT
         tables = force.tables_1d
-        v = L.v(S)
+        v = cupy.ascontiguousarray(L.v(S))
         vz = gather_vector(v, op.dof_map)
+        dofs = gpu_kernels.int32_dofs(cupy, op.dof_map)
         f1 = gpu_kernels.force_rhs(cupy, stress, *tables)
         entries = gpu_kernels.dof_entries(cupy, op.dof_map, L.n)
-        e = gpu_kernels.force_energy(cupy, stress, vz, *tables)
+        e = gpu_kernels.force_energy(cupy, stress, v, dofs, *tables)
+        if "--ncu" in sys.argv:
+            cupy.cuda.runtime.deviceSynchronize()
+            return
         rows = [
             ("force_rhs (F . 1)", lambda: gpu_kernels.force_rhs(cupy, stress, *tables),
              stress.nbytes + f1.nbytes),
             ("assemble_forces", lambda: gpu_kernels.assemble_forces(cupy, f1, entries, L.dim, L.n),
              f1.nbytes + L.dim * L.n * 8),
-            ("gather_vector(v)", lambda: gather_vector(v, op.dof_map), v.nbytes + vz.nbytes),
-            ("force_energy (F^T v)",
-             lambda: gpu_kernels.force_energy(cupy, stress, vz, *tables),
-             stress.nbytes + vz.nbytes + e.nbytes),
-            ("stage total (mult_one + assemble + gather + mult_transpose)",
+            ("force_energy (F^T v, gathering v)",
+             lambda: gpu_kernels.force_energy(cupy, stress, v, dofs, *tables),
+             stress.nbytes + vz.nbytes + dofs.nbytes + e.nbytes),
+            ("stage total (mult_one + assemble + mult_transpose)",
              lambda: (gpu_kernels.assemble_forces(cupy, force.mult_one(), entries, L.dim, L.n),
-                      force.mult_transpose(gather_vector(v, op.dof_map))), 0),
+                      force.mult_transpose(v)), 0),
         ]
         for name, fn, nbytes in rows:
             ms, wall = timed(fn)
@@ -91,7 +95,7 @@ def main():
 
         def gemm_form():
             force.assemble(stress)
-            return force.mult_one(), force.mult_transpose(vz)
+            return force.mult_one(), force.mult_transpose(v)
         ms, wall = timed(gemm_form, 5)
         print(f"| {nx} | reference GEMM form (F, F . 1, F^T v) | {ms:.4f} | {wall:.4f} | | |")
         ref_f1, ref_e = gemm_form()

@@ -314,6 +314,7 @@ __global__ void quadrature_physics(const double* __restrict__ Jg, const double* 
 // the host build's single "thread" walks them all) and meet at a barrier after it. The tensors
 // live in shared memory.
 constexpr int FORCE_THREADS = 128;
+constexpr int STAGE = 4;        // global loads a thread keeps in flight when staging a block
 
 __device__ constexpr int ipow(int base, int exponent) {
     return exponent <= 0 ? 1 : base * ipow(base, exponent - 1);
@@ -417,16 +418,25 @@ force_rhs(const double* __restrict__ stress, const double* __restrict__ h1_B1,
         const int zones = (int)min((index_t)ZB, Z - z0);
         for (int c0 = 0; c0 < D; c0 += CB) {
             // buf0[zb][q][cc][g] = s_zq[c0 + cc][g] (sum_j phi_j(q)): with CB = D the stress as
-            // it lies in memory (a coalesced read)
-            for (int item = threadIdx.x; item < ZB * NQ * CB * D; item += blockDim.x) {
-                const int zq = item / (CB * D), cg = item - zq * (CB * D);
-                const int zb = zq / NQ, q = zq - zb * NQ;
-                double s = 0.0;
-                if (zb < zones) {
-                    s = stress[((z0 + zb) * NQ + q) * D * D + c0 * D + cg];
-                    for (int a = 0, qa = q; a < D; ++a, qa /= Q) s *= unity[qa % Q];
+            // it lies in memory (a coalesced read). STAGE loads a thread in flight at a time (one
+            // at a time, this loop was the kernel's main stall: Nsight Compute).
+            constexpr int N = ZB * NQ * CB * D;
+            for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+                double s[STAGE];
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, zq = item / (CB * D);
+                    const int zb = zq / NQ, q = zq - zb * NQ, cg = item - zq * (CB * D);
+                    s[u] = item < N && zb < zones
+                        ? stress[((z0 + zb) * NQ + q) * D * D + c0 * D + cg] : 0.0;
                 }
-                buf0[item] = s;
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, q = (item / (CB * D)) % NQ;
+                    if (item >= N) break;
+                    for (int a = 0, qa = q; a < D; ++a, qa /= Q) s[u] *= unity[qa % Q];
+                    buf0[item] = s[u];
+                }
             }
             __syncthreads();
             // chain t = (zb * CB + cc) * D + g
@@ -465,11 +475,22 @@ force_energy(const double* __restrict__ stress, const double* __restrict__ v,
         for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) work[k] = 0.0;
         for (int c0 = 0; c0 < D; c0 += CB) {
             // buf0[zb][cc][i] = v_{c0 + cc} at zone zb's dof i, read by the D chains
-            // t = (zb * CB + cc) * D + g, which end as dv_c/dxi_g at the points
-            for (int item = threadIdx.x; item < ZB * CB * ND; item += blockDim.x) {
-                const int zc = item / ND, i = item - zc * ND, zb = zc / CB, cc = zc - zb * CB;
-                buf0[item] = zb < zones
-                    ? v[(index_t)(c0 + cc) * n + dofs[(z0 + zb) * ND + i]] : 0.0;
+            // t = (zb * CB + cc) * D + g, which end as dv_c/dxi_g at the points (STAGE loads in
+            // flight, as force_rhs's staging)
+            constexpr int N = ZB * CB * ND;
+            for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+                int dof[STAGE];
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, zc = item / ND, zb = zc / CB;
+                    dof[u] = item < N && zb < zones ? dofs[(z0 + zb) * ND + item - zc * ND] : -1;
+                }
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, cc = (item / ND) % CB;
+                    if (item < N)
+                        buf0[item] = dof[u] >= 0 ? v[(index_t)(c0 + cc) * n + dof[u]] : 0.0;
+                }
             }
             __syncthreads();
             const double* grad = contract_all<D, P, Q, T, true, P, 1, Layout<D, ND, 0, 1>>(

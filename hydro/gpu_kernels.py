@@ -10,9 +10,11 @@ path); on the GPU these kernels replace four of its pieces:
   with a basis table and applies it with GEMVs (hydro.operators.ForceOperator);
 - ``assemble_forces``: -F . 1 summed into the momentum right-hand side by a gather over each
   dof's zone entries (the reference scatter-adds with numpy/cupy bincount, atomics on the GPU);
-- ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in three kernels an iteration, the
-  CSR product and the vector updates each with their dot products, the CG's scalars kept on
-  the device (the host queues iterations without reading them), for single-GPU runs.
+- ``mass_pcg``: the velocity's block PCG (hydro.operators.pcg) in four kernels an iteration: the
+  mass matrix by partial assembly (``PartialAssemblyMass``: zone by zone from the weights, then
+  a gather into the dofs, where the reference multiplies by the CSR matrix) and the vector
+  updates, each with their dot products, the CG's scalars kept on the device (the host queues
+  iterations without reading them), for single-GPU runs.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
 """
 from __future__ import annotations
@@ -150,39 +152,64 @@ PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels (their partial sums: (blocks,
 PCG_POLL = 4           # mass_pcg reads whether any component is still active every 4 iterations
 
 
-def lanes_per_row(nnz, n):
-    """Lanes sharing a row of the CSR product: about a quarter of the mean nonzeros a row, a power
-    of two from 4 to 32 (3-D Q2's ~62 -> 16, 2-D Q2's ~20 -> 8). 3-D Q2 at 32^3 zones, H200:
-    4 / 8 / 16 / 32 lanes 0.142 / 0.159 / 0.124 / 0.191 ms a product (reports/gpu_20261129b
-    call 8)."""
-    lanes = 4
-    while lanes < 32 and lanes * 4 < nnz / max(n, 1):
-        lanes *= 2
-    return lanes
+class PartialAssemblyMass:
+    """The kinematic mass matrix as mass_pcg applies it: zone by zone from the mass weights
+    (mass_zone: sum factorization with the 1-D table h1_B1 (Q, P)), then summed into the dofs
+    by a gather (pcg_gather_apply), where the reference multiplies by the assembled CSR matrix
+    (hydro.operators.KinematicMass, built from the same weights). weights (Z, NQ): rho0 |J0|
+    w_q; dof_map (Z, ND) with ND = P^dim; n dofs."""
+
+    def __init__(self, xp, dim, h1_B1, weights, dof_map, n):
+        self.xp, self.dim, self.n = xp, dim, n
+        self.B1 = xp.ascontiguousarray(xp.asarray(h1_B1, dtype=xp.float64))
+        self.weights = xp.ascontiguousarray(weights, dtype=xp.float64)
+        self.dofs = int32_dofs(xp, dof_map)
+        self.entries = dof_entries(xp, dof_map, n)
+
+    def zones_per_block(self, k):
+        """mass_zone's zones a block for k vectors: their k tensors within FORCE_TENSOR_ENTRIES."""
+        q, p = self.B1.shape
+        return max(1, min(16, FORCE_TENSOR_ENTRIES // (k * max(p, q) ** self.dim)))
+
+    def applier(self, k, free):
+        """(apply, blocks): apply(d, z, partial) sets z = free * M d + (1 - free) * d for (n, k)
+        interleaved vectors d (free (n, k)) and the partial sums of (d, z) in partial's first
+        ``blocks`` rows."""
+        xp, (q, p), n = self.xp, self.B1.shape, self.n
+        Z, nd = self.dofs.shape
+        zb = self.zones_per_block(k)
+        zone = _compile().kernel("hydro", f"mass_zone<{self.dim}, {p}, {q}, {zb}, {k}>",
+                                 "ppppp" + "q")
+        gather = _compile().kernel("hydro", f"pcg_gather_apply<{k}>", "pppppppi")
+        blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
+        offsets, entries = self.entries
+        yz = xp.empty((Z * nd, k))
+        zone_grid = _compile().grid_1d(Z, zb)
+
+        def apply(d, z, partial):
+            zone(zone_grid, FORCE_THREADS, (d, self.dofs, self.weights, self.B1, yz, Z))
+            gather(blocks, PCG_THREADS, (offsets, entries, yz, free, d, z, partial, n))
+        return apply, blocks
 
 
-
-def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
+def mass_pcg(xp, mass, free, b, diag, rel_tol, max_iter):
     """hydro.operators.pcg for the constrained mass operator d -> free * M (free * d) + (1 - free)
-    * d on one GPU (no shared dofs to sum), in three kernels an iteration (kernels/hydro.cu).
+    * d on one GPU (no shared dofs to sum), in four kernels an iteration (kernels/hydro.cu).
 
-    matrix: cupyx CSR (n, n) float64; free, b (k, n) with k <= 3; diag (n,). Each row is its own
-    CG with MFEM's steps and stopping test, as in the reference. The kernels hold the k vectors
-    interleaved, (n, k), and the CG's scalars on the device (dot products summed by blocks, then
-    in block order), so the host queues iterations without waiting for them: it reads whether
-    any row is still active every PCG_POLL iterations, and a row that has stopped takes steps of
-    size 0 until then (its x and iteration count stay as they were). Returns (x (k, n),
-    iterations (k,)).
+    mass: PartialAssemblyMass (M); free, b (k, n) with k <= 3; diag (n,) float64. Each row is its
+    own CG with MFEM's steps and stopping test, as in the reference. The kernels hold the k vectors
+    interleaved, (n, k), and the CG's scalars on the device (dot products summed by blocks, then in
+    block order), so the host queues iterations without waiting for them: it reads whether any row
+    is still active every PCG_POLL iterations, and a row that has stopped takes steps of size 0
+    until then (its x and iteration count stay as they were). Returns (x (k, n), iterations (k,)).
     """
     k, n = b.shape
     compile_ = _compile()
-    lanes = lanes_per_row(matrix.nnz, n)
-    apply_blocks = max(1, min(-(-n // (PCG_THREADS // lanes)), PCG_MAX_BLOCKS))
     vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
-    apply_kernel = compile_.kernel("hydro", f"pcg_apply<{k}, {lanes}>", "pppppppi")
     update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
     direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
     free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
+    apply, apply_blocks = mass.applier(k, free)
     diag = xp.ascontiguousarray(diag, dtype=xp.float64)
     x = xp.zeros((n, k))
     r = xp.ascontiguousarray(xp.asarray(b, dtype=xp.float64).T) * free   # 0 on the walls
@@ -199,8 +226,7 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
     istate = xp.asarray(np.concatenate([active, active, np.zeros(k), [1]]).astype(np.int32))
     apply_partial = xp.empty((PCG_MAX_BLOCKS, k))
     update_partial = xp.empty((PCG_MAX_BLOCKS, k))
-    apply_kernel(apply_blocks, PCG_THREADS,
-                 (matrix.indptr, matrix.indices, matrix.data, free, d, z, apply_partial, n))
+    apply(d, z, apply_partial)
     for it in range(1, max_iter + 1):
         update_kernel(vector_blocks, PCG_THREADS, (x, r, z, d, diag, apply_partial,
                                                     update_partial, state, istate, apply_blocks,
@@ -211,7 +237,6 @@ def mass_pcg(xp, matrix, free, b, diag, rel_tol, max_iter):
                                                        vector_blocks, it, n))
         if it % PCG_POLL == 0 and not int(_host(xp, istate[3 * k:])[0]):
             break
-        apply_kernel(apply_blocks, PCG_THREADS,
-                     (matrix.indptr, matrix.indices, matrix.data, free, d, z, apply_partial, n))
+        apply(d, z, apply_partial)
     iterations = _host(xp, istate[2 * k:3 * k]).astype(np.int64)
     return xp.ascontiguousarray(x.T), iterations

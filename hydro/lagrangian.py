@@ -242,6 +242,7 @@ class LagrangianHydro:
         # ForceOperator.fused); False runs the array-module reference code there too.
         self.fused = xp is not np
         self.dof_entries = None     # gpu_kernels.dof_entries of dof_map, made on first use
+        self.mass_pa = None         # gpu_kernels.PartialAssemblyMass (M_V), made on first use
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
         if opts.get("acceleration") is not None:
@@ -333,7 +334,10 @@ class LagrangianHydro:
 
         o = self.opts
         if self.fused and not self.shared.neighbors:    # one GPU: the PCG's own kernels
-            dv, iterations = gpu_kernels.mass_pcg(xp, self.kmass.matrix, free, rhs * free,
+            if self.mass_pa is None:
+                self.mass_pa = gpu_kernels.PartialAssemblyMass(xp, L.dim, self.ref.h1_B1,
+                                                               self.mass_w, self.dof_map, L.n)
+            dv, iterations = gpu_kernels.mass_pcg(xp, self.mass_pa, free, rhs * free,
                                                   self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
         else:
             dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,

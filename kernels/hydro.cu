@@ -15,8 +15,10 @@
 //   and F_z^T v by partial assembly (sum factorization over the tensor-product bases; F_z never
 //   formed), ZB zones and CB velocity components a block at a time (the section "Partial
 //   assembly" below).
-// pcg_apply<K, LANES>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
-//   components at once, the CG's scalars kept on the device (the section at the end).
+// mass_zone<D, P, Q, ZB, K>: the kinematic mass applied zone by zone by partial assembly.
+// pcg_gather_apply<K>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
+//   components at once (mass_zone's results summed into the dofs), the CG's scalars kept on the
+//   device (the section at the end).
 //
 // Layout (row-major, C-contiguous):
 //   Jg, Vg   (D, Z, D * NQ)  reference gradients of position / velocity: J[z,q][c][g] =
@@ -25,6 +27,7 @@
 //   Jac0inv, stress          (Z, NQ, D, D)
 //   h1_B1, h1_G1 (Q, P);  l2_B1 (Q, E): 1-D tables, NQ = Q^D points, ND = P^D, NE = E^D dofs
 //   v (D, n);  dofs (Z, ND) zone z's H1 dofs;  f1 (Z, D * ND) F . 1, row c * ND + i;  e (Z, NE)
+//   d, z (n, K) interleaved PCG vectors;  w (Z, NQ) mass weights;  yz (Z * ND, K)
 // Launcher:  hydro/gpu_kernels.py.
 #include "common.cuh"
 
@@ -514,6 +517,61 @@ force_energy(const double* __restrict__ stress, const double* __restrict__ v,
     }
 }
 
+// The kinematic mass by partial assembly, zone by zone: yz[z][i][k] = sum_q B_i(q) w_z(q)
+// sum_j B_j(q) d[dofs[z][j]][k] for K vectors d (n, K) interleaved, B the H1 basis at the points
+// (a tensor product of the 1-D table h1_B1 (Q, P)) and w (Z, NQ) the mass weights rho0 |J0| w_q.
+// Summed into the dofs (pcg_gather_apply) that is M d, M the assembled matrix, read as 16 MB of
+// weights at 3-D Q2 and 32^3 zones where the CSR matrix is 204 MB. ZB zones a block, a chain a
+// (zone, vector).
+template <int D, int P, int Q, int ZB, int K>
+__global__ void __launch_bounds__(FORCE_THREADS)
+mass_zone(const double* __restrict__ d, const int* __restrict__ dofs,
+          const double* __restrict__ w, const double* __restrict__ h1_B1,
+          double* __restrict__ yz, index_t Z) {
+    constexpr int NQ = ipow(Q, D), ND = ipow(P, D), T = ZB * K;
+    constexpr int CAP = tensor_capacity(D, P, Q, 1);
+    __shared__ double buf0[T * CAP], buf1[T * CAP], bq[Q * P];
+    load_table(h1_B1, bq, Q * P);
+    __syncthreads();
+    for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
+        const int zones = (int)min((index_t)ZB, Z - z0);
+        // buf0[zb][k][i] = d[dofs[z][i]][k]; items in (zb, i, k) order, so a dof's K entries are
+        // read together (STAGE loads in flight, as force_rhs's staging)
+        constexpr int N = ZB * ND * K;
+        for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+            double val[STAGE];
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zi = item / K, zb = zi / ND;
+                val[u] = item < N && zb < zones
+                    ? d[(index_t)dofs[z0 * ND + zi] * K + item - zi * K] : 0.0;
+            }
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zi = item / K, zb = zi / ND;
+                if (item < N) buf0[(zb * K + item - zi * K) * ND + zi - zb * ND] = val[u];
+            }
+        }
+        __syncthreads();
+        double* at_points = contract_all<D, P, Q, T, false, P, 1, Packed<ND>>(buf0, buf0, buf1,
+                                                                              bq, bq);
+        for (int item = threadIdx.x; item < T * NQ; item += blockDim.x) {
+            const int zb = item / (K * NQ), q = item % NQ;
+            if (zb < zones) at_points[item] *= w[(z0 + zb) * NQ + q];
+        }
+        __syncthreads();
+        double* other = at_points == buf0 ? buf1 : buf0;
+        const double* out = contract_all<D, Q, P, T, false, 1, P, Packed<NQ>>(at_points,
+                                                                              at_points, other,
+                                                                              bq, bq);
+        for (int item = threadIdx.x; item < zones * ND * K; item += blockDim.x) {
+            const int zi = item / K, zb = zi / ND, k = item - zi * K;
+            yz[z0 * ND * K + item] = out[(zb * K + k) * ND + zi - zb * ND];
+        }
+        __syncthreads();
+    }
+}
+
 // rhs[c][i] = -sum of F . 1's entries of dof i, component c: the corner forces assembled into
 // the momentum right-hand side (D, n) without atomics. entries[offsets[i] .. offsets[i + 1])
 // lists the zone-local positions z * ND + l with dof_map[z][l] = i, in increasing order (so the
@@ -537,17 +595,16 @@ __global__ void assemble_forces(const double* __restrict__ f1, const int* __rest
 }
 
 // ---------------------------------------------------------------------------------------------
-// PCG on the kinematic mass matrix M (CSR: indptr, indices int32; vals) for K right-hand sides
-// at once (the velocity's components; hydro/gpu_kernels.py mass_pcg runs the iteration, as
-// hydro/operators.py pcg does on any array module). The operator is MFEM's constrained one,
-// z = free * M (free * d) + (1 - free) * d, free 1 on free dofs and 0 on walls. The vectors are
-// interleaved, (n, K): entry (i, c) at i * K + c, so that a column j's K values share a sector
-// (the product's gathers bound it: three components a row apart cost three sectors a nonzero).
-// CG keeps d = 0 where free = 0 (the right-hand side vanishes there, and so does every update),
-// so the product reads d without its mask. Each kernel writes its block's partial dot products
-// to partial[block * K + c]; the host sums them in block order (deterministic). Device code
-// only (warp shuffles, shared memory): the host build of tests/hydro/hydro_kernels_host.cpp
-// stops above.
+// PCG on the kinematic mass matrix M (applied by mass_zone, then summed into the dofs) for K
+// right-hand sides at once (the velocity's components; hydro/gpu_kernels.py mass_pcg runs the
+// iteration, as hydro/operators.py pcg does on any array module). The operator is MFEM's
+// constrained one, z = free * M (free * d) + (1 - free) * d, free 1 on free dofs and 0 on walls.
+// The vectors are interleaved, (n, K): entry (i, c) at i * K + c, so that a dof's K values share a
+// sector (mass_zone gathers them). CG keeps d = 0 where free = 0 (the right-hand side vanishes
+// there, and so does every update), so the product reads d without its mask. Each kernel writes
+// its block's partial dot products to partial[block * K + c]; the host sums them in block order
+// (deterministic). Device code only (warp shuffles, shared memory): the host build of
+// tests/hydro/hydro_kernels_host.cpp stops above.
 #ifdef __CUDACC__
 constexpr int PCG_THREADS = 256;
 
@@ -576,47 +633,32 @@ __device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* parti
 }
 
 // z = free * M d + (1 - free) * d (d = 0 where free = 0), and the partial sums of (d, z) per
-// component c. LANES lanes share a matrix row (its nonzeros strided over them, then a shuffle
-// reduction).
-template <int K, int LANES>
+// component c. M d is summed from mass_zone's zone results yz (Z * ND, K) over each dof's
+// entries (assemble_forces's offsets and entries: no atomics, a fixed order).
+template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
-pcg_apply(const int* __restrict__ indptr, const int* __restrict__ indices,
-          const double* __restrict__ vals, const double* __restrict__ free,
-          const double* __restrict__ d, double* __restrict__ z, double* __restrict__ partial,
-          int n) {
-    const int lane = threadIdx.x % LANES;
-    const int rows_per_block = PCG_THREADS / LANES;
+pcg_gather_apply(const int* __restrict__ offsets, const int* __restrict__ entries,
+                 const double* __restrict__ yz, const double* __restrict__ free,
+                 const double* __restrict__ d, double* __restrict__ z, double* __restrict__ partial,
+                 int n) {
     double dots[K];
 #pragma unroll
     for (int c = 0; c < K; ++c) dots[c] = 0.0;
-    // The loop bound is the same for a warp's lanes (whole warps hold whole rows), so every lane
-    // reaches the shuffles.
-    for (int base = blockIdx.x * rows_per_block; base < n; base += gridDim.x * rows_per_block) {
-        const int row = base + threadIdx.x / LANES;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         double sum[K];
 #pragma unroll
         for (int c = 0; c < K; ++c) sum[c] = 0.0;
-        if (row < n) {
-            for (int jj = indptr[row] + lane; jj < indptr[row + 1]; jj += LANES) {
-                const double a = vals[jj];
-                const double* dj = d + (index_t)indices[jj] * K;
+        for (int e = offsets[i]; e < offsets[i + 1]; ++e) {
+            const double* y = yz + (index_t)entries[e] * K;
 #pragma unroll
-                for (int c = 0; c < K; ++c) sum[c] += a * dj[c];
-            }
+            for (int c = 0; c < K; ++c) sum[c] += y[c];
         }
 #pragma unroll
-        for (int c = 0; c < K; ++c)
-#pragma unroll
-            for (int off = LANES / 2; off > 0; off >>= 1)
-                sum[c] += __shfl_xor_sync(0xffffffffu, sum[c], off);
-        if (row < n && lane == 0) {
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t i = (index_t)row * K + c;
-                const double f = free[i], zi = f * sum[c] + (1.0 - f) * d[i];
-                z[i] = zi;
-                dots[c] += d[i] * zi;
-            }
+        for (int c = 0; c < K; ++c) {
+            const index_t j = (index_t)i * K + c;
+            const double f = free[j], zj = f * sum[c] + (1.0 - f) * d[j];
+            z[j] = zj;
+            dots[c] += d[j] * zj;
         }
     }
     pcg_block_partials<K>(dots, partial);
@@ -651,8 +693,9 @@ __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, in
     __syncthreads();
 }
 
-// alpha_c = nom_c / (d, z)_c (0 for a stopped component; (d, z) from pcg_apply's partials), then
-// x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z) per component c.
+// alpha_c = nom_c / (d, z)_c (0 for a stopped component; (d, z) from pcg_gather_apply's
+// partials), then x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z)
+// per component c.
 // Block 0 records iteration `it` for the active components.
 template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)

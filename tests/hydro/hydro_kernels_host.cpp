@@ -72,6 +72,23 @@ int host_force_energy(int D, int P, int Q, int E, int ZB, int CB, const double* 
     return 1;
 }
 
+// (D, P, Q, ZB, K) of mass_zone: PartialAssemblyMass.zones_per_block's ZB for the velocity's K = D
+// components, Q1-Q4 with the default quadrature, 1-D to 3-D.
+#define MASS_CONFIGS(X) X(1, 2, 2, 16, 1) X(1, 3, 4, 16, 1) X(1, 4, 6, 16, 1) X(1, 5, 8, 16, 1) \
+    X(2, 2, 2, 16, 2) X(2, 3, 4, 16, 2) X(2, 4, 6, 16, 2) X(2, 5, 8, 12, 2) X(3, 2, 2, 16, 3) \
+    X(3, 3, 4, 8, 3) X(3, 4, 6, 2, 3) X(3, 5, 8, 1, 3)
+
+int host_mass_zone(int D, int P, int Q, int ZB, int K, const double* d, const int* dofs,
+                   const double* w, const double* h1_B1, double* yz, long long Z) {
+#define MZ(d_, p, q, zb, k)                                                                     \
+    if (D == d_ && P == p && Q == q && ZB == zb && K == k) {                                    \
+        mass_zone<d_, p, q, zb, k>(d, dofs, w, h1_B1, yz, Z);                                   \
+        return 0;                                                                               \
+    }
+    MASS_CONFIGS(MZ)
+    return 1;
+}
+
 void host_assemble_forces(int D, const double* f1, const int* offsets, const int* entries,
                           double* rhs, int n, int ND) {
     if (D == 1) assemble_forces<1>(f1, offsets, entries, rhs, n, ND);

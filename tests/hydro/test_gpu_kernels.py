@@ -5,6 +5,7 @@ called through ctypes in place of the launchers: CI checks the kernels' arithmet
 ``gpu`` launch the real kernels on the device and compare them with the reference run there.
 """
 import ctypes
+import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +17,7 @@ import scipy.sparse
 import linalg
 
 from hydro import gpu_kernels
-from hydro.basis import ReferenceElement
+from hydro.basis import ReferenceElement, tensor_basis
 from hydro.config import load_case
 from hydro.lagrangian import quadrature_physics
 from hydro.operators import ForceOperator, gather_vector, pcg, scatter_add
@@ -108,6 +109,20 @@ class HostKernels:
         return self._force("force_energy", stressJinvT, (v, dofs), (h1_B1, h1_G1, l2_B1),
                            l2_B1.shape[1] ** stressJinvT.shape[2])
 
+    def mass_zone(self, mass, d):
+        """mass_zone's zone results yz (Z * ND, k) for PartialAssemblyMass ``mass`` and the
+        interleaved vectors d (n, k)."""
+        k = d.shape[1]
+        (q, p), zb = mass.B1.shape, mass.zones_per_block(k)
+        Z, nd = mass.dofs.shape
+        yz = np.empty((Z * nd, k))
+        ins = [np.ascontiguousarray(d), mass.dofs, mass.weights, mass.B1, yz]
+        missing = self.lib.host_mass_zone(*(ctypes.c_int(v) for v in (mass.dim, p, q, zb, k)),
+                                          *map(self._ptr, ins), ctypes.c_longlong(Z))
+        assert missing == 0, \
+            f"hydro_kernels_host.cpp lacks mass_zone<{mass.dim}, {p}, {q}, {zb}, {k}>"
+        return yz
+
     def assemble_forces(self, xp, f1, dof_entries, dim, n):
         offsets, entries = dof_entries
         f1 = np.ascontiguousarray(f1)
@@ -149,12 +164,17 @@ class EmulatedPCGKernels:
     """The PCG kernels of kernels/hydro.cu in NumPy, with the launchers' arguments, standing in
     for linalg's kernel cache: mass_pcg's host loop and the kernels' bookkeeping (step sizes,
     stopping, the scalars' parities, the polled flag, the block partial sums, here all in block
-    0) run in CI. Their warp shuffles and shared memory do not build as host code; the device
-    tests check the kernels themselves."""
+    0) run in CI. Their warp shuffles do not build as host code; the device tests check the
+    kernels themselves (and test_mass_zone_kernel_matches_csr_product the host-built mass_zone)."""
+
+    @staticmethod
+    def grid_1d(batch, per_block):
+        return max(1, -(-batch // per_block))
 
     def kernel(self, family, name, signature):
         assert family == "hydro"
-        return getattr(self, name.split("<")[0])
+        params = [int(v) for v in name[name.index("<") + 1:-1].split(",")]
+        return functools.partial(getattr(self, name.split("<")[0]), params)
 
     @staticmethod
     def _partial(partial, grid, products):
@@ -163,18 +183,27 @@ class EmulatedPCGKernels:
         partial[:grid] = 0.0
         partial[0] = np.ascontiguousarray(products.T).sum(axis=1)
 
-    def pcg_apply(self, grid, block, args):
-        indptr, indices, vals, free, d, z, partial, n = args      # vectors (n, k)
-        M = scipy.sparse.csr_matrix((vals, indices, indptr), shape=(n, n))
+    def mass_zone(self, params, grid, block, args):
+        dim = params[0]
+        d, dofs, w, B1, yz, Z = args
+        B = tensor_basis(B1, B1, dim)[0]                          # (NQ, ND)
+        at_points = np.einsum("qj,zjk->zqk", B, d[dofs]) * w[:, :, None]
+        yz[...] = np.einsum("qi,zqk->zik", B, at_points).reshape(yz.shape)
+
+    def pcg_gather_apply(self, params, grid, block, args):
+        offsets, entries, yz, free, d, z, partial, n = args      # vectors (n, k)
+        dof_of_entry = np.repeat(np.arange(n), np.diff(offsets))
+        Md = np.zeros_like(d)
+        np.add.at(Md, dof_of_entry, yz[entries])
         assert (d[free == 0] == 0).all()                          # the kernel reads d unmasked
-        z[...] = free * (M @ (free * d)) + (1.0 - free) * d
+        z[...] = free * Md + (1.0 - free) * d
         self._partial(partial, grid, d * z)
 
     @staticmethod
     def _total(partial, blocks):
         return np.ascontiguousarray(partial[:blocks].T).sum(axis=1)
 
-    def pcg_update(self, grid, block, args):
+    def pcg_update(self, params, grid, block, args):
         x, r, z, d, diag, apply_partial, partial, state, istate, apply_blocks, it, n = args
         k, p = x.shape[1], it & 1
         active = istate[p * k:(p + 1) * k] != 0
@@ -187,7 +216,7 @@ class EmulatedPCGKernels:
         z[...] = r / diag[:, None]
         self._partial(partial, grid, r * z)
 
-    def pcg_direction(self, grid, block, args):
+    def pcg_direction(self, params, grid, block, args):
         d, z, update_partial, state, istate, update_blocks, it, n = args
         k, p = d.shape[1], it & 1
         q = p ^ 1
@@ -200,12 +229,34 @@ class EmulatedPCGKernels:
         d[...] = z + np.divide(betanom, nom, out=np.zeros(k), where=still) * d
 
 
+def partial_assembly_mass(xp, sim):
+    """The driver's PartialAssemblyMass of sim (as LagrangianHydro makes it)."""
+    op, L = sim.op, sim.layout
+    return gpu_kernels.PartialAssemblyMass(xp, L.dim, sim.ref.h1_B1, op.mass_w, op.dof_map, L.n)
+
+
+@pytest.mark.parametrize("dim,order", [(1, 1), (1, 4), (2, 2), (2, 4), (3, 1), (3, 2), (3, 3),
+                                       (3, 4)])
+def test_mass_zone_kernel_matches_csr_product(host_kernels, dim, order):
+    """mass_zone's zone results summed into the dofs are the assembled mass matrix's product
+    (KinematicMass's CSR matrix, the same weights), for the velocity's dim vectors."""
+    sim = simulation(("sedov", dim, {1: 9, 2: 5, 3: 3}[dim], order, {}), cycles=0)
+    mass, n = partial_assembly_mass(np, sim), sim.layout.n
+    d = np.random.default_rng(dim * 10 + order).standard_normal((n, dim))
+    yz = host_kernels.mass_zone(mass, d)
+    got = np.zeros((n, dim))
+    np.add.at(got, mass.dofs.ravel(), yz)
+    want = sim.op.kmass.matrix @ d
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14 * np.abs(want).max())
+
+
 def assert_mass_pcg_follows_reference(xp, sim, rtol):
     """mass_pcg against hydro.operators.pcg on sim's constrained mass operator, rows of
     different scales, run to convergence and capped at 4 steps: the same iterations per row,
     the same solution to rtol."""
     op = sim.op
     free, M = op.free, op.kmass
+    mass = partial_assembly_mass(xp, sim)
     b = xp.asarray(np.random.default_rng(free.shape[0]).standard_normal(free.shape)) * free
     b[0] *= 1e-3                                  # rows of other scales stop on their own
 
@@ -213,7 +264,7 @@ def assert_mass_pcg_follows_reference(xp, sim, rtol):
         return free * M.mult(d * free) + (1.0 - free) * d
     for tol, cap in ((1e-10, 300), (1e-10, 4)):
         want, want_it = pcg(apply, b, M.diag, op.shared.dot_rows, tol, cap, xp)
-        got, got_it = gpu_kernels.mass_pcg(xp, M.matrix, free, b, M.diag, tol, cap)
+        got, got_it = gpu_kernels.mass_pcg(xp, mass, free, b, M.diag, tol, cap)
         np.testing.assert_array_equal(got_it, want_it)
         want, got = gpu_kernels._host(xp, want), gpu_kernels._host(xp, got)
         np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * 1e-3 * np.abs(want).max())
@@ -238,22 +289,16 @@ def test_mass_pcg_iterations_past_convergence_change_nothing(monkeypatch):
     results = []
     for poll in (1, 7):
         monkeypatch.setattr(gpu_kernels, "PCG_POLL", poll)
-        results.append(gpu_kernels.mass_pcg(np, op.kmass.matrix, op.free, b, op.kmass.diag,
-                                            1e-10, 300))
+        results.append(gpu_kernels.mass_pcg(np, partial_assembly_mass(np, sim), op.free, b,
+                                            op.kmass.diag, 1e-10, 300))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
     assert results[0][1].max() % 7 != 0            # the second run went past the stop
 
 
-def test_lanes_per_row():
-    assert [gpu_kernels.lanes_per_row(n * 10, 10) for n in (3, 9, 20, 62, 125, 400)] == \
-        [4, 4, 8, 16, 32, 32]
-
-
 def hydro_instantiations():
     """Kernel instantiations hydro.gpu_kernels launches: D = 1-3, the partial assembly of Q1-Q4
-    with the default quadrature (and P, E > Q), K = 1-3 components with every lane count of
-    the CSR product."""
+    with the default quadrature (and P, E > Q), K = 1-3 components of the PCG."""
     names = [f"quadrature_physics<{d}>" for d in (1, 2, 3)]
     names += [f"assemble_forces<{d}>" for d in (1, 2, 3)]
     for d in (1, 2, 3):
@@ -262,8 +307,11 @@ def hydro_instantiations():
             names += [f"{name}<{d}, {p}, {q}, {e}, {zb}, {cb}>" for name in ("force_rhs",
                                                                              "force_energy")]
     for k in (1, 2, 3):
-        names += [f"pcg_apply<{k}, {lanes}>" for lanes in (4, 8, 16, 32)]
-        names += [f"pcg_update<{k}>", f"pcg_direction<{k}>"]
+        names += [f"pcg_gather_apply<{k}>", f"pcg_update<{k}>", f"pcg_direction<{k}>"]
+    for d in (1, 2, 3):
+        for p, q in [(k + 1, 2 * k) for k in (1, 2, 3, 4)]:
+            zb = max(1, min(16, gpu_kernels.FORCE_TENSOR_ENTRIES // (d * max(p, q) ** d)))
+            names.append(f"mass_zone<{d}, {p}, {q}, {zb}, {d}>")
     return sorted(set(names))
 
 

@@ -3,12 +3,12 @@
     python3 reports/gpu_20261129c/device/p_forces.py [nx ...]
 
 Builds the bench's case (scripts/bench_hydro.py) at each nx, takes two steps, then times the
-pieces of one RK stage's forces on the state reached: F . 1 by partial assembly (force_rhs),
-its assembly into the dofs (assemble_forces), F^T v by partial assembly (force_energy, from
-call 2 on gathering the velocity itself; call 1 timed gather_vector apart), and the reference
-GEMM form (F by one linalg.gemm, then the two GEMVs) once for scale. With --ncu: one launch of
-each kernel at the first nx, nothing timed (for Nsight Compute). Bytes: the stress read once, the kernel's inputs and outputs
-once; against a device-to-device copy of 512 MB in the same run.
+pieces of one RK stage's forces on the state reached: F . 1 by partial assembly (force_rhs), its
+assembly into the dofs (assemble_forces), F^T v by partial assembly (force_energy, from call 2
+on gathering the velocity itself; call 1 timed gather_vector apart), and the reference GEMM form
+(F by one linalg.gemm, then the two GEMVs) once for scale. With --ncu: one launch of each kernel
+at the first nx, nothing timed (for Nsight Compute). Bytes: the stress read once, the kernel's
+inputs and outputs once; against a device-to-device copy of 512 MB in the same run.
 """
 import sys
 import time

@@ -555,9 +555,19 @@ mass_zone(const double* __restrict__ d, const int* __restrict__ dofs,
         __syncthreads();
         double* at_points = contract_all<D, P, Q, T, false, P, 1, Packed<ND>>(buf0, buf0, buf1,
                                                                               bq, bq);
-        for (int item = threadIdx.x; item < T * NQ; item += blockDim.x) {
-            const int zb = item / (K * NQ), q = item % NQ;
-            if (zb < zones) at_points[item] *= w[(z0 + zb) * NQ + q];
+        // times the weights (STAGE loads in flight)
+        for (int first = threadIdx.x; first < T * NQ; first += STAGE * blockDim.x) {
+            double wq[STAGE];
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zb = item / (K * NQ), q = item % NQ;
+                wq[u] = item < T * NQ && zb < zones ? w[(z0 + zb) * NQ + q] : 0.0;
+            }
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x;
+                if (item < T * NQ) at_points[item] *= wq[u];
+            }
         }
         __syncthreads();
         double* other = at_points == buf0 ? buf1 : buf0;

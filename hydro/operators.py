@@ -157,16 +157,20 @@ class ForceOperator:
 
     def assemble(self, stressJinvT):
         """Take the stress stressJinvT (Z, NQ, dim, dim) for the next products. The GEMM form
-        builds and returns F (Z, dim*ND, NE); partial assembly keeps the stress (returns None)."""
-        xp = self.xp
-        self.stress = stressJinvT
-        if self.fused:
-            self.F = None
-            return None
-        Z, NQ, dim, _ = stressJinvT.shape
+        builds and returns F (Z, dim*ND, NE); partial assembly keeps the stress (returns None;
+        F is then built if the GEMM form is asked for it later, ``fused`` switched off)."""
+        self.stress, self.F = stressJinvT, None
+        return None if self.fused else self.gemm_form()
+
+    def gemm_form(self):
+        """F (Z, dim*ND, NE) of the stress taken last, by one GEMM with the basis table H."""
+        if self.F is not None:
+            return self.F
+        xp, s = self.xp, self.stress
+        Z, NQ, dim, _ = s.shape
         if self.H is None:      # (NQ*dim, ND*NE): 98 MB at 3-D Q4, so not made where unused
             self.H = xp.einsum("gqi,qj->qgij", self.G, self.Bt).reshape(NQ * dim, -1)
-        s = xp.ascontiguousarray(stressJinvT.transpose(0, 2, 1, 3)).reshape(1, Z * dim, NQ * dim)
+        s = xp.ascontiguousarray(s.transpose(0, 2, 1, 3)).reshape(1, Z * dim, NQ * dim)
         self.F = linalg.gemm(s, self.H[None]).reshape(Z, dim * self.G.shape[2], self.Bt.shape[1])
         return self.F
 
@@ -174,8 +178,8 @@ class ForceOperator:
         """F . 1 per zone: (Z, dim*ND)."""
         if self.fused:
             return gpu_kernels.force_rhs(self.xp, self.stress, *self.tables_1d)
-        ones = self.xp.ones(self.F.shape[::2], dtype=self.F.dtype)
-        return linalg.gemv(self.F, ones)
+        F = self.gemm_form()
+        return linalg.gemv(F, self.xp.ones(F.shape[::2], dtype=F.dtype))
 
     def mult_transpose(self, v):
         """F^T v per zone for the velocity v (dim, n): (Z, NE)."""
@@ -184,4 +188,4 @@ class ForceOperator:
                 self.dofs32 = gpu_kernels.int32_dofs(self.xp, self.dof_map)
             return gpu_kernels.force_energy(self.xp, self.stress, v, self.dofs32,
                                             *self.tables_1d)
-        return linalg.gemv(self.F, gather_vector(v, self.dof_map), trans="T")
+        return linalg.gemv(self.gemm_form(), gather_vector(v, self.dof_map), trans="T")

@@ -103,3 +103,17 @@ def test_gather_vector_layout():
     dof_map = np.array([[0, 1, 2], [2, 3, 4]])
     g = gather_vector(field, dof_map)
     np.testing.assert_array_equal(g[1], [2, 3, 4, 7, 8, 9])
+
+
+def test_force_operator_gemm_form_after_partial_assembly():
+    """A stress taken with ``fused`` on (partial assembly: F not built) still gives the GEMM
+    form's products once ``fused`` is switched off (bench_hydro's reference path does that)."""
+    s = _sim(problem="sedov", dim=2, nx=2)
+    force, v = s.op.force, np.random.default_rng(1).standard_normal((2, s.layout.n))
+    want = force.mult_one().copy(), force.mult_transpose(v).copy()
+    stress = s.qdata.stressJinvT
+    force.fused = True
+    assert force.assemble(stress * 2.0) is None and force.F is None
+    force.fused = False
+    np.testing.assert_allclose(force.mult_one(), 2.0 * want[0], rtol=1e-13)
+    np.testing.assert_allclose(force.mult_transpose(v), 2.0 * want[1], rtol=1e-13)

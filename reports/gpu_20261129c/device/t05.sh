@@ -1,0 +1,24 @@
+#!/bin/bash
+# Call 5: the tree to commit (mass_zone's weights with four loads in flight, bench_hydro's
+# unmeasured first run). Hydro GPU tests, the mass probe, memcheck and racecheck of the hydro
+# pass, and the benchmark table of the README (both paths at 8, 16, 32; the fused at 48).
+source scripts/device_preamble.sh
+D=reports/gpu_20261129c/device
+timeout 150 python3 -m pytest -m gpu -q -p no:cacheprovider -p no:benchmark -n 8 tests/hydro \
+  > $R/hydro_gpu_tests.txt 2>&1; tail -n 3 $R/hydro_gpu_tests.txt
+tar czf $OUT/r.tgz -C $OUT r
+timeout 40 python3 $D/p_mass.py 32 48 > $R/mass.md 2> $R/mass.err; cat $R/mass.md
+tail -n 3 $R/mass.err
+tar czf $OUT/r.tgz -C $OUT r
+for tool in memcheck racecheck; do
+  timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 python3 scripts/sanitizer_smoke.py \
+    --hydro-only > $R/${tool}_hydro.txt 2>&1; echo "$tool rc $?" >> $R/${tool}_hydro.txt
+  tail -n 2 $R/${tool}_hydro.txt
+done
+tar czf $OUT/r.tgz -C $OUT r
+timeout 240 python3 scripts/bench_hydro.py --backends gpu --reference --zones 8 16 32 --cycles 10 \
+  --output $R/bench > $R/bench.txt 2>&1; tail -n 9 $R/bench.txt
+tar czf $OUT/r.tgz -C $OUT r
+timeout 70 python3 scripts/bench_hydro.py --backends gpu --zones 48 --cycles 10 \
+  --output $R/bench48 > $R/bench48.txt 2>&1; tail -n 2 $R/bench48.txt
+tar czf $OUT/r.tgz -C $OUT r

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Prepared, not run: the hydro benchmark on an H100 (the GPU of Laghos's numbers in
+# Superseded by reports/gpu_20261129c/device/h100_next.sh. Prepared, not run: the hydro
+# benchmark on an H100 (the GPU of Laghos's numbers in
 # ../shared/reference/hydro-method.md §3 and of reports/gpu_check_20261122/bench_hydro.md), both
 # paths, and the four long Laghos runs. After reports/gpu_20261129a/device/h100_next.sh.
 source scripts/device_preamble.sh

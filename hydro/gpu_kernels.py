@@ -66,14 +66,20 @@ def quadrature_physics(xp, Jg, Vg, e_q, qd, w, opts, order):
 
 
 FORCE_THREADS = 128          # kernels/hydro.cu FORCE_THREADS
-FORCE_TENSOR_ENTRIES = 1536  # a block's tensors at a time: two buffers, 24 KB of shared memory
+# A block's tensor entries at a time (two buffers of them in shared memory): 36 KB for the forces,
+# 24 KB for the mass. At 3-D Q2, 32^3 zones (H200, reports/gpu_20261129c call 7): force_rhs /
+# force_energy with 1, 2 or 4 zones of all 3 components 0.140 / 0.118 / 0.110 and 0.155 / 0.112 /
+# 0.106 ms, with 2, 4 or 8 zones of one component 0.115-0.145; mass_zone with 1, 2, 4 or 8 zones
+# 0.093 / 0.065 / 0.059 / 0.056 ms.
+FORCE_TENSOR_ENTRIES = 2304
+MASS_TENSOR_ENTRIES = 1536
 
 
 def force_blocking(dim, p, q, e):
     """(ZB, CB) of force_rhs / force_energy: ZB zones a block, CB of their dim velocity
     components at a time, each with dim tensors of up to max(p, q, e)^dim entries within
     FORCE_TENSOR_ENTRIES: all components at once where they fit (then force_rhs reads the
-    stress as it lies in memory), ZB at most 16. 3-D Q2-Q1: (2, 3); 3-D Q3: (2, 1); 3-D Q4:
+    stress as it lies in memory), ZB at most 16. 3-D Q2-Q1: (4, 3); 3-D Q3: (1, 3); 3-D Q4:
     (1, 1)."""
     tensor = dim * max(p, q, e) ** dim
     cb = dim if dim * tensor <= FORCE_TENSOR_ENTRIES else 1
@@ -167,9 +173,9 @@ class PartialAssemblyMass:
         self.entries = dof_entries(xp, dof_map, n)
 
     def zones_per_block(self, k):
-        """mass_zone's zones a block for k vectors: their k tensors within FORCE_TENSOR_ENTRIES."""
+        """mass_zone's zones a block for k vectors: their k tensors within MASS_TENSOR_ENTRIES."""
         q, p = self.B1.shape
-        return max(1, min(16, FORCE_TENSOR_ENTRIES // (k * max(p, q) ** self.dim)))
+        return max(1, min(16, MASS_TENSOR_ENTRIES // (k * max(p, q) ** self.dim)))
 
     def applier(self, k, free):
         """(apply, blocks): apply(d, z, partial) sets z = free * M d + (1 - free) * d for (n, k)

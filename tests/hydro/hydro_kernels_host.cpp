@@ -44,8 +44,8 @@ void host_quadrature_physics(int D, const double* Jg, const double* Vg, const do
 // (D, P, Q, E, ZB, CB) of force_rhs / force_energy: hydro.gpu_kernels.force_blocking's for Q1-Q4
 // with the default quadrature (P = k + 1, Q = 2k, E = k) in 1-D to 3-D, and one with P, E > Q.
 #define FORCE_CONFIGS(X) X(1, 2, 2, 1, 16, 1) X(1, 3, 4, 2, 16, 1) X(1, 4, 6, 3, 16, 1) \
-    X(1, 5, 8, 4, 16, 1) X(2, 2, 2, 1, 16, 2) X(2, 3, 4, 2, 16, 2) X(2, 4, 6, 3, 10, 2) \
-    X(2, 5, 8, 4, 6, 2) X(3, 2, 2, 1, 16, 3) X(3, 3, 4, 2, 2, 3) X(3, 4, 6, 3, 2, 1) \
+    X(1, 5, 8, 4, 16, 1) X(2, 2, 2, 1, 16, 2) X(2, 3, 4, 2, 16, 2) X(2, 4, 6, 3, 16, 2) \
+    X(2, 5, 8, 4, 9, 2) X(3, 2, 2, 1, 16, 3) X(3, 3, 4, 2, 4, 3) X(3, 4, 6, 3, 1, 3) \
     X(3, 5, 8, 4, 1, 1) X(2, 3, 2, 3, 16, 2)
 
 int host_force_rhs(int D, int P, int Q, int E, int ZB, int CB, const double* stress,

@@ -334,7 +334,7 @@ class LagrangianHydro:
 
         o = self.opts
         if self.fused and not self.shared.neighbors:    # one GPU: the PCG's own kernels
-            if self.mass_pa is None:
+            if self.mass_pa is None:    # mass_w: the weights KinematicMass was built from
                 self.mass_pa = gpu_kernels.PartialAssemblyMass(xp, L.dim, self.ref.h1_B1,
                                                                self.mass_w, self.dof_map, L.n)
             dv, iterations = gpu_kernels.mass_pcg(xp, self.mass_pa, free, rhs * free,

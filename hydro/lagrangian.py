@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hydro import eos, gpu_kernels
+from hydro import eos, gpu_kernels, symmetric3
 from hydro.operators import pcg, scatter_add
 
 
@@ -103,9 +103,8 @@ def min_eigenpair(xp, A):
         lam = xp.where(first, l1, l2)
         vec = xp.stack([xp.where(first, cs, sn), xp.where(first, -sn, cs)], -1)
         return lam, vec
-    if xp is np:
-        w, V = xp.linalg.eigh(A)
-        return w[..., 0], V[..., :, 0]
+    if xp is np:            # closed form, LAPACK for near-ties (hydro/symmetric3.py)
+        return symmetric3.min_eigenpair(A)
     # cuSOLVER's batched Jacobi eigensolver (behind cupy.linalg.eigh) rejects very large batches
     # (CUSOLVER_STATUS_INVALID_VALUE at 3-D Sedov 16^3 Q2, 2.6e5 matrices): solve in chunks.
     flat = A.reshape(-1, d, d)
@@ -127,6 +126,8 @@ def min_singular_value(xp, J, det):
         disc = xp.sqrt(xp.maximum(f2 * f2 - 4.0 * det * det, 0.0))
         smax = xp.sqrt(0.5 * (f2 + disc))
         return xp.abs(det) / smax
+    if xp is np:            # closed form, LAPACK for near-ties (hydro/symmetric3.py)
+        return symmetric3.min_singular_value(J, det)
     return xp.linalg.svd(J, compute_uv=False)[..., -1]
 
 

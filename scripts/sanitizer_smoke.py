@@ -93,8 +93,8 @@ def main():
 
 def hydro_kernels():
     """kernels/hydro.cu through the hydro driver: 1-D to 3-D, Q1 to Q4 (the partial-assembly
-    kernels' blocks of 16, 8 and 2 zones, partly empty), with and without viscosity, two cycles
-    each on a few zones."""
+    kernels' blocks of 1 to 16 zones, partly empty), with and without viscosity, two cycles each
+    on a few zones."""
     from hydro.config import load_case
     from hydro.simulation import Simulation
     for problem, dim, nx, order, over in (("sod", 1, 5, 1, {}), ("sedov", 2, 3, 2, {}),

@@ -158,6 +158,12 @@ PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels (their partial sums: (blocks,
 PCG_POLL = 4           # mass_pcg reads whether any component is still active every 4 iterations
 
 
+def mass_zones_per_block(dim, p, q, k):
+    """Zones a block of mass_zone<dim, p, q, ZB, k> takes: their k tensors of up to max(p, q)^dim
+    entries within MASS_TENSOR_ENTRIES, at most 16 (3-D Q2, k = 3: 8)."""
+    return max(1, min(16, MASS_TENSOR_ENTRIES // (k * max(p, q) ** dim)))
+
+
 class PartialAssemblyMass:
     """The kinematic mass matrix as mass_pcg applies it: zone by zone from the mass weights
     (mass_zone: sum factorization with the 1-D table h1_B1 (Q, P)), then summed into the dofs
@@ -173,9 +179,9 @@ class PartialAssemblyMass:
         self.entries = dof_entries(xp, dof_map, n)
 
     def zones_per_block(self, k):
-        """mass_zone's zones a block for k vectors: their k tensors within MASS_TENSOR_ENTRIES."""
+        """mass_zone's zones a block for k vectors (mass_zones_per_block)."""
         q, p = self.B1.shape
-        return max(1, min(16, MASS_TENSOR_ENTRIES // (k * max(p, q) ** self.dim)))
+        return mass_zones_per_block(self.dim, p, q, k)
 
     def applier(self, k, free):
         """(apply, blocks): apply(d, z, partial) sets z = free * M d + (1 - free) * d for (n, k)

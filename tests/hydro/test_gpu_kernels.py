@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.sparse
 
 import linalg
 
@@ -310,7 +309,7 @@ def hydro_instantiations():
         names += [f"pcg_gather_apply<{k}>", f"pcg_update<{k}>", f"pcg_direction<{k}>"]
     for d in (1, 2, 3):
         for p, q in [(k + 1, 2 * k) for k in (1, 2, 3, 4)]:
-            zb = max(1, min(16, gpu_kernels.MASS_TENSOR_ENTRIES // (d * max(p, q) ** d)))
+            zb = gpu_kernels.mass_zones_per_block(d, p, q, d)
             names.append(f"mass_zone<{d}, {p}, {q}, {zb}, {d}>")
     return sorted(set(names))
 

@@ -169,14 +169,14 @@ class PartialAssemblyMass:
     (mass_zone: sum factorization with the 1-D table h1_B1 (Q, P)), then summed into the dofs
     by a gather (pcg_gather_apply), where the reference multiplies by the assembled CSR matrix
     (hydro.operators.KinematicMass, built from the same weights). weights (Z, NQ): rho0 |J0|
-    w_q; dof_map (Z, ND) with ND = P^dim; n dofs."""
+    w_q; dofs (Z, ND), ND = P^dim: the zone-to-dof map as int32_dofs gives it; entries: its
+    dof_entries (the driver's, shared with assemble_forces); n dofs."""
 
-    def __init__(self, xp, dim, h1_B1, weights, dof_map, n):
+    def __init__(self, xp, dim, h1_B1, weights, dofs, entries, n):
         self.xp, self.dim, self.n = xp, dim, n
         self.B1 = xp.ascontiguousarray(xp.asarray(h1_B1, dtype=xp.float64))
         self.weights = xp.ascontiguousarray(weights, dtype=xp.float64)
-        self.dofs = int32_dofs(xp, dof_map)
-        self.entries = dof_entries(xp, dof_map, n)
+        self.dofs, self.entries = dofs, entries
 
     def zones_per_block(self, k):
         """mass_zone's zones a block for k vectors (mass_zones_per_block)."""

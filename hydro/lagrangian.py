@@ -242,7 +242,7 @@ class LagrangianHydro:
         # one GPU) the velocity's PCG run as kernels/hydro.cu (the corner forces too, by
         # ForceOperator.fused); False runs the array-module reference code there too.
         self.fused = xp is not np
-        self.dof_entries = None     # gpu_kernels.dof_entries of dof_map, made on first use
+        self.dof_entries = None     # kernel_entries(), made on first use
         self.mass_pa = None         # gpu_kernels.PartialAssemblyMass (M_V), made on first use
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
@@ -288,6 +288,12 @@ class LagrangianHydro:
         Vg = L.v(S)[:, self.dof_map] @ self.G2.T if self.opts["viscosity"] else None
         return Jg, Vg, L.e(S) @ self.Bl2.T
 
+    def kernel_entries(self):
+        """gpu_kernels.dof_entries of dof_map (made once): assemble_forces's and the PCG's."""
+        if self.dof_entries is None:
+            self.dof_entries = gpu_kernels.dof_entries(self.xp, self.dof_map, self.L.n)
+        return self.dof_entries
+
     def _lap(self, stage, t0):
         """Add the time since t0 to ``stage`` (syncing the device first if sync_timers)."""
         if self.sync_timers and self.xp is not np:
@@ -315,9 +321,7 @@ class LagrangianHydro:
         t0 = time.perf_counter()
         f1 = self.force.mult_one()                        # (Z, dim*ND)
         if self.fused:
-            if self.dof_entries is None:
-                self.dof_entries = gpu_kernels.dof_entries(xp, self.dof_map, L.n)
-            rhs = gpu_kernels.assemble_forces(xp, f1, self.dof_entries, L.dim, L.n)
+            rhs = gpu_kernels.assemble_forces(xp, f1, self.kernel_entries(), L.dim, L.n)
         else:
             Z, nd = self.dof_map.shape
             idx = (xp.arange(L.dim)[None, :, None] * L.n + self.dof_map[:, None, :])
@@ -336,8 +340,9 @@ class LagrangianHydro:
         o = self.opts
         if self.fused and not self.shared.neighbors:    # one GPU: the PCG's own kernels
             if self.mass_pa is None:    # mass_w: the weights KinematicMass was built from
-                self.mass_pa = gpu_kernels.PartialAssemblyMass(xp, L.dim, self.ref.h1_B1,
-                                                               self.mass_w, self.dof_map, L.n)
+                self.mass_pa = gpu_kernels.PartialAssemblyMass(
+                    xp, L.dim, self.ref.h1_B1, self.mass_w, self.force.kernel_dofs(),
+                    self.kernel_entries(), L.n)
             dv, iterations = gpu_kernels.mass_pcg(xp, self.mass_pa, free, rhs * free,
                                                   self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
         else:

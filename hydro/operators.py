@@ -145,7 +145,7 @@ class ForceOperator:
     def __init__(self, xp, ref, dof_map):
         self.xp = xp
         self.dof_map = dof_map                 # (Z, ND) local H1 dofs of each zone (xp)
-        self.dofs32 = None                     # int32 copy for the kernels, made on first use
+        self.dofs32 = None                     # kernel_dofs(), made on first use
         self.G = xp.asarray(ref.h1_G)          # (dim, NQ, ND)
         self.Bt = xp.asarray(ref.l2_B)         # (NQ, NE): B^T
         # 1-D tables (Q, P), (Q, P), (Q, E) for partial assembly
@@ -174,6 +174,12 @@ class ForceOperator:
         self.F = linalg.gemm(s, self.H[None]).reshape(Z, dim * self.G.shape[2], self.Bt.shape[1])
         return self.F
 
+    def kernel_dofs(self):
+        """dof_map as the GPU kernels read it (int32, made once): force_energy's and the PCG's."""
+        if self.dofs32 is None:
+            self.dofs32 = gpu_kernels.int32_dofs(self.xp, self.dof_map)
+        return self.dofs32
+
     def mult_one(self):
         """F . 1 per zone: (Z, dim*ND)."""
         if self.fused:
@@ -184,8 +190,6 @@ class ForceOperator:
     def mult_transpose(self, v):
         """F^T v per zone for the velocity v (dim, n): (Z, NE)."""
         if self.fused:
-            if self.dofs32 is None:
-                self.dofs32 = gpu_kernels.int32_dofs(self.xp, self.dof_map)
-            return gpu_kernels.force_energy(self.xp, self.stress, v, self.dofs32,
+            return gpu_kernels.force_energy(self.xp, self.stress, v, self.kernel_dofs(),
                                             *self.tables_1d)
         return linalg.gemv(self.gemm_form(), gather_vector(v, self.dof_map), trans="T")

@@ -23,7 +23,6 @@ def assemble_before(self, stressJinvT):
     """ForceOperator.assemble as it was: A[z, c, i, q] = sum_g s[z, q, c, g] G[g, q, i] in memory,
     then F = A B^T as one tall linalg.gemm."""
     xp = self.xp
-    self.F1 = None
     Z, NQ, dim, _ = stressJinvT.shape
     ND = self.G.shape[2]
     GT = xp.ascontiguousarray(self.G.transpose(0, 2, 1))

@@ -231,7 +231,8 @@ class EmulatedPCGKernels:
 def partial_assembly_mass(xp, sim):
     """The driver's PartialAssemblyMass of sim (as LagrangianHydro makes it)."""
     op, L = sim.op, sim.layout
-    return gpu_kernels.PartialAssemblyMass(xp, L.dim, sim.ref.h1_B1, op.mass_w, op.dof_map, L.n)
+    return gpu_kernels.PartialAssemblyMass(xp, L.dim, sim.ref.h1_B1, op.mass_w,
+                                           op.force.kernel_dofs(), op.kernel_entries(), L.n)
 
 
 @pytest.mark.parametrize("dim,order", [(1, 1), (1, 4), (2, 2), (2, 4), (3, 1), (3, 2), (3, 3),

@@ -14,7 +14,8 @@ path); on the GPU these kernels replace four of its pieces:
   mass matrix by partial assembly (``PartialAssemblyMass``: zone by zone from the weights, then
   a gather into the dofs, where the reference multiplies by the CSR matrix) and the vector
   updates, each with their dot products, the CG's scalars kept on the device (the host queues
-  iterations without reading them), for single-GPU runs.
+  iterations without reading them), for single-GPU runs; with MPI ranks the reference PCG runs
+  with this mass product (``PartialAssemblyMass.mult``), the shared dofs summed in between.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
 """
 from __future__ import annotations
@@ -177,6 +178,7 @@ class PartialAssemblyMass:
         self.B1 = xp.ascontiguousarray(xp.asarray(h1_B1, dtype=xp.float64))
         self.weights = xp.ascontiguousarray(weights, dtype=xp.float64)
         self.dofs, self.entries = dofs, entries
+        self._mult = {}     # k -> (apply, partial sums) of mult
 
     def zones_per_block(self, k):
         """mass_zone's zones a block for k vectors (mass_zones_per_block)."""
@@ -202,6 +204,21 @@ class PartialAssemblyMass:
             zone(zone_grid, FORCE_THREADS, (d, self.dofs, self.weights, self.B1, yz, Z))
             gather(blocks, PCG_THREADS, (offsets, entries, yz, free, d, z, partial, n))
         return apply, blocks
+
+    def mult(self, d):
+        """M d (k, n), a new array, for k <= 3 rows d (k, n): the product alone, as MPI ranks use
+        it (they sum the shared dofs before the walls' constraint; the applier with free = 1,
+        its dot products unused)."""
+        xp = self.xp
+        k, n = d.shape
+        if k not in self._mult:
+            apply, blocks = self.applier(k, xp.ones((n, k)))
+            self._mult[k] = apply, xp.empty((blocks, k))
+        apply, partial = self._mult[k]
+        interleaved = xp.ascontiguousarray(xp.asarray(d, dtype=xp.float64).T)
+        z = xp.empty_like(interleaved)
+        apply(interleaved, z, partial)
+        return xp.ascontiguousarray(z.T)
 
 
 def mass_pcg(xp, mass, free, b, diag, rel_tol, max_iter):

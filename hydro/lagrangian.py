@@ -238,12 +238,13 @@ class LagrangianHydro:
         self.qdata_current = False
         self.cg_iterations = 0
         self.sync_timers = False
-        # On the GPU the quadrature-point physics, the forces' assembly into the dofs and (on
-        # one GPU) the velocity's PCG run as kernels/hydro.cu (the corner forces too, by
-        # ForceOperator.fused); False runs the array-module reference code there too.
+        # On the GPU the quadrature-point physics, the forces' assembly into the dofs and the
+        # velocity's PCG (all of it on one GPU, its mass product with MPI ranks) run as
+        # kernels/hydro.cu (the corner forces too, by ForceOperator.fused); False runs the
+        # array-module reference code there too.
         self.fused = xp is not np
         self.dof_entries = None     # kernel_entries(), made on first use
-        self.mass_pa = None         # gpu_kernels.PartialAssemblyMass (M_V), made on first use
+        self.mass_pa = None         # partial_assembly_mass(), made on first use
         self.mass_w = qdata.rho0DetJ0w  # replaced by the mass-matrix weights (Simulation)
         self.accel_rhs = None
         if opts.get("acceleration") is not None:
@@ -294,6 +295,17 @@ class LagrangianHydro:
             self.dof_entries = gpu_kernels.dof_entries(self.xp, self.dof_map, self.L.n)
         return self.dof_entries
 
+    def partial_assembly_mass(self):
+        """gpu_kernels.PartialAssemblyMass of M_V (made once): the GPU PCG's product.
+
+        mass_w: the weights KinematicMass was built from (Simulation sets them).
+        """
+        if self.mass_pa is None:
+            self.mass_pa = gpu_kernels.PartialAssemblyMass(
+                self.xp, self.L.dim, self.ref.h1_B1, self.mass_w, self.force.kernel_dofs(),
+                self.kernel_entries(), self.L.n)
+        return self.mass_pa
+
     def _lap(self, stage, t0):
         """Add the time since t0 to ``stage`` (syncing the device first if sync_timers)."""
         if self.sync_timers and self.xp is not np:
@@ -331,21 +343,18 @@ class LagrangianHydro:
         rhs = self.shared.sum(rhs)
         if self.accel_rhs is not None:
             rhs = rhs + self.accel_rhs
-        free = self.free
-
-        def apply(d):
-            # essential rows/columns replaced by the identity (MFEM's constrained operator)
-            return free * self.kmass.mult(d * free) + (1.0 - free) * d
-
-        o = self.opts
-        if self.fused and not self.shared.neighbors:    # one GPU: the PCG's own kernels
-            if self.mass_pa is None:    # mass_w: the weights KinematicMass was built from
-                self.mass_pa = gpu_kernels.PartialAssemblyMass(
-                    xp, L.dim, self.ref.h1_B1, self.mass_w, self.force.kernel_dofs(),
-                    self.kernel_entries(), L.n)
-            dv, iterations = gpu_kernels.mass_pcg(xp, self.mass_pa, free, rhs * free,
-                                                  self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
+        free, o = self.free, self.opts
+        mass = self.partial_assembly_mass() if self.fused else None
+        if mass is not None and self.shared.comm.size == 1:     # one GPU: the PCG's own kernels
+            dv, iterations = gpu_kernels.mass_pcg(xp, mass, free, rhs * free, self.kmass.diag,
+                                                  o["cg_tol"], o["cg_max_iter"])
         else:
+            def apply(d):
+                # essential rows/columns replaced by the identity (MFEM's constrained operator)
+                Md = self.kmass.mult(d * free) if mass is None else self.shared.sum(
+                    mass.mult(d * free))
+                return free * Md + (1.0 - free) * d
+
             dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
                                  o["cg_tol"], o["cg_max_iter"], xp)
         self.cg_iterations += int(iterations.sum())

@@ -122,27 +122,33 @@ class SharedDofs:
             if len(common):
                 # local positions of the shared global ids (l2g is sorted)
                 self.neighbors[r] = np.searchsorted(l2g, common)
+        # sum() moves only the shared entries: their local positions (sorted), a device copy to
+        # gather them with, and each neighbour's entries as positions in that short list.
+        self.shared = np.unique(np.concatenate([np.zeros(0, np.int64), *self.neighbors.values()]))
+        self.shared_device = xp.asarray(self.shared)
+        self.slots = {r: np.searchsorted(self.shared, loc) for r, loc in self.neighbors.items()}
         self.n = len(l2g)
 
     def sum(self, y):
-        """Return y with every shared dof replaced by the sum over all ranks (rank order)."""
+        """Return y (..., n), a new array, with every shared dof replaced by the sum over all
+        ranks (in ascending rank order, so every rank gets bitwise the same sums); y itself as it
+        is without neighbours. On the GPU only the shared entries cross to the host and back."""
         if not self.neighbors:
             return y
         xp = self.xp
-        host = y if xp is np else xp.asnumpy(y)
-        sends = {r: np.ascontiguousarray(host[..., loc]) for r, loc in self.neighbors.items()}
-        recv = self.comm.exchange(sends)
-        out = host.copy()
-        # Re-add in ascending rank order so that every rank gets bitwise the same sums.
-        ranks = sorted(list(self.neighbors) + [self.comm.rank])
-        shared = np.unique(np.concatenate(list(self.neighbors.values())))
-        out[..., shared] = 0.0
-        for r in ranks:
+        mine = y[..., self.shared_device]
+        host = mine if xp is np else xp.asnumpy(mine)
+        recv = self.comm.exchange({r: np.ascontiguousarray(host[..., slot])
+                                   for r, slot in self.slots.items()})
+        total = np.zeros_like(host)
+        for r in sorted(list(self.neighbors) + [self.comm.rank]):
             if r == self.comm.rank:
-                out[..., shared] += host[..., shared]
+                total += host
             else:
-                out[..., self.neighbors[r]] += recv[r]
-        return out if xp is np else xp.asarray(out)
+                total[..., self.slots[r]] += recv[r]
+        out = y.copy()
+        out[..., self.shared_device] = total if xp is np else xp.asarray(total)
+        return out
 
     def dot(self, a, b) -> float:
         """Global (a, b) with each dof counted once; a, b (..., n)."""

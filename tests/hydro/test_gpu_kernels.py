@@ -250,6 +250,25 @@ def test_mass_zone_kernel_matches_csr_product(host_kernels, dim, order):
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14 * np.abs(want).max())
 
 
+def assert_mult_matches_csr_product(xp, sim):
+    """PartialAssemblyMass.mult (MPI ranks' product) against the CSR matrix, 1 to dim rows."""
+    mass, n, M = partial_assembly_mass(xp, sim), sim.layout.n, sim.op.kmass.matrix
+    d = xp.asarray(np.random.default_rng(n).standard_normal((sim.layout.dim, n)))
+    for k in range(1, sim.layout.dim + 1):
+        got, want = gpu_kernels._host(xp, mass.mult(d[:k])), gpu_kernels._host(xp, (M @ d[:k].T).T)
+        assert got.shape == (k, n) and got.flags.c_contiguous
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("dim", [1, 2, 3])
+def test_partial_assembly_mult_matches_csr_product(dim, monkeypatch):
+    """The product's layout handling ((k, n) rows in and out, the kernels' (n, k)) with NumPy
+    stand-ins for mass_zone and pcg_gather_apply."""
+    monkeypatch.setattr(gpu_kernels, "_compile", EmulatedPCGKernels)
+    assert_mult_matches_csr_product(np, simulation(("sedov", dim, 4 if dim < 3 else 2, 2, {}),
+                                                   cycles=0))
+
+
 def assert_mass_pcg_follows_reference(xp, sim, rtol):
     """mass_pcg against hydro.operators.pcg on sim's constrained mass operator, rows of
     different scales, run to convergence and capped at 4 steps: the same iterations per row,
@@ -483,6 +502,14 @@ def test_mass_pcg_matches_reference_pcg_on_device(dim, nx):
     cupy = pytest.importorskip("cupy")
     assert_mass_pcg_follows_reference(cupy, simulation(("sedov", dim, nx, 2, {}), xp=cupy,
                                                        cycles=0), rtol=1e-10)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dim,nx", [(1, 16), (2, 8), (3, 6)])
+def test_partial_assembly_mult_matches_csr_product_on_device(dim, nx):
+    cupy = pytest.importorskip("cupy")
+    assert_mult_matches_csr_product(cupy, simulation(("sedov", dim, nx, 2, {}), xp=cupy,
+                                                     cycles=0))
 
 
 @pytest.mark.gpu

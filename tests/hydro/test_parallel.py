@@ -69,6 +69,24 @@ def _serial(case, steps):
     ({"problem": "sedov", "dim": 3, "mesh": {"nx": 3}, "final_time": 0.3, "backend": "cpu"}, 8),
 ])
 def test_two_ranks_match_one(tmp_path, case, steps):
+    assert_two_ranks_match_one(tmp_path, case, steps)
+
+
+@pytest.mark.mpi
+@pytest.mark.gpu
+@pytest.mark.parametrize("case,steps", [
+    ({"problem": "sedov", "dim": 2, "mesh": {"nx": 6}, "final_time": 0.3, "backend": "gpu"}, 40),
+    ({"problem": "sedov", "dim": 3, "mesh": {"nx": 4}, "final_time": 0.3, "backend": "gpu"}, 8),
+])
+def test_two_ranks_match_one_on_gpu(tmp_path, case, steps):
+    """Ranks on the GPU (both on device 0 here): the partial-assembly mass product with the
+    shared dofs summed between products, against one rank's own PCG kernels."""
+    pytest.importorskip("cupy")
+    assert_two_ranks_match_one(tmp_path, case, steps)
+
+
+def assert_two_ranks_match_one(tmp_path, case, steps):
+    """Two ranks' fields, step, dt, energies against a serial run of the same case."""
     mpiexec = shutil.which("mpiexec")
     if mpiexec is None:
         pytest.skip("no mpiexec")

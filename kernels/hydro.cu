@@ -399,26 +399,6 @@ __device__ __forceinline__ void load_table(const double* __restrict__ from, doub
     for (int k = threadIdx.x; k < count; k += blockDim.x) to[k] = __ldg(from + k);
 }
 
-// Stages a block's N items into shared memory with STAGE global loads in flight a thread (one
-// at a time, staging was the force kernels' main stall: Nsight Compute): load(item) reads item's
-// value (item < N), then store(item, value) puts it in place.
-template <int N, typename Load, typename Store>
-__device__ __forceinline__ void stage_items(Load load, Store store) {
-    for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
-        double value[STAGE];
-#pragma unroll
-        for (int u = 0; u < STAGE; ++u) {
-            const int item = first + u * blockDim.x;
-            value[u] = item < N ? load(item) : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < STAGE; ++u) {
-            const int item = first + u * blockDim.x;
-            if (item < N) store(item, value[u]);
-        }
-    }
-}
-
 // f1[z][c * ND + i] = (F_z . 1)_{(c,i)}: h1_B1, h1_G1 (Q, P) the H1 values and derivatives at
 // the 1-D points, l2_B1 (Q, E) the L2 values.
 template <int D, int P, int Q, int E, int ZB, int CB>
@@ -441,19 +421,26 @@ force_rhs(const double* __restrict__ stress, const double* __restrict__ h1_B1,
         const int zones = (int)min((index_t)ZB, Z - z0);
         for (int c0 = 0; c0 < D; c0 += CB) {
             // buf0[zb][q][cc][g] = s_zq[c0 + cc][g] (sum_j phi_j(q)): with CB = D the stress as
-            // it lies in memory (a coalesced read)
-            stage_items<ZB * NQ * CB * D>(
-                [&](int item) {
-                    const int zq = item / (CB * D), zb = zq / NQ, q = zq - zb * NQ;
-                    return zb < zones
-                        ? stress[((z0 + zb) * NQ + q) * D * D + c0 * D + item - zq * (CB * D)]
-                        : 0.0;
-                },
-                [&](int item, double s) {
-                    for (int a = 0, qa = (item / (CB * D)) % NQ; a < D; ++a, qa /= Q)
-                        s *= unity[qa % Q];
-                    buf0[item] = s;
-                });
+            // it lies in memory (a coalesced read). STAGE loads a thread in flight at a time (one
+            // at a time, this loop was the kernel's main stall: Nsight Compute).
+            constexpr int N = ZB * NQ * CB * D;
+            for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+                double s[STAGE];
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, zq = item / (CB * D);
+                    const int zb = zq / NQ, q = zq - zb * NQ, cg = item - zq * (CB * D);
+                    s[u] = item < N && zb < zones
+                        ? stress[((z0 + zb) * NQ + q) * D * D + c0 * D + cg] : 0.0;
+                }
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, q = (item / (CB * D)) % NQ;
+                    if (item >= N) break;
+                    for (int a = 0, qa = q; a < D; ++a, qa /= Q) s[u] *= unity[qa % Q];
+                    buf0[item] = s[u];
+                }
+            }
             __syncthreads();
             // chain t = (zb * CB + cc) * D + g
             using Staged = Layout<CB * D, NQ * CB * D, 1, CB * D>;
@@ -491,14 +478,23 @@ force_energy(const double* __restrict__ stress, const double* __restrict__ v,
         for (int k = threadIdx.x; k < ZB * NQ; k += blockDim.x) work[k] = 0.0;
         for (int c0 = 0; c0 < D; c0 += CB) {
             // buf0[zb][cc][i] = v_{c0 + cc} at zone zb's dof i, read by the D chains
-            // t = (zb * CB + cc) * D + g, which end as dv_c/dxi_g at the points
-            stage_items<ZB * CB * ND>(
-                [&](int item) {
-                    const int zc = item / ND, zb = zc / CB, cc = zc - zb * CB;
-                    return zb < zones
-                        ? v[(index_t)(c0 + cc) * n + dofs[(z0 + zb) * ND + item - zc * ND]] : 0.0;
-                },
-                [&](int item, double value) { buf0[item] = value; });
+            // t = (zb * CB + cc) * D + g, which end as dv_c/dxi_g at the points (STAGE loads in
+            // flight, as force_rhs's staging)
+            constexpr int N = ZB * CB * ND;
+            for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+                int dof[STAGE];
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, zc = item / ND, zb = zc / CB;
+                    dof[u] = item < N && zb < zones ? dofs[(z0 + zb) * ND + item - zc * ND] : -1;
+                }
+#pragma unroll
+                for (int u = 0; u < STAGE; ++u) {
+                    const int item = first + u * blockDim.x, cc = (item / ND) % CB;
+                    if (item < N)
+                        buf0[item] = dof[u] >= 0 ? v[(index_t)(c0 + cc) * n + dof[u]] : 0.0;
+                }
+            }
             __syncthreads();
             const double* grad = contract_all<D, P, Q, T, true, P, 1, Layout<D, ND, 0, 1>>(
                 buf0, buf0, buf1, bq, gq);
@@ -540,26 +536,39 @@ mass_zone(const double* __restrict__ d, const int* __restrict__ dofs,
     for (index_t z0 = (index_t)blockIdx.x * ZB; z0 < Z; z0 += (index_t)gridDim.x * ZB) {
         const int zones = (int)min((index_t)ZB, Z - z0);
         // buf0[zb][k][i] = d[dofs[z][i]][k]; items in (zb, i, k) order, so a dof's K entries are
-        // read together
-        stage_items<ZB * ND * K>(
-            [&](int item) {
-                const int zi = item / K, zb = zi / ND;
-                return zb < zones ? d[(index_t)dofs[z0 * ND + zi] * K + item - zi * K] : 0.0;
-            },
-            [&](int item, double value) {
-                const int zi = item / K, zb = zi / ND;
-                buf0[(zb * K + item - zi * K) * ND + zi - zb * ND] = value;
-            });
+        // read together (STAGE loads in flight, as force_rhs's staging)
+        constexpr int N = ZB * ND * K;
+        for (int first = threadIdx.x; first < N; first += STAGE * blockDim.x) {
+            double val[STAGE];
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zi = item / K, zb = zi / ND;
+                val[u] = item < N && zb < zones
+                    ? d[(index_t)dofs[z0 * ND + zi] * K + item - zi * K] : 0.0;
+            }
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zi = item / K, zb = zi / ND;
+                if (item < N) buf0[(zb * K + item - zi * K) * ND + zi - zb * ND] = val[u];
+            }
+        }
         __syncthreads();
         double* at_points = contract_all<D, P, Q, T, false, P, 1, Packed<ND>>(buf0, buf0, buf1,
                                                                               bq, bq);
-        // times the weights
-        stage_items<T * NQ>(
-            [&](int item) {
-                const int zb = item / (K * NQ);
-                return zb < zones ? w[(z0 + zb) * NQ + item % NQ] : 0.0;
-            },
-            [&](int item, double wq) { at_points[item] *= wq; });
+        // times the weights (STAGE loads in flight)
+        for (int first = threadIdx.x; first < T * NQ; first += STAGE * blockDim.x) {
+            double wq[STAGE];
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x, zb = item / (K * NQ), q = item % NQ;
+                wq[u] = item < T * NQ && zb < zones ? w[(z0 + zb) * NQ + q] : 0.0;
+            }
+#pragma unroll
+            for (int u = 0; u < STAGE; ++u) {
+                const int item = first + u * blockDim.x;
+                if (item < T * NQ) at_points[item] *= wq[u];
+            }
+        }
         __syncthreads();
         double* other = at_points == buf0 ? buf1 : buf0;
         const double* out = contract_all<D, Q, P, T, false, 1, P, Packed<NQ>>(at_points,

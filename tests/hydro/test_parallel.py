@@ -80,13 +80,16 @@ def test_two_ranks_match_one(tmp_path, case, steps):
 ])
 def test_two_ranks_match_one_on_gpu(tmp_path, case, steps):
     """Ranks on the GPU (both on device 0 here): the partial-assembly mass product with the
-    shared dofs summed between products, against one rank's own PCG kernels."""
+    shared dofs summed between products, against one rank's own PCG kernels. Those sum the dot
+    products in another order (block partials) than the ranks' reductions, and each PCG stops
+    at a relative residual of cg_tol = 1e-8, so the runs differ by more round-off than two CPU
+    runs do (3-D: v by 2.2e-10 of its largest value after 8 steps, on an H200)."""
     pytest.importorskip("cupy")
-    assert_two_ranks_match_one(tmp_path, case, steps)
+    assert_two_ranks_match_one(tmp_path, case, steps, rtol=1e-9)
 
 
-def assert_two_ranks_match_one(tmp_path, case, steps):
-    """Two ranks' fields, step, dt, energies against a serial run of the same case."""
+def assert_two_ranks_match_one(tmp_path, case, steps, rtol=1e-10):
+    """Two ranks' fields, step, dt, energies against a serial run of the same case, to rtol."""
     mpiexec = shutil.which("mpiexec")
     if mpiexec is None:
         pytest.skip("no mpiexec")
@@ -97,11 +100,11 @@ def assert_two_ranks_match_one(tmp_path, case, steps):
                     str(out)], check=True, timeout=300, cwd=ROOT)
     r = np.load(out)
     s, f = _serial(case, steps)
-    assert int(r["cycle"]) == s.cycle and float(r["dt"]) == pytest.approx(s.dt, rel=1e-10)
+    assert int(r["cycle"]) == s.cycle and float(r["dt"]) == pytest.approx(s.dt, rel=rtol)
     rel = lambda a, b: np.abs(a - b).max() / np.abs(b).max()
-    assert rel(r["dens"][f["zone_global_index"]], f["zone_density"]) < 1e-10
-    assert rel(r["e"][f["zone_global_index"]], f["e"]) < 1e-10
-    assert rel(r["x"][:, f["h1_global_index"]], f["x"]) < 1e-10
-    assert rel(r["v"][:, f["h1_global_index"]], f["v"]) < 1e-10
-    assert float(r["norm"]) == pytest.approx(s.energy_norm(), rel=1e-10)
-    assert float(r["total"]) == pytest.approx(s.energies()["total"], rel=1e-10)
+    assert rel(r["dens"][f["zone_global_index"]], f["zone_density"]) < rtol
+    assert rel(r["e"][f["zone_global_index"]], f["e"]) < rtol
+    assert rel(r["x"][:, f["h1_global_index"]], f["x"]) < rtol
+    assert rel(r["v"][:, f["h1_global_index"]], f["v"]) < rtol
+    assert float(r["norm"]) == pytest.approx(s.energy_norm(), rel=rtol)
+    assert float(r["total"]) == pytest.approx(s.energies()["total"], rel=rtol)

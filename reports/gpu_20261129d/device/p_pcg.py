@@ -1,0 +1,105 @@
+"""The GPU PCG of a 3-D Sedov Q2-Q1 velocity solve, kernel by kernel (CUDA events, median of 30).
+
+    python3 reports/gpu_20261129d/device/p_pcg.py [nx ...]
+
+At each nx after two steps, on a stage's right-hand side: mass_pcg's solve with PCG_MAX_BLOCKS
+= 1024 (the tree's), 528, 264 and 132 (ms an iteration), then each of its four kernels launched
+alone (mass_zone, pcg_gather_apply, pcg_update, pcg_direction; the vectors' values do not
+matter for the time), and the MPI ranks' path on one rank (the reference pcg with
+PartialAssemblyMass.mult, a communicator that claims two ranks and has no neighbours: the host's
+share of an MPI iteration without any exchange).
+"""
+import sys
+
+import cupy
+import numpy as np
+
+sys.path.insert(0, "scripts")
+from bench_hydro import case  # noqa: E402
+
+from hydro import gpu_kernels as gk  # noqa: E402
+from hydro.operators import pcg  # noqa: E402
+from hydro.simulation import Simulation  # noqa: E402
+
+
+def timed(fn, reps=30):
+    fn()
+    cupy.cuda.runtime.deviceSynchronize()
+    times = []
+    for _ in range(reps):
+        a, b = cupy.cuda.Event(), cupy.cuda.Event()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(a, b))
+    return float(np.median(times))
+
+
+def main():
+    sizes = [int(a) for a in sys.argv[1:]] or [32, 48]
+    print("| nx | piece | GPU ms | note |")
+    print("| --- | --- | --- | --- |")
+    for nx in sizes:
+        sim = Simulation(case(nx, 10, "rk4"), xp=cupy)
+        for _ in range(2):
+            sim.step()
+        op, L = sim.op, sim.layout
+        op.update_quadrature_data(sim.S)
+        rhs = gk.assemble_forces(cupy, op.force.mult_one(), op.kernel_entries(), L.dim, L.n)
+        free, diag, tol = op.free, op.kmass.diag, op.opts["cg_tol"]
+        mass = op.partial_assembly_mass()
+        default = gk.PCG_MAX_BLOCKS
+        for blocks in (1024, 528, 264, 132):
+            gk.PCG_MAX_BLOCKS = blocks
+            _, its = gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300)
+            ms = timed(lambda: gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300), 10)
+            print(f"| {nx} | mass_pcg, {blocks} blocks | {ms:.4f} | iterations {list(its)}, "
+                  f"{ms / its.max():.4f} ms an iteration |", flush=True)
+        gk.PCG_MAX_BLOCKS = default
+        k, n = L.dim, L.n
+        c = gk._compile()
+        update = c.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
+        direction = c.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
+        fr = cupy.ascontiguousarray(free.T)
+        apply, apply_blocks = mass.applier(k, fr)
+        vb = max(1, min(-(-n // gk.PCG_THREADS), gk.PCG_MAX_BLOCKS))
+        x = cupy.zeros((n, k))
+        r = cupy.ascontiguousarray((rhs * free).T)
+        z = r / diag[:, None]
+        d = z.copy()
+        nom = (d * r).sum(axis=0).get()
+        state = cupy.asarray(np.concatenate([nom * 1e-16, nom, nom]))
+        istate = cupy.asarray(np.concatenate([[1] * k, [1] * k, [0] * k, [1]]).astype(np.int32))
+        ap = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
+        up = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
+        apply(d, z, ap)
+        zone_grid = c.grid_1d(op.dof_map.shape[0], mass.zones_per_block(k))
+        rows = [
+            ("pcg_gather_apply + mass_zone", lambda: apply(d, z, ap)),
+            ("pcg_update", lambda: update(vb, gk.PCG_THREADS, (x, r, z, d, diag, ap, up, state,
+                                                                istate, apply_blocks, 1, n))),
+            ("pcg_direction", lambda: direction(vb, gk.PCG_THREADS, (d, z, up, state, istate,
+                                                                      vb, 1, n))),
+        ]
+        for name, fn in rows:
+            print(f"| {nx} | {name} | {timed(fn):.4f} | {vb} vector blocks, zone grid "
+                  f"{zone_grid} |", flush=True)
+        # the MPI path's host share: a communicator of "two ranks" without neighbours
+        op.shared.comm.size = 2
+        fr2 = free
+
+        def mpi_solve():
+            def apply_mpi(dd):
+                Md = op.shared.sum(mass.mult(dd * fr2))
+                return fr2 * Md + (1.0 - fr2) * dd
+            return pcg(apply_mpi, rhs * fr2, diag, op.shared.dot_rows, tol, 300, cupy)
+        _, its = mpi_solve()
+        ms = timed(mpi_solve, 5)
+        print(f"| {nx} | reference pcg + mult (MPI path, no exchange) | {ms:.4f} | iterations "
+              f"{list(its)}, {ms / its.max():.4f} ms an iteration |", flush=True)
+        op.shared.comm.size = 1
+
+
+if __name__ == "__main__":
+    main()

@@ -14,8 +14,8 @@ path); on the GPU these kernels replace four of its pieces:
   mass matrix by partial assembly (``PartialAssemblyMass``: zone by zone from the weights, then
   a gather into the dofs, where the reference multiplies by the CSR matrix) and the vector
   updates, each with their dot products, the CG's scalars kept on the device (the host queues
-  iterations without reading them), for single-GPU runs; with MPI ranks the reference PCG runs
-  with this mass product (``PartialAssemblyMass.mult``), the shared dofs summed in between.
+  iterations without reading them), on one GPU; ``mass_pcg_ranks`` runs the same kernels on MPI
+  ranks, summing the shared dofs and reducing the dot products between them.
 They compile through linalg's kernel cache (linalg._cuda._compile) on first use.
 """
 from __future__ import annotations
@@ -178,7 +178,6 @@ class PartialAssemblyMass:
         self.B1 = xp.ascontiguousarray(xp.asarray(h1_B1, dtype=xp.float64))
         self.weights = xp.ascontiguousarray(weights, dtype=xp.float64)
         self.dofs, self.entries = dofs, entries
-        self._mult = {}     # k -> (apply, partial sums) of mult
 
     def zones_per_block(self, k):
         """mass_zone's zones a block for k vectors (mass_zones_per_block)."""
@@ -205,20 +204,56 @@ class PartialAssemblyMass:
             gather(blocks, PCG_THREADS, (offsets, entries, yz, free, d, z, partial, n))
         return apply, blocks
 
-    def mult(self, d):
-        """M d (k, n), a new array, for k <= 3 rows d (k, n): the product alone, as MPI ranks use
-        it (they sum the shared dofs before the walls' constraint; the applier with free = 1,
-        its dot products unused)."""
-        xp = self.xp
-        k, n = d.shape
-        if k not in self._mult:
-            apply, blocks = self.applier(k, xp.ones((n, k)))
-            self._mult[k] = apply, xp.empty((blocks, k))
-        apply, partial = self._mult[k]
-        interleaved = xp.ascontiguousarray(xp.asarray(d, dtype=xp.float64).T)
-        z = xp.empty_like(interleaved)
-        apply(interleaved, z, partial)
-        return xp.ascontiguousarray(z.T)
+
+class _BlockPCG:
+    """What mass_pcg and mass_pcg_ranks share: the kernels for k components, the interleaved
+    vectors (n, k) of MFEM's CG started from x = 0 (r = b on free dofs, z = D^{-1} r, d = z) and
+    the device arrays of the CG's scalars (pcg_update's and pcg_direction's state, istate)."""
+
+    def __init__(self, xp, mass, free, b, diag, owned):
+        k, n = b.shape
+        compile_ = _compile()
+        self.xp, self.k, self.n = xp, k, n
+        self.vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
+        weighted = "true" if owned is not None else "false"
+        self.update_kernel = compile_.kernel("hydro", f"pcg_update<{k}, {weighted}>",
+                                             "pppppppppp" + "iii")
+        self.direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
+        self.free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
+        self.apply, self.apply_blocks = mass.applier(k, self.free)
+        self.diag = xp.ascontiguousarray(diag, dtype=xp.float64)
+        self.owned = self.diag if owned is None else owned    # not read without weights
+        self.x = xp.zeros((n, k))
+        self.r = xp.ascontiguousarray(xp.asarray(b, dtype=xp.float64).T) * self.free
+        self.z = self.r / self.diag[:, None]
+        self.d = self.z.copy()
+        self.apply_partial = xp.empty((PCG_MAX_BLOCKS, k))
+        self.update_partial = xp.empty((PCG_MAX_BLOCKS, k))
+
+    def start(self, nom, rel_tol):
+        """The stopping bound r0 and the active rows (NumPy) for (d, r) = nom, the state and
+        istate on the device (iteration 1 reads parity 1)."""
+        k = self.k
+        r0 = nom * rel_tol * rel_tol
+        active = ~(nom <= r0)                 # a NaN keeps iterating, as the reference's
+        self.state = self.xp.asarray(np.concatenate([r0, nom, nom]))
+        self.istate = self.xp.asarray(np.concatenate([active, active, np.zeros(k), [1]])
+                                      .astype(np.int32))
+        return r0, active
+
+    def update(self, den_partial, den_blocks, it):
+        self.update_kernel(self.vector_blocks, PCG_THREADS,
+                           (self.x, self.r, self.z, self.d, self.diag, self.owned, den_partial,
+                            self.update_partial, self.state, self.istate, den_blocks, it,
+                            self.n))
+
+    def direction(self, betanom_partial, betanom_blocks, it):
+        self.direction_kernel(self.vector_blocks, PCG_THREADS,
+                              (self.d, self.z, betanom_partial, self.state, self.istate,
+                               betanom_blocks, it, self.n))
+
+    def solution(self):
+        return self.xp.ascontiguousarray(self.x.T)
 
 
 def mass_pcg(xp, mass, free, b, diag, rel_tol, max_iter):
@@ -232,40 +267,60 @@ def mass_pcg(xp, mass, free, b, diag, rel_tol, max_iter):
     is still active every PCG_POLL iterations, and a row that has stopped takes steps of size 0
     until then (its x and iteration count stay as they were). Returns (x (k, n), iterations (k,)).
     """
-    k, n = b.shape
-    compile_ = _compile()
-    vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
-    update_kernel = compile_.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
-    direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
-    free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
-    apply, apply_blocks = mass.applier(k, free)
-    diag = xp.ascontiguousarray(diag, dtype=xp.float64)
-    x = xp.zeros((n, k))
-    r = xp.ascontiguousarray(xp.asarray(b, dtype=xp.float64).T) * free   # 0 on the walls
-    z = r / diag[:, None]
-    d = z.copy()
-    nom = _host(xp, (d * r).sum(axis=0))
-    r0 = nom * rel_tol * rel_tol
-    active = ~(nom <= r0)
+    k = b.shape[0]
+    cg = _BlockPCG(xp, mass, free, b, diag, None)
+    r0, active = cg.start(_host(xp, (cg.d * cg.r).sum(axis=0)), rel_tol)
     if not active.any():
-        return xp.ascontiguousarray(x.T), np.zeros(k, dtype=np.int64)
-    # state: r0, nom of parity 0 and 1; istate: active of parity 0 and 1, iterations, any active.
-    # Iteration 1 reads parity 1.
-    state = xp.asarray(np.concatenate([r0, nom, nom]))
-    istate = xp.asarray(np.concatenate([active, active, np.zeros(k), [1]]).astype(np.int32))
-    apply_partial = xp.empty((PCG_MAX_BLOCKS, k))
-    update_partial = xp.empty((PCG_MAX_BLOCKS, k))
-    apply(d, z, apply_partial)
+        return cg.solution(), np.zeros(k, dtype=np.int64)
+    cg.apply(cg.d, cg.z, cg.apply_partial)
     for it in range(1, max_iter + 1):
-        update_kernel(vector_blocks, PCG_THREADS, (x, r, z, d, diag, apply_partial,
-                                                    update_partial, state, istate, apply_blocks,
-                                                    it, n))
+        cg.update(cg.apply_partial, cg.apply_blocks, it)
         if it == max_iter:
             break
-        direction_kernel(vector_blocks, PCG_THREADS, (d, z, update_partial, state, istate,
-                                                       vector_blocks, it, n))
-        if it % PCG_POLL == 0 and not int(_host(xp, istate[3 * k:])[0]):
+        cg.direction(cg.update_partial, cg.vector_blocks, it)
+        if it % PCG_POLL == 0 and not int(_host(xp, cg.istate[3 * k:])[0]):
             break
-        apply(d, z, apply_partial)
-    iterations = _host(xp, istate[2 * k:3 * k]).astype(np.int64)
-    return xp.ascontiguousarray(x.T), iterations
+        cg.apply(cg.d, cg.z, cg.apply_partial)
+    return cg.solution(), _host(xp, cg.istate[2 * k:3 * k]).astype(np.int64)
+
+
+def mass_pcg_ranks(xp, mass, free, b, diag, rel_tol, max_iter, shared):
+    """mass_pcg for MPI ranks: the same kernels and steps, the shared dofs summed and the dot
+    products reduced over the ranks between them (hydro.parallel.SharedDofs ``shared``).
+
+    An iteration: mass_zone and pcg_gather_apply give this rank's part of z = free * M d (d is
+    consistent over the ranks, so the ranks' partial (d, z) sum to the global one), then one trip
+    to the host sums z's shared entries over the ranks (rank order) and (d, z) (allreduce);
+    pcg_update (its (r, z) weighted by ``shared.owned``: each dof once), a second trip reduces
+    (r, z), and pcg_direction. The global scalars go back to the kernels as a one-block partial
+    sum; the host decides when to stop (every iteration, as the reference). Arguments and result
+    as mass_pcg's.
+    """
+    k = b.shape[0]
+    comm = shared.comm
+    owned = xp.ascontiguousarray(shared.owned, dtype=xp.float64)
+    cg = _BlockPCG(xp, mass, free, b, diag, owned)
+    nom = comm.allreduce(_host(xp, (cg.d * cg.r * owned[:, None]).sum(axis=0)), "sum")
+    r0, active = cg.start(nom, rel_tol)
+    iterations = np.zeros(k, dtype=np.int64)
+    if not active.any():
+        return cg.solution(), iterations
+    slots = shared.shared_device
+    blocks = cg.apply_blocks
+    for it in range(1, max_iter + 1):
+        cg.apply(cg.d, cg.z, cg.apply_partial)
+        local = _host(xp, xp.concatenate([cg.apply_partial[:blocks].ravel(),
+                                          cg.z[slots].ravel()]))
+        den = comm.allreduce(local[:blocks * k].reshape(blocks, k).sum(axis=0), "sum")
+        z_shared = shared.sum_shared(local[blocks * k:].reshape(-1, k))
+        up = xp.asarray(np.concatenate([den, z_shared.ravel()]))
+        cg.z[slots] = up[k:].reshape(-1, k)
+        iterations[active] = it
+        cg.update(up[:k].reshape(1, k), 1, it)
+        betanom = comm.allreduce(_host(xp, cg.update_partial[:cg.vector_blocks]).sum(axis=0),
+                                 "sum")
+        active = active & ~(betanom <= r0)
+        if not active.any() or it == max_iter:
+            break
+        cg.direction(xp.asarray(betanom).reshape(1, k), 1, it)
+    return cg.solution(), iterations

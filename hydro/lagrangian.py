@@ -239,7 +239,7 @@ class LagrangianHydro:
         self.cg_iterations = 0
         self.sync_timers = False
         # On the GPU the quadrature-point physics, the forces' assembly into the dofs and the
-        # velocity's PCG (all of it on one GPU, its mass product with MPI ranks) run as
+        # velocity's PCG (with MPI ranks the shared dofs summed between its kernels) run as
         # kernels/hydro.cu (the corner forces too, by ForceOperator.fused); False runs the
         # array-module reference code there too.
         self.fused = xp is not np
@@ -344,16 +344,16 @@ class LagrangianHydro:
         if self.accel_rhs is not None:
             rhs = rhs + self.accel_rhs
         free, o = self.free, self.opts
-        mass = self.partial_assembly_mass() if self.fused else None
-        if mass is not None and self.shared.comm.size == 1:     # one GPU: the PCG's own kernels
-            dv, iterations = gpu_kernels.mass_pcg(xp, mass, free, rhs * free, self.kmass.diag,
-                                                  o["cg_tol"], o["cg_max_iter"])
+        args = (free, rhs * free, self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
+        if self.fused and self.shared.comm.size == 1:
+            dv, iterations = gpu_kernels.mass_pcg(xp, self.partial_assembly_mass(), *args)
+        elif self.fused:
+            dv, iterations = gpu_kernels.mass_pcg_ranks(xp, self.partial_assembly_mass(), *args,
+                                                        self.shared)
         else:
             def apply(d):
                 # essential rows/columns replaced by the identity (MFEM's constrained operator)
-                Md = self.kmass.mult(d * free) if mass is None else self.shared.sum(
-                    mass.mult(d * free))
-                return free * Md + (1.0 - free) * d
+                return free * self.kmass.mult(d * free) + (1.0 - free) * d
 
             dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
                                  o["cg_tol"], o["cg_max_iter"], xp)

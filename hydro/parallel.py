@@ -131,24 +131,31 @@ class SharedDofs:
 
     def sum(self, y):
         """Return y (..., n), a new array, with every shared dof replaced by the sum over all
-        ranks (in ascending rank order, so every rank gets bitwise the same sums); y itself as it
-        is without neighbours. On the GPU only the shared entries cross to the host and back."""
+        ranks; y itself as it is without neighbours. On the GPU only the shared entries cross
+        to the host and back."""
         if not self.neighbors:
             return y
         xp = self.xp
         mine = y[..., self.shared_device]
-        host = mine if xp is np else xp.asnumpy(mine)
-        recv = self.comm.exchange({r: np.ascontiguousarray(host[..., slot])
-                                   for r, slot in self.slots.items()})
-        total = np.zeros_like(host)
-        for r in sorted(list(self.neighbors) + [self.comm.rank]):
-            if r == self.comm.rank:
-                total += host
-            else:
-                total[..., self.slots[r]] += recv[r]
+        host = np.moveaxis(mine if xp is np else xp.asnumpy(mine), -1, 0)
         out = y.copy()
+        total = np.moveaxis(self.sum_shared(host), 0, -1)
         out[..., self.shared_device] = total if xp is np else xp.asarray(total)
         return out
+
+    def sum_shared(self, values):
+        """Sums over all ranks of this rank's values (S, ...) at its shared dofs (the positions
+        ``shared``, in that order), a new NumPy array of the same shape: each rank's values
+        added in ascending rank order, so that every rank gets bitwise the same sums."""
+        recv = self.comm.exchange({r: np.ascontiguousarray(values[slot])
+                                   for r, slot in self.slots.items()})
+        total = np.zeros_like(values)
+        for r in sorted(list(self.neighbors) + [self.comm.rank]):
+            if r == self.comm.rank:
+                total += values
+            else:
+                total[self.slots[r]] += recv[r]
+        return total
 
     def dot(self, a, b) -> float:
         """Global (a, b) with each dof counted once; a, b (..., n)."""

@@ -16,9 +16,9 @@
 //   formed), ZB zones and CB velocity components a block at a time (the section "Partial
 //   assembly" below).
 // mass_zone<D, P, Q, ZB, K>: the kinematic mass applied zone by zone by partial assembly.
-// pcg_gather_apply<K>, pcg_update<K>, pcg_direction<K>: an iteration of the velocity's PCG on K
-//   components at once (mass_zone's results summed into the dofs), the CG's scalars kept on the
-//   device (the section at the end).
+// pcg_gather_apply<K>, pcg_update<K, OWNED>, pcg_direction<K>: an iteration of the velocity's
+//   PCG on K components at once (mass_zone's results summed into the dofs), the CG's scalars
+//   kept on the device (the section at the end).
 //
 // Layout (row-major, C-contiguous):
 //   Jg, Vg   (D, Z, D * NQ)  reference gradients of position / velocity: J[z,q][c][g] =
@@ -705,15 +705,17 @@ __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, in
 
 // alpha_c = nom_c / (d, z)_c (0 for a stopped component; (d, z) from pcg_gather_apply's
 // partials), then x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z)
-// per component c.
+// per component c: with OWNED each dof's term weighted by owned[i] (MPI ranks: 1 where this
+// rank owns the dof, else 0, so that a shared dof counts once over all ranks; owned is not read
+// without OWNED).
 // Block 0 records iteration `it` for the active components.
-template <int K>
+template <int K, bool OWNED>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
            const double* __restrict__ d, const double* __restrict__ diag,
-           const double* __restrict__ apply_partial, double* __restrict__ partial,
-           const double* __restrict__ state, int* __restrict__ istate, int apply_blocks, int it,
-           int n) {
+           const double* __restrict__ owned, const double* __restrict__ apply_partial,
+           double* __restrict__ partial, const double* __restrict__ state,
+           int* __restrict__ istate, int apply_blocks, int it, int n) {
     __shared__ double den[K], alpha[K];
     pcg_total<K>(apply_partial, apply_blocks, den);
     const int p = it & 1;
@@ -728,7 +730,7 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
 #pragma unroll
     for (int c = 0; c < K; ++c) dots[c] = 0.0;
     for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
-        const double di = diag[i];
+        const double di = diag[i], wi = OWNED ? owned[i] : 1.0;
 #pragma unroll
         for (int c = 0; c < K; ++c) {
             const index_t e = (index_t)i * K + c;
@@ -737,7 +739,7 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
             const double zi = ri / di;
             r[e] = ri;
             z[e] = zi;
-            dots[c] += ri * zi;
+            dots[c] += OWNED ? wi * (ri * zi) : ri * zi;
         }
     }
     pcg_block_partials<K>(dots, partial);

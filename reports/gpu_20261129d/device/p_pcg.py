@@ -2,12 +2,12 @@
 
     python3 reports/gpu_20261129d/device/p_pcg.py [nx ...]
 
-At each nx after two steps, on a stage's right-hand side: mass_pcg's solve with PCG_MAX_BLOCKS
-= 1024 (the tree's), 528, 264 and 132 (ms an iteration), then each of its four kernels launched
-alone (mass_zone, pcg_gather_apply, pcg_update, pcg_direction; the vectors' values do not
-matter for the time), and the MPI ranks' path on one rank (the reference pcg with
-PartialAssemblyMass.mult, a communicator that claims two ranks and has no neighbours: the host's
-share of an MPI iteration without any exchange).
+At each nx after two steps, on a stage's right-hand side: mass_pcg's solve (call 2 also with
+PCG_MAX_BLOCKS = 528, 264, 132; ms an iteration), then each of its kernels launched alone
+(mass_zone + pcg_gather_apply, pcg_update, pcg_direction; the vectors' values do not matter for
+the time), and the MPI ranks' paths on one rank with a communicator that claims two ranks and
+has no neighbours (the host's and GPU's share of an MPI iteration without any exchange): the
+reference pcg with the CSR product (the path before mass_pcg_ranks) and mass_pcg_ranks.
 """
 import sys
 
@@ -36,6 +36,9 @@ def timed(fn, reps=30):
     return float(np.median(times))
 
 
+BLOCKS = (1024,)     # call 2 also ran 528, 264, 132
+
+
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [32, 48]
     print("| nx | piece | GPU ms | note |")
@@ -50,7 +53,7 @@ def main():
         free, diag, tol = op.free, op.kmass.diag, op.opts["cg_tol"]
         mass = op.partial_assembly_mass()
         default = gk.PCG_MAX_BLOCKS
-        for blocks in (1024, 528, 264, 132):
+        for blocks in BLOCKS:
             gk.PCG_MAX_BLOCKS = blocks
             _, its = gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300)
             ms = timed(lambda: gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300), 10)
@@ -59,7 +62,7 @@ def main():
         gk.PCG_MAX_BLOCKS = default
         k, n = L.dim, L.n
         c = gk._compile()
-        update = c.kernel("hydro", f"pcg_update<{k}>", "pppppppppiii")
+        update = c.kernel("hydro", f"pcg_update<{k}, false>", "pppppppppp" + "iii")
         direction = c.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
         fr = cupy.ascontiguousarray(free.T)
         apply, apply_blocks = mass.applier(k, fr)
@@ -77,29 +80,31 @@ def main():
         zone_grid = c.grid_1d(op.dof_map.shape[0], mass.zones_per_block(k))
         rows = [
             ("pcg_gather_apply + mass_zone", lambda: apply(d, z, ap)),
-            ("pcg_update", lambda: update(vb, gk.PCG_THREADS, (x, r, z, d, diag, ap, up, state,
-                                                                istate, apply_blocks, 1, n))),
+            ("pcg_update", lambda: update(vb, gk.PCG_THREADS, (x, r, z, d, diag, diag, ap, up,
+                                                                state, istate, apply_blocks,
+                                                                1, n))),
             ("pcg_direction", lambda: direction(vb, gk.PCG_THREADS, (d, z, up, state, istate,
                                                                       vb, 1, n))),
         ]
         for name, fn in rows:
             print(f"| {nx} | {name} | {timed(fn):.4f} | {vb} vector blocks, zone grid "
                   f"{zone_grid} |", flush=True)
-        # the MPI path's host share: a communicator of "two ranks" without neighbours
+        # the MPI ranks' paths on one rank: a communicator that claims two ranks, no neighbours
         op.shared.comm.size = 2
-        fr2 = free
+        args = (free, rhs * free, diag, tol, 300)
 
-        def mpi_solve():
-            def apply_mpi(dd):
-                Md = op.shared.sum(mass.mult(dd * fr2))
-                return fr2 * Md + (1.0 - fr2) * dd
-            return pcg(apply_mpi, rhs * fr2, diag, op.shared.dot_rows, tol, 300, cupy)
-        _, its = mpi_solve()
-        ms = timed(mpi_solve, 5)
-        print(f"| {nx} | reference pcg + mult (MPI path, no exchange) | {ms:.4f} | iterations "
-              f"{list(its)}, {ms / its.max():.4f} ms an iteration |", flush=True)
+        def reference():            # the session's starting tree: the reference pcg, CSR product
+            def apply(dd):
+                return free * op.kmass.mult(dd * free) + (1.0 - free) * dd
+            return pcg(apply, rhs * free, diag, op.shared.dot_rows, tol, 300, cupy)
+        for name, fn in (("reference pcg, CSR product (MPI path before)", reference),
+                         ("mass_pcg_ranks (MPI path now)",
+                          lambda: gk.mass_pcg_ranks(cupy, mass, *args, op.shared))):
+            _, its = fn()
+            ms = timed(fn, 5)
+            print(f"| {nx} | {name}, no exchange | {ms:.4f} | iterations {list(its)}, "
+                  f"{ms / its.max():.4f} ms an iteration |", flush=True)
         op.shared.comm.size = 1
-
 
 if __name__ == "__main__":
     main()

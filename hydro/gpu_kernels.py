@@ -305,16 +305,23 @@ def mass_pcg_ranks(xp, mass, free, b, diag, rel_tol, max_iter, shared):
     iterations = np.zeros(k, dtype=np.int64)
     if not active.any():
         return cg.solution(), iterations
-    slots = shared.shared_device
-    blocks = cg.apply_blocks
+    # One transfer a trip each way (the host's time between a trip and the next launch idles the
+    # GPU): down holds this rank's (d, z) block partials (pcg_gather_apply writes them there) and
+    # z's shared entries, up the global (d, z) and the shared entries' sums; the entries move by
+    # their flat positions in the interleaved z (take / put, lighter than fancy indexing).
+    bk, sk = cg.apply_blocks * k, len(shared.shared) * k
+    entries = (shared.shared_device[:, None] * k + xp.arange(k)[None, :]).ravel()
+    z_flat = cg.z.reshape(-1)
+    down = xp.empty(bk + sk)
+    apply_partial = down[:bk].reshape(-1, k)
     for it in range(1, max_iter + 1):
-        cg.apply(cg.d, cg.z, cg.apply_partial)
-        local = _host(xp, xp.concatenate([cg.apply_partial[:blocks].ravel(),
-                                          cg.z[slots].ravel()]))
-        den = comm.allreduce(local[:blocks * k].reshape(blocks, k).sum(axis=0), "sum")
-        z_shared = shared.sum_shared(local[blocks * k:].reshape(-1, k))
+        cg.apply(cg.d, cg.z, apply_partial)
+        xp.take(z_flat, entries, out=down[bk:])
+        local = _host(xp, down)
+        den = comm.allreduce(local[:bk].reshape(-1, k).sum(axis=0), "sum")
+        z_shared = shared.sum_shared(local[bk:].reshape(-1, k))
         up = xp.asarray(np.concatenate([den, z_shared.ravel()]))
-        cg.z[slots] = up[k:].reshape(-1, k)
+        xp.put(z_flat, entries, up[k:])
         iterations[active] = it
         cg.update(up[:k].reshape(1, k), 1, it)
         betanom = comm.allreduce(_host(xp, cg.update_partial[:cg.vector_blocks]).sum(axis=0),

@@ -618,9 +618,11 @@ __global__ void assemble_forces(const double* __restrict__ f1, const int* __rest
 #ifdef __CUDACC__
 constexpr int PCG_THREADS = 256;
 
-// Sum of v[c] over the block (c < K), written by thread 0 to partial[blockIdx.x * K + c].
+// Sum of v[c] over the block (c < K), written by thread 0 to out[c] (warps by shuffles, then
+// warp 0 over the warps' sums: a fixed order). Ends with a barrier, after which out, if in
+// shared memory, holds the sums for every thread.
 template <int K>
-__device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* partial) {
+__device__ __forceinline__ void pcg_block_sum(double (&v)[K], double* out) {
     __shared__ double warp_sums[K][PCG_THREADS / 32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
@@ -637,9 +639,16 @@ __device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* parti
             double s = lane < PCG_THREADS / 32 ? warp_sums[c][lane] : 0.0;
 #pragma unroll
             for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-            if (lane == 0) partial[blockIdx.x * K + c] = s;
+            if (lane == 0) out[c] = s;
         }
     }
+    __syncthreads();
+}
+
+// Sum of v[c] over the block, written to partial[blockIdx.x * K + c].
+template <int K>
+__device__ __forceinline__ void pcg_block_partials(double (&v)[K], double* partial) {
+    pcg_block_sum<K>(v, partial + blockIdx.x * K);
 }
 
 // z = free * M d + (1 - free) * d (d = 0 where free = 0), and the partial sums of (d, z) per
@@ -685,22 +694,22 @@ __device__ __forceinline__ int pcg_nom(int parity, int c) {     // nom's index i
     return K + parity * K + c;
 }
 
-// total[c] = sum of partial[b * K + c] over b < blocks, the same order in every block (warp 0:
-// lane l takes blocks l, l + 32, ..., then a shuffle reduction); ends with a barrier.
+// total[c] (shared memory) = sum of partial[b * K + c] over b < blocks, the same order in every
+// block: thread t takes blocks t, t + PCG_THREADS, ... (at most PCG_MAX_BLOCKS / PCG_THREADS =
+// 4, their loads issued together), then pcg_block_sum. (With warp 0 alone taking 32 blocks a
+// lane, each block waited for that chain of loads before its first vector entry.) Ends with a
+// barrier.
 template <int K>
 __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, int blocks,
                                           double* total) {
-    if (threadIdx.x < 32) {
+    double s[K];
 #pragma unroll
-        for (int c = 0; c < K; ++c) {
-            double s = 0.0;
-            for (int b = threadIdx.x; b < blocks; b += 32) s += partial[b * K + c];
+    for (int c = 0; c < K; ++c) s[c] = 0.0;
+#pragma unroll 4
+    for (int b = threadIdx.x; b < blocks; b += PCG_THREADS)
 #pragma unroll
-            for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-            if (threadIdx.x == 0) total[c] = s;
-        }
-    }
-    __syncthreads();
+        for (int c = 0; c < K; ++c) s[c] += partial[b * K + c];
+    pcg_block_sum<K>(s, total);
 }
 
 // alpha_c = nom_c / (d, z)_c (0 for a stopped component; (d, z) from pcg_gather_apply's

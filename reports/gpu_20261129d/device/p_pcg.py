@@ -2,12 +2,14 @@
 
     python3 reports/gpu_20261129d/device/p_pcg.py [nx ...]
 
-At each nx after two steps, on a stage's right-hand side: mass_pcg's solve (call 2 also with
-PCG_MAX_BLOCKS = 528, 264, 132; ms an iteration), then each of its kernels launched alone
-(mass_zone + pcg_gather_apply, pcg_update, pcg_direction; the vectors' values do not matter for
-the time), and the MPI ranks' paths on one rank with a communicator that claims two ranks and
-has no neighbours (the host's and GPU's share of an MPI iteration without any exchange): the
-reference pcg with the CSR product (the path before mass_pcg_ranks) and mass_pcg_ranks.
+At each nx after two steps, on a stage's right-hand side: mass_pcg's solve (ms an iteration)
+and each of its kernels launched alone (mass_zone + pcg_gather_apply, pcg_update,
+pcg_direction; the vectors' values do not matter for the time) with U = 4, 2, 1 dofs a thread
+at a time in pcg_update / pcg_direction (call 5 ran U = 1 only; call 2 also mass_pcg with
+PCG_MAX_BLOCKS = 528, 264, 132), and the MPI ranks' paths on one rank with a communicator that
+claims two ranks and has no neighbours (the host's and GPU's share of an MPI iteration without
+any exchange): the reference pcg with the CSR product (the path before mass_pcg_ranks) and
+mass_pcg_ranks.
 """
 import sys
 
@@ -36,7 +38,7 @@ def timed(fn, reps=30):
     return float(np.median(times))
 
 
-BLOCKS = (1024,)     # call 2 also ran 528, 264, 132
+UNROLLS = (4, 2, 1)  # pcg_update / pcg_direction's U; the first is the tree's
 
 
 def main():
@@ -52,43 +54,39 @@ def main():
         rhs = gk.assemble_forces(cupy, op.force.mult_one(), op.kernel_entries(), L.dim, L.n)
         free, diag, tol = op.free, op.kmass.diag, op.opts["cg_tol"]
         mass = op.partial_assembly_mass()
-        default = gk.PCG_MAX_BLOCKS
-        for blocks in BLOCKS:
-            gk.PCG_MAX_BLOCKS = blocks
-            _, its = gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300)
-            ms = timed(lambda: gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300), 10)
-            print(f"| {nx} | mass_pcg, {blocks} blocks | {ms:.4f} | iterations {list(its)}, "
-                  f"{ms / its.max():.4f} ms an iteration |", flush=True)
-        gk.PCG_MAX_BLOCKS = default
         k, n = L.dim, L.n
         c = gk._compile()
-        update = c.kernel("hydro", f"pcg_update<{k}, false>", "pppppppppp" + "iii")
-        direction = c.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
-        fr = cupy.ascontiguousarray(free.T)
-        apply, apply_blocks = mass.applier(k, fr)
-        vb = max(1, min(-(-n // gk.PCG_THREADS), gk.PCG_MAX_BLOCKS))
-        x = cupy.zeros((n, k))
-        r = cupy.ascontiguousarray((rhs * free).T)
-        z = r / diag[:, None]
-        d = z.copy()
-        nom = (d * r).sum(axis=0).get()
-        state = cupy.asarray(np.concatenate([nom * 1e-16, nom, nom]))
-        istate = cupy.asarray(np.concatenate([[1] * k, [1] * k, [0] * k, [1]]).astype(np.int32))
-        ap = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
-        up = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
-        apply(d, z, ap)
-        zone_grid = c.grid_1d(op.dof_map.shape[0], mass.zones_per_block(k))
-        rows = [
-            ("pcg_gather_apply + mass_zone", lambda: apply(d, z, ap)),
-            ("pcg_update", lambda: update(vb, gk.PCG_THREADS, (x, r, z, d, diag, diag, ap, up,
-                                                                state, istate, apply_blocks,
-                                                                1, n))),
-            ("pcg_direction", lambda: direction(vb, gk.PCG_THREADS, (d, z, up, state, istate,
-                                                                      vb, 1, n))),
-        ]
-        for name, fn in rows:
-            print(f"| {nx} | {name} | {timed(fn):.4f} | {vb} vector blocks, zone grid "
-                  f"{zone_grid} |", flush=True)
+        apply, apply_blocks = mass.applier(k, cupy.ascontiguousarray(free.T))
+        for unroll in UNROLLS:
+            gk.PCG_UNROLL = unroll
+            _, its = gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300)
+            ms = timed(lambda: gk.mass_pcg(cupy, mass, free, rhs * free, diag, tol, 300), 10)
+            print(f"| {nx} | mass_pcg, U = {unroll} | {ms:.4f} | iterations {list(its)}, "
+                  f"{ms / its.max():.4f} ms an iteration |", flush=True)
+            update = c.kernel("hydro", f"pcg_update<{k}, false, {unroll}>", "pppppppppp" + "iii")
+            direction = c.kernel("hydro", f"pcg_direction<{k}, {unroll}>", "pppppiii")
+            vb = max(1, min(-(-n // (gk.PCG_THREADS * unroll)), gk.PCG_MAX_BLOCKS))
+            x = cupy.zeros((n, k))
+            r = cupy.ascontiguousarray((rhs * free).T)
+            z = r / diag[:, None]
+            d = z.copy()
+            nom = (d * r).sum(axis=0).get()
+            state = cupy.asarray(np.concatenate([nom * 1e-16, nom, nom]))
+            istate = cupy.asarray(np.concatenate([[1] * k, [1] * k, [0] * k, [1]])
+                                  .astype(np.int32))
+            ap = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
+            up = cupy.zeros((gk.PCG_MAX_BLOCKS, k))
+            apply(d, z, ap)
+            rows = [("pcg_gather_apply + mass_zone", lambda: apply(d, z, ap)),
+                    ("pcg_update", lambda: update(vb, gk.PCG_THREADS,
+                                                  (x, r, z, d, diag, diag, ap, up, state, istate,
+                                                   apply_blocks, 1, n))),
+                    ("pcg_direction", lambda: direction(vb, gk.PCG_THREADS,
+                                                        (d, z, up, state, istate, vb, 1, n)))]
+            for name, fn in rows[int(unroll != UNROLLS[0]):]:
+                print(f"| {nx} | {name}, U = {unroll} | {timed(fn):.4f} | {vb} vector blocks |",
+                      flush=True)
+        gk.PCG_UNROLL = UNROLLS[0]
         # the MPI ranks' paths on one rank: a communicator that claims two ranks, no neighbours
         op.shared.comm.size = 2
         args = (free, rhs * free, diag, tol, 300)
@@ -105,6 +103,7 @@ def main():
             print(f"| {nx} | {name}, no exchange | {ms:.4f} | iterations {list(its)}, "
                   f"{ms / its.max():.4f} ms an iteration |", flush=True)
         op.shared.comm.size = 1
+
 
 if __name__ == "__main__":
     main()

@@ -155,7 +155,6 @@ def assemble_forces(xp, f1, dof_entries_, dim, n):
 
 
 PCG_THREADS = 256      # kernels/hydro.cu PCG_THREADS
-PCG_UNROLL = 4         # dofs a thread of pcg_update / pcg_direction loads at a time (their U)
 PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels (their partial sums: (blocks, k))
 PCG_POLL = 4           # mass_pcg reads whether any component is still active every 4 iterations
 
@@ -215,12 +214,11 @@ class _BlockPCG:
         k, n = b.shape
         compile_ = _compile()
         self.xp, self.k, self.n = xp, k, n
-        self.vector_blocks = max(1, min(-(-n // (PCG_THREADS * PCG_UNROLL)), PCG_MAX_BLOCKS))
+        self.vector_blocks = max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
         weighted = "true" if owned is not None else "false"
-        u = PCG_UNROLL
-        self.update_kernel = compile_.kernel("hydro", f"pcg_update<{k}, {weighted}, {u}>",
+        self.update_kernel = compile_.kernel("hydro", f"pcg_update<{k}, {weighted}>",
                                              "pppppppppp" + "iii")
-        self.direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}, {u}>", "pppppiii")
+        self.direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
         self.free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
         self.apply, self.apply_blocks = mass.applier(k, self.free)
         self.diag = xp.ascontiguousarray(diag, dtype=xp.float64)

@@ -16,8 +16,8 @@
 //   formed), ZB zones and CB velocity components a block at a time (the section "Partial
 //   assembly" below).
 // mass_zone<D, P, Q, ZB, K>: the kinematic mass applied zone by zone by partial assembly.
-// pcg_gather_apply<K>, pcg_update<K, OWNED, U>, pcg_direction<K, U>: an iteration of the
-//   velocity's PCG on K components at once (mass_zone's results summed into the dofs), the CG's scalars
+// pcg_gather_apply<K>, pcg_update<K, OWNED>, pcg_direction<K>: an iteration of the velocity's
+//   PCG on K components at once (mass_zone's results summed into the dofs), the CG's scalars
 //   kept on the device (the section at the end).
 //
 // Layout (row-major, C-contiguous):
@@ -716,10 +716,9 @@ __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, in
 // partials), then x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z)
 // per component c: with OWNED each dof's term weighted by owned[i] (MPI ranks: 1 where this
 // rank owns the dof, else 0, so that a shared dof counts once over all ranks; owned is not read
-// without OWNED). A thread loads U dofs (stride PCG_THREADS) before computing any, so that their
-// loads are in flight together.
+// without OWNED).
 // Block 0 records iteration `it` for the active components.
-template <int K, bool OWNED, int U>
+template <int K, bool OWNED>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
            const double* __restrict__ d, const double* __restrict__ diag,
@@ -739,38 +738,17 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
     double dots[K];
 #pragma unroll
     for (int c = 0; c < K; ++c) dots[c] = 0.0;
-    for (int first = blockIdx.x * PCG_THREADS * U + threadIdx.x; first < n;
-         first += gridDim.x * PCG_THREADS * U) {
-        double xv[U][K], dv[U][K], rv[U][K], zv[U][K], dg[U], wv[U];
+    for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
+        const double di = diag[i], wi = OWNED ? owned[i] : 1.0;
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int i = first + u * PCG_THREADS;
-            const bool in = i < n;
-            dg[u] = in ? diag[i] : 1.0;
-            wv[u] = OWNED && in ? owned[i] : 1.0;
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t e = (index_t)i * K + c;
-                xv[u][c] = in ? x[e] : 0.0;
-                dv[u][c] = in ? d[e] : 0.0;
-                rv[u][c] = in ? r[e] : 0.0;
-                zv[u][c] = in ? z[e] : 0.0;
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int i = first + u * PCG_THREADS;
-            if (i >= n) continue;
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t e = (index_t)i * K + c;
-                x[e] = xv[u][c] + alpha[c] * dv[u][c];
-                const double ri = rv[u][c] - alpha[c] * zv[u][c];
-                const double zi = ri / dg[u];
-                r[e] = ri;
-                z[e] = zi;
-                dots[c] += OWNED ? wv[u] * (ri * zi) : ri * zi;
-            }
+        for (int c = 0; c < K; ++c) {
+            const index_t e = (index_t)i * K + c;
+            x[e] += alpha[c] * d[e];
+            const double ri = r[e] - alpha[c] * z[e];
+            const double zi = ri / di;
+            r[e] = ri;
+            z[e] = zi;
+            dots[c] += OWNED ? wi * (ri * zi) : ri * zi;
         }
     }
     pcg_block_partials<K>(dots, partial);
@@ -779,7 +757,7 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
 // A component stays active while (r, z) > r0; beta_c = (r, z)_c / nom_c (0 once stopped) and
 // d = z + beta_c d. Block 0 writes the next iteration's active flags and nom ((r, z) where
 // active, nom kept where stopped) and whether any component is active.
-template <int K, int U>
+template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_direction(double* __restrict__ d, const double* __restrict__ z,
               const double* __restrict__ update_partial, double* __restrict__ state,
@@ -805,25 +783,11 @@ pcg_direction(double* __restrict__ d, const double* __restrict__ z,
         for (int c = 0; c < K; ++c) any |= still[c];
         istate[3 * K] = any;
     }
-    for (int first = blockIdx.x * PCG_THREADS * U + threadIdx.x; first < n;
-         first += gridDim.x * PCG_THREADS * U) {
-        double dv[U][K], zv[U][K];
+    for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n; i += gridDim.x * PCG_THREADS) {
 #pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int i = first + u * PCG_THREADS;
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t e = (index_t)i * K + c;
-                dv[u][c] = i < n ? d[e] : 0.0;
-                zv[u][c] = i < n ? z[e] : 0.0;
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int i = first + u * PCG_THREADS;
-#pragma unroll
-            for (int c = 0; c < K; ++c)
-                if (i < n) d[(index_t)i * K + c] = zv[u][c] + beta[c] * dv[u][c];
+        for (int c = 0; c < K; ++c) {
+            const index_t e = (index_t)i * K + c;
+            d[e] = z[e] + beta[c] * d[e];
         }
     }
 }

@@ -419,9 +419,8 @@ def hydro_instantiations():
             names += [f"{name}<{d}, {p}, {q}, {e}, {zb}, {cb}>" for name in ("force_rhs",
                                                                              "force_energy")]
     for k in (1, 2, 3):
-        u = gpu_kernels.PCG_UNROLL
-        names += [f"pcg_gather_apply<{k}>", f"pcg_update<{k}, false, {u}>",
-                  f"pcg_update<{k}, true, {u}>", f"pcg_direction<{k}, {u}>"]
+        names += [f"pcg_gather_apply<{k}>", f"pcg_update<{k}, false>", f"pcg_update<{k}, true>",
+                  f"pcg_direction<{k}>"]
     for d in (1, 2, 3):
         for p, q in [(k + 1, 2 * k) for k in (1, 2, 3, 4)]:
             zb = gpu_kernels.mass_zones_per_block(d, p, q, d)

@@ -607,13 +607,15 @@ __global__ void assemble_forces(const double* __restrict__ f1, const int* __rest
 // ---------------------------------------------------------------------------------------------
 // PCG on the kinematic mass matrix M (applied by mass_zone, then summed into the dofs) for K
 // right-hand sides at once (the velocity's components; hydro/gpu_kernels.py mass_pcg runs the
-// iteration, as hydro/operators.py pcg does on any array module). The operator is MFEM's
+// iteration, as hydro/operators.py pcg does on any array module, and mass_pcg_ranks on MPI
+// ranks, the host reducing the partial sums over the ranks between the kernels and passing the
+// totals back as one block's partials). The operator is MFEM's
 // constrained one, z = free * M (free * d) + (1 - free) * d, free 1 on free dofs and 0 on walls.
 // The vectors are interleaved, (n, K): entry (i, c) at i * K + c, so that a dof's K values share a
 // sector (mass_zone gathers them). CG keeps d = 0 where free = 0 (the right-hand side vanishes
 // there, and so does every update), so the product reads d without its mask. Each kernel writes
-// its block's partial dot products to partial[block * K + c]; the host sums them in block order
-// (deterministic). Device code only (warp shuffles, shared memory): the host build of
+// its block's partial dot products to partial[block * K + c]; the next kernel sums them in
+// block order (deterministic). Device code only (warp shuffles, shared memory): the host build of
 // tests/hydro/hydro_kernels_host.cpp stops above.
 #ifdef __CUDACC__
 constexpr int PCG_THREADS = 256;
@@ -696,9 +698,8 @@ __device__ __forceinline__ int pcg_nom(int parity, int c) {     // nom's index i
 
 // total[c] (shared memory) = sum of partial[b * K + c] over b < blocks, the same order in every
 // block: thread t takes blocks t, t + PCG_THREADS, ... (at most PCG_MAX_BLOCKS / PCG_THREADS =
-// 4, their loads issued together), then pcg_block_sum. (With warp 0 alone taking 32 blocks a
-// lane, each block waited for that chain of loads before its first vector entry.) Ends with a
-// barrier.
+// 4), then pcg_block_sum (the same time as warp 0 alone taking 32 blocks a lane:
+// reports/gpu_20261129d call 5; one block reduction serves both). Ends with a barrier.
 template <int K>
 __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, int blocks,
                                           double* total) {

@@ -157,7 +157,6 @@ def assemble_forces(xp, f1, dof_entries_, dim, n):
 PCG_THREADS = 256      # kernels/hydro.cu PCG_THREADS
 PCG_MAX_BLOCKS = 1024  # blocks of the PCG kernels (their partial sums: (blocks, k))
 PCG_POLL = 4           # mass_pcg reads whether any component is still active every 4 iterations
-PCG_FLAT = True        # pcg_update / pcg_direction walk the interleaved entries (FLAT)
 
 
 def mass_zones_per_block(dim, p, q, k):
@@ -206,12 +205,9 @@ class PartialAssemblyMass:
         return apply, blocks
 
 
-def vector_blocks(n, k, flat):
-    """Blocks of pcg_update / pcg_direction for n dofs of k components: a thread an entry (flat)
-    or a dof, up to PCG_MAX_BLOCKS; flat, a multiple of k (a thread's entries share a
-    component)."""
-    if not flat:
-        return max(1, min(-(-n // PCG_THREADS), PCG_MAX_BLOCKS))
+def vector_blocks(n, k):
+    """Blocks of pcg_update / pcg_direction for n dofs of k components (a thread an entry): up to
+    PCG_MAX_BLOCKS, a multiple of k (so that a thread's entries share a component)."""
     blocks = max(1, min(-(-n * k // PCG_THREADS), PCG_MAX_BLOCKS))
     return min(-(-blocks // k) * k, PCG_MAX_BLOCKS // k * k)
 
@@ -225,12 +221,11 @@ class _BlockPCG:
         k, n = b.shape
         compile_ = _compile()
         self.xp, self.k, self.n = xp, k, n
-        self.vector_blocks = vector_blocks(n, k, PCG_FLAT)
-        weighted, flat = ("true" if on else "false" for on in (owned is not None, PCG_FLAT))
-        self.update_kernel = compile_.kernel("hydro", f"pcg_update<{k}, {weighted}, {flat}>",
+        self.vector_blocks = vector_blocks(n, k)
+        weighted = "true" if owned is not None else "false"
+        self.update_kernel = compile_.kernel("hydro", f"pcg_update<{k}, {weighted}>",
                                              "pppppppppp" + "iii")
-        self.direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}, {flat}>",
-                                                "pppppiii")
+        self.direction_kernel = compile_.kernel("hydro", f"pcg_direction<{k}>", "pppppiii")
         self.free = xp.ascontiguousarray(xp.asarray(free, dtype=xp.float64).T)
         self.apply, self.apply_blocks = mass.applier(k, self.free)
         self.diag = xp.ascontiguousarray(diag, dtype=xp.float64)

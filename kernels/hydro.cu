@@ -16,8 +16,8 @@
 //   formed), ZB zones and CB velocity components a block at a time (the section "Partial
 //   assembly" below).
 // mass_zone<D, P, Q, ZB, K>: the kinematic mass applied zone by zone by partial assembly.
-// pcg_gather_apply<K>, pcg_update<K, OWNED, FLAT>, pcg_direction<K, FLAT>: an iteration of the
-//   velocity's PCG on K components at once (mass_zone's results summed into the dofs), the CG's scalars
+// pcg_gather_apply<K>, pcg_update<K, OWNED>, pcg_direction<K>: an iteration of the velocity's
+//   PCG on K components at once (mass_zone's results summed into the dofs), the CG's scalars
 //   kept on the device (the section at the end).
 //
 // Layout (row-major, C-contiguous):
@@ -717,11 +717,11 @@ __device__ __forceinline__ void pcg_total(const double* __restrict__ partial, in
 // partials), then x += alpha_c d, r -= alpha_c z, z = r / diag, and the partial sums of (r, z)
 // per component c: with OWNED each dof's term weighted by owned[i] (MPI ranks: 1 where this
 // rank owns the dof, else 0, so that a shared dof counts once over all ranks; owned is not read
-// without OWNED). FLAT: a thread walks the interleaved entries themselves (coalesced 8-byte
-// accesses; the grid a multiple of K blocks, so that a thread's entries share a component),
-// else a dof's K entries at a time.
+// without OWNED). A thread walks the interleaved entries themselves: coalesced 8-byte accesses
+// (1.32-1.37x a thread taking a dof's K entries: reports/gpu_20261129d call 7); the grid is a
+// multiple of K blocks, so that a thread's entries share a component.
 // Block 0 records iteration `it` for the active components.
-template <int K, bool OWNED, bool FLAT>
+template <int K, bool OWNED>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ z,
            const double* __restrict__ d, const double* __restrict__ diag,
@@ -738,48 +738,31 @@ pcg_update(double* __restrict__ x, double* __restrict__ r, double* __restrict__ 
         if (blockIdx.x == 0 && active) istate[2 * K + c] = it;
     }
     __syncthreads();
+    // entry e = i * K + c a thread, c the same for all of its entries
+    const index_t first = (index_t)blockIdx.x * PCG_THREADS + threadIdx.x;
+    const int c = (int)(first % K);
+    const double a = alpha[c];
+    double dot = 0.0;
+    for (index_t e = first; e < (index_t)n * K; e += (index_t)gridDim.x * PCG_THREADS) {
+        const index_t i = e / K;
+        x[e] += a * d[e];
+        const double ri = r[e] - a * z[e];
+        const double zi = ri / diag[i];
+        r[e] = ri;
+        z[e] = zi;
+        dot += OWNED ? owned[i] * (ri * zi) : ri * zi;
+    }
     double dots[K];
 #pragma unroll
-    for (int c = 0; c < K; ++c) dots[c] = 0.0;
-    if (FLAT) {     // entry e = i * K + c a thread, c the same for all of its entries
-        const index_t first = (index_t)blockIdx.x * PCG_THREADS + threadIdx.x;
-        const int c = (int)(first % K);
-        const double a = alpha[c];
-        double dot = 0.0;
-        for (index_t e = first; e < (index_t)n * K; e += (index_t)gridDim.x * PCG_THREADS) {
-            const index_t i = e / K;
-            x[e] += a * d[e];
-            const double ri = r[e] - a * z[e];
-            const double zi = ri / diag[i];
-            r[e] = ri;
-            z[e] = zi;
-            dot += OWNED ? owned[i] * (ri * zi) : ri * zi;
-        }
-#pragma unroll
-        for (int cc = 0; cc < K; ++cc) dots[cc] = cc == c ? dot : 0.0;
-    } else {
-        for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n;
-             i += gridDim.x * PCG_THREADS) {
-            const double di = diag[i], wi = OWNED ? owned[i] : 1.0;
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t e = (index_t)i * K + c;
-                x[e] += alpha[c] * d[e];
-                const double ri = r[e] - alpha[c] * z[e];
-                const double zi = ri / di;
-                r[e] = ri;
-                z[e] = zi;
-                dots[c] += OWNED ? wi * (ri * zi) : ri * zi;
-            }
-        }
-    }
+    for (int cc = 0; cc < K; ++cc) dots[cc] = cc == c ? dot : 0.0;
     pcg_block_partials<K>(dots, partial);
 }
 
 // A component stays active while (r, z) > r0; beta_c = (r, z)_c / nom_c (0 once stopped) and
-// d = z + beta_c d (FLAT as pcg_update's). Block 0 writes the next iteration's active flags and
-// nom ((r, z) where active, nom kept where stopped) and whether any component is active.
-template <int K, bool FLAT>
+// d = z + beta_c d (a thread an entry, as in pcg_update). Block 0 writes the next iteration's
+// active flags and nom ((r, z) where active, nom kept where stopped) and whether any component
+// is active.
+template <int K>
 __global__ void __launch_bounds__(PCG_THREADS)
 pcg_direction(double* __restrict__ d, const double* __restrict__ z,
               const double* __restrict__ update_partial, double* __restrict__ state,
@@ -805,20 +788,9 @@ pcg_direction(double* __restrict__ d, const double* __restrict__ z,
         for (int c = 0; c < K; ++c) any |= still[c];
         istate[3 * K] = any;
     }
-    if (FLAT) {
-        const index_t first = (index_t)blockIdx.x * PCG_THREADS + threadIdx.x;
-        const double b = beta[first % K];
-        for (index_t e = first; e < (index_t)n * K; e += (index_t)gridDim.x * PCG_THREADS)
-            d[e] = z[e] + b * d[e];
-    } else {
-        for (int i = blockIdx.x * PCG_THREADS + threadIdx.x; i < n;
-             i += gridDim.x * PCG_THREADS) {
-#pragma unroll
-            for (int c = 0; c < K; ++c) {
-                const index_t e = (index_t)i * K + c;
-                d[e] = z[e] + beta[c] * d[e];
-            }
-        }
-    }
+    const index_t first = (index_t)blockIdx.x * PCG_THREADS + threadIdx.x;
+    const double b = beta[first % K];
+    for (index_t e = first; e < (index_t)n * K; e += (index_t)gridDim.x * PCG_THREADS)
+        d[e] = z[e] + b * d[e];
 }
 #endif  // __CUDACC__

@@ -408,16 +408,15 @@ def test_ranks_pcg_follows_serial_reference(host_kernels, case, monkeypatch):
         np.testing.assert_array_equal(c[0], c[-1])
 
 
-def test_vector_blocks_give_each_flat_thread_one_component():
-    """pcg_update / pcg_direction with FLAT need a grid of a multiple of k blocks (a thread's
-    entries, PCG_THREADS * blocks apart, then share a component), within PCG_MAX_BLOCKS (the
-    partial sums' rows), and at least one block."""
+def test_vector_blocks_give_each_thread_one_component():
+    """pcg_update / pcg_direction take a thread an entry: a grid of a multiple of k blocks (a
+    thread's entries, PCG_THREADS * blocks apart, then share a component), within PCG_MAX_BLOCKS
+    (the partial sums' rows), at least one block, a thread an entry up to that bound."""
     for n in (1, 5, 255, 256, 1000, 274625, 10**7):
         for k in (1, 2, 3):
-            flat = gpu_kernels.vector_blocks(n, k, True)
-            assert flat % k == 0 and 1 <= flat <= gpu_kernels.PCG_MAX_BLOCKS
-            assert flat * gpu_kernels.PCG_THREADS >= min(n * k, 1000 * gpu_kernels.PCG_THREADS)
-            assert 1 <= gpu_kernels.vector_blocks(n, k, False) <= gpu_kernels.PCG_MAX_BLOCKS
+            blocks = gpu_kernels.vector_blocks(n, k)
+            assert blocks % k == 0 and 1 <= blocks <= gpu_kernels.PCG_MAX_BLOCKS
+            assert blocks * gpu_kernels.PCG_THREADS >= min(n * k, 1000 * gpu_kernels.PCG_THREADS)
 
 
 def hydro_instantiations():
@@ -431,10 +430,8 @@ def hydro_instantiations():
             names += [f"{name}<{d}, {p}, {q}, {e}, {zb}, {cb}>" for name in ("force_rhs",
                                                                              "force_energy")]
     for k in (1, 2, 3):
-        names += [f"pcg_gather_apply<{k}>"]
-        for flat in ("false", "true"):
-            names += [f"pcg_update<{k}, false, {flat}>", f"pcg_update<{k}, true, {flat}>",
-                      f"pcg_direction<{k}, {flat}>"]
+        names += [f"pcg_gather_apply<{k}>", f"pcg_update<{k}, false>", f"pcg_update<{k}, true>",
+                  f"pcg_direction<{k}>"]
     for d in (1, 2, 3):
         for p, q in [(k + 1, 2 * k) for k in (1, 2, 3, 4)]:
             zb = gpu_kernels.mass_zones_per_block(d, p, q, d)

@@ -307,8 +307,7 @@ def mass_pcg_ranks(xp, mass, free, b, diag, rel_tol, max_iter, shared):
     comm = shared.comm
     owned = xp.ascontiguousarray(shared.owned, dtype=xp.float64)
     cg = _BlockPCG(xp, mass, free, b, diag, owned)
-    nom = comm.allreduce(_host(xp, (cg.d * cg.r * owned[:, None]).sum(axis=0)), "sum")
-    r0, active = cg.start(nom, rel_tol)
+    r0, active = cg.start(shared.dot_rows(cg.d.T, cg.r.T), rel_tol)
     iterations = np.zeros(k, dtype=np.int64)
     if not active.any():
         return cg.solution(), iterations

@@ -343,8 +343,8 @@ class LagrangianHydro:
         rhs = self.shared.sum(rhs)
         if self.accel_rhs is not None:
             rhs = rhs + self.accel_rhs
-        free, o = self.free, self.opts
-        args = (free, rhs * free, self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
+        free, o, b = self.free, self.opts, rhs * self.free
+        args = (free, b, self.kmass.diag, o["cg_tol"], o["cg_max_iter"])
         if self.fused and self.shared.comm.size == 1:
             dv, iterations = gpu_kernels.mass_pcg(xp, self.partial_assembly_mass(), *args)
         elif self.fused:
@@ -355,7 +355,7 @@ class LagrangianHydro:
                 # essential rows/columns replaced by the identity (MFEM's constrained operator)
                 return free * self.kmass.mult(d * free) + (1.0 - free) * d
 
-            dv, iterations = pcg(apply, rhs * free, self.kmass.diag, self.shared.dot_rows,
+            dv, iterations = pcg(apply, b, self.kmass.diag, self.shared.dot_rows,
                                  o["cg_tol"], o["cg_max_iter"], xp)
         self.cg_iterations += int(iterations.sum())
         self._lap("pcg", t0)

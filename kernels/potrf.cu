@@ -1,7 +1,8 @@
 // potrf.cu: the Cholesky family on small matrices (n <= NMAX <= 64), one fused kernel; POTRF's
 // larger kernels (chol_block, chol_panel, chol_tensor, chol_global, chol_left) below it, and
-// chol_tensor's siblings for POSV / POTRS (chol_tensor_solve), TRSM (chol_tensor_trsm), POTRI /
-// POTI (chol_tensor_inverse), TRTRI (chol_tensor_trtri) and LAUUM (chol_tensor_lauum).
+// chol_tensor's siblings for POSV / POTRS (chol_tensor_solve), TRSM (chol_tensor_trsm), TRMM
+// (chol_tensor_trmm), POTRI / POTI (chol_tensor_inverse), TRTRI (chol_tensor_trtri) and LAUUM
+// (chol_tensor_lauum).
 //
 // Operation:  chol_small<T, NMAX, OUT> runs, on each matrix of a strided batch, the phases
 //             selected by `ops` (a bit mask, in this order):
@@ -1698,6 +1699,104 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
             __syncthreads();                      // the blocks are reused by the next chunk
         }
         if (t == 0 && info != nullptr) info[m] = fail == CTS_NO_FAIL ? 0 : fail;
+    }
+}
+
+// chol_tensor_trmm<T, NT, RC, BACKWARD, RIGHT, OUT>: TRMM, alpha op(A) B (RIGHT: alpha B op(A),
+// formed as alpha op(A)^T B^T, B^T's vectors B's rows) of 32 < n <= 32 NT with any number of
+// vectors, in one launch, one matrix a block at a time (grid stride): chol_tensor_trsm's
+// storage, passes and threads with a product in place of the solve, so that only A's referenced
+// triangle is read (a dense product reads all of A) and nothing is padded past n in memory
+// (tri_tile pads its 64-row tiles: n = 65-128 costs about what n = 128 does). Launcher:
+// linalg/_cuda/cholesky.py tensor_trmm (for linalg/_cuda/triangular.py trmm).
+// Storage:    the triangle's lower form S as chol_tensor's blocks (S = A for a lower A, A^T for an
+//             upper one, read transposed; zeros above the diagonal, the identity past n), ones
+//             on its diagonal with unit; then the vectors 32 RC at a time.
+// Product:    the operator (op(A), or op(A)^T on the right) is S, or (BACKWARD) S^T: ctm_product.
+// Output:     alpha op(A) B into B (in place), or with OUT read from B_in (same ldb and stride,
+//             no overlap) and written to B. A is only read, its diagonal not with unit.
+
+// The chunk's product in place, Y_I = sum_{K <= I} S_IK B_K (BACKWARD: sum_{K >= I} S_KI^T B_K),
+// times alpha: a warp a 16 x 32 strip of Y in DMMA accumulators, in rounds of one strip a warp,
+// the block rows that the later rounds no longer read first (forward from the last block row
+// up, BACKWARD from the first down); a round's strips are stored once every warp of it has read
+// its operands. A block row's two strips of a column block fall in one round (strips come in
+// pairs and the warp count is even), since each reads the whole of B_I. Starts and ends after a
+// barrier.
+template <int NT, int RC, bool BACKWARD>
+__device__ __forceinline__ void ctm_product(double* z, const double* s, double alpha) {
+    constexpr int STRIPS = NT * RC * 2;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int round = 0; round < STRIPS; round += warps) {
+        const int u = round + warp;
+        const int row = u / (2 * RC), I = BACKWARD ? row : NT - 1 - row, rho = (u >> 1) % RC;
+        double acc[4][4];
+        if (u < STRIPS) {
+            cts_strip_zero(acc);
+            for (int K = BACKWARD ? I : 0; K <= (BACKWARD ? NT - 1 : I); ++K) {
+                if constexpr (BACKWARD)
+                    cts_strip_mma<false>(acc, CtsTransposed{ct_block(s, K, I)},
+                                         CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+                else
+                    cts_strip_mma<false>(acc, CtsPlain{ct_block(s, I, K)},
+                                         CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+            }
+#pragma unroll
+            for (int f = 0; f < 4; ++f)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[f][e] *= alpha;
+        }
+        __syncthreads();                          // B_K read by every strip of the round
+        if (u < STRIPS) cts_strip_store(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
+        __syncthreads();
+    }
+}
+
+// Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
+// computes the same): the triangle's blocks, then a pass's NT x RC vector blocks.
+template <int NT, int RC>
+__host__ __device__ constexpr int chol_tensor_trmm_smem() {
+    return (chol_tensor_blocks<NT>() + NT * RC) * CT_BLOCK * 8;
+}
+
+template <typename T, int NT, int RC, bool BACKWARD, bool RIGHT, bool OUT>
+__global__ void __launch_bounds__(cts_bound_threads<NT>(), cts_bound_blocks<NT>())
+chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
+                 index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower, int unit,
+                 double alpha, const T* __restrict__ B_in) {
+    extern __shared__ __align__(16) double ct_smem[];
+    double* s = ct_smem;
+    double* z = s + chol_tensor_blocks<NT>() * CT_BLOCK;
+    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
+        const T* bin = (OUT ? B_in : B) + m * sb;
+        T* y = B + m * sb;
+        if constexpr (RIGHT)                              // in flight with A's copies
+            ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
+        else
+            cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
+        ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
+        __syncthreads();
+        if (unit) {
+            for (int i = threadIdx.x; i < 32 * NT; i += blockDim.x)
+                ct_block(s, i >> 5, i >> 5)[(i & 31) * (CT_LD + 1)] = 1.0;
+            __syncthreads();
+        }
+        for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
+            if (c0 > 0) {
+                if constexpr (RIGHT)
+                    ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                else
+                    cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                __syncthreads();
+            }
+            ctm_product<NT, RC, BACKWARD>(z, s, alpha);
+            if constexpr (RIGHT)
+                ctt_store_rows<T, NT, RC>(y, ldb, n, nrhs, c0, z);
+            else
+                cts_store_rhs<T, NT, RC>(y, ldb, n, nrhs, c0, z);
+            __syncthreads();                      // the blocks are reused by the next chunk
+        }
     }
 }
 

@@ -496,6 +496,64 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
     return kernel("potrf", name, "pqqpqqiiqiidpp"), threads, tensor_solve_smem_bytes(nt, chunks)
 
 
+# kernels/potrf.cu chol_tensor_trmm: TRMM (either side) for LEAF < n <= SOLVE_MAX in one launch,
+# one matrix a block, on chol_tensor_trsm's storage, passes and threads with a product in place of
+# the solve: A's referenced triangle read once (a dense product reads all of A), B read once and
+# the product written once, nothing padded past n in memory (tri_tile's 64-row tiles pad n =
+# 65-128 to 128). TENSOR_TRMM_RULES: dtype -> rows of (first n, last n, first batch[, last
+# batch]) (rows_take), ahead of tri_tile's and tri_block's rules in triangular.trmm.
+TENSOR_TRMM_RULES = {}
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {b}, {c}, {w}, {r}, {o}>"
+                              for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
+                              for w in ("false", "true") for r in ("false", "true")
+                              for o in ("false", "true")]
+
+
+def use_tensor_trmm(a):
+    """True where a TRMM with the (batch, n, n) triangle ``a`` runs on chol_tensor_trmm: a row of
+    TENSOR_TRMM_RULES holds its n and batch."""
+    return rows_take(TENSOR_TRMM_RULES, a)
+
+
+def tensor_trmm_smem_bytes(nt, chunks):
+    """Dynamic shared bytes of chol_tensor_trmm (kernels/potrf.cu chol_tensor_trmm_smem): the
+    triangle's blocks, then a pass's NT x ``chunks`` vector blocks."""
+    return (nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS * 8
+
+
+def tensor_trmm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
+    """kernels/potrf.cu chol_tensor_trmm: alpha op(A) B (left; ``b`` (batch, n, nvec)) or alpha B
+    op(A) (``right``; ``b`` (batch, nvec, n)) for the (batch, n, n) triangle ``a`` (lower or
+    upper; only read, its diagonal not with ``unit``; unit column stride), LEAF < n <= SOLVE_MAX.
+    In place into ``b``, or with ``out`` (triangular.result_array) from ``b`` into ``out``,
+    ``b`` unchanged. Returns the array written."""
+    batch, n, nvec = a.shape[0], a.shape[1], b.shape[1] if right else b.shape[2]
+    dst, fresh = tri.write_target(out, b)
+    if batch == 0 or nvec == 0:
+        return dst
+    # As chol_tensor_trsm: the kernel holds S, the lower form, and the product's operator (op(A),
+    # op(A)^T on the right) is S or S^T.
+    backward = (lower == bool(trans)) != right
+    launcher, threads, smem = _tensor_trmm_config(current_device(), a.dtype, n, backward, right,
+                                                  fresh)
+    _, lda, sa = tri.view_args(a)
+    _, ldb, sb = tri.view_args(dst)
+    launcher(grid_1d(batch, 1), threads, (a, lda, sa, dst, ldb, sb, n, nvec, batch, int(lower),
+                                          int(unit), float(alpha), b), smem)
+    return dst
+
+
+@functools.lru_cache(maxsize=1024)
+def _tensor_trmm_config(device_id, dtype, n, backward, right, fresh):
+    """(launcher, threads, shared bytes) of chol_tensor_trmm at order n (chol_tensor_trsm's
+    passes and threads at NT = ceil(n / 32))."""
+    nt = tensor_blocks_a_side(n)
+    chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
+    name = (f"chol_tensor_trmm<{ctype(dtype)}, {nt}, {chunks}, {cbool(backward)}, "
+            f"{cbool(right)}, {cbool(fresh)}>")
+    return kernel("potrf", name, "pqqpqqiiqiidp"), threads, tensor_trmm_smem_bytes(nt, chunks)
+
+
 # kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TRIANGLE_MAX in one launch,
 # one matrix a block: the lower form as chol_tensor's blocks (POTI factors it there), X = L^-1
 # and then X^T X in place by 32-row block steps, every product on the float64 tensor cores; the

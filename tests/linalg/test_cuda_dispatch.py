@@ -729,6 +729,75 @@ def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans
     assert not numpy.array_equal(b, kept)
 
 
+def _emulate_tensor_trmm(args, backward, right):
+    """kernels/potrf.cu chol_tensor_trmm's arithmetic on its launch arguments in NumPy: S, the
+    lower form (A's lower triangle, or its upper one transposed; ones on its diagonal with unit),
+    the product's operator S or, backward, S^T; alpha op B read from B_in, written to B (right:
+    (op B^T)^T, the vectors B's rows)."""
+    (a, lda, sa, dst, ldb, sb, n, nvec, batch, lower, unit, alpha, b_in) = args
+    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
+    assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
+    assert dst.shape == ((batch, nvec, n) if right else (batch, n, nvec))
+    s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
+    if unit:
+        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
+    op = s.swapaxes(1, 2) if backward else s
+    dst[...] = alpha * ((op @ b_in.swapaxes(1, 2)).swapaxes(1, 2) if right else op @ b_in)
+
+
+@pytest.mark.parametrize("side,lower,trans,unit", list(itertools.product(
+    ("left", "right"), (True, False), (False, True), (False, True))))
+def test_tensor_trmm_launch_multiplies_every_variant(monkeypatch, side, lower, trans, unit):
+    """cholesky.tensor_trmm's launch (the kernel's BACKWARD from the side, lower and trans, the
+    lower form's flag, unit, alpha) forms alpha op(A) B or alpha B op(A): the kernel's arithmetic
+    emulated on its arguments, out of place (B unchanged) and in place, A a block of a larger
+    matrix whose diagonal is not read with unit."""
+    from linalg._cuda import cholesky as chol_mod
+    right = side == "right"
+
+    def config(device, dtype, n, backward, right_, fresh):
+        assert right_ == right
+        launch = lambda grid, threads, args, smem: _emulate_tensor_trmm(args, backward,  # noqa
+                                                                        right)
+        return launch, 256, 0
+    monkeypatch.setattr(chol_mod, "_tensor_trmm_config", config)
+    monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
+    g = numpy.random.default_rng(6)
+    a, t = _triangle_in_larger_matrix(g, lower, unit)
+    op = t.swapaxes(1, 2) if trans else t
+    b = g.standard_normal((2, 3, 7) if right else (2, 7, 3))
+    expected = 1.5 * (b @ op if right else op @ b)
+    kept = b.copy()
+    out = numpy.empty_like(b)
+    assert chol_mod.tensor_trmm(a, b, lower, trans, unit, 1.5, out=out, right=right) is out
+    numpy.testing.assert_allclose(out, expected, rtol=1e-12, atol=1e-12)
+    assert numpy.array_equal(b, kept)
+    assert chol_mod.tensor_trmm(a, b, lower, trans, unit, 1.5, right=right) is b
+    numpy.testing.assert_allclose(b, expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("keep, in_place", [((), True), (("b",), False)])
+def test_tensor_trmm_rule_comes_first_for_trmm(monkeypatch, keep, in_place):
+    """chol_tensor_trmm takes a TRMM where a row of TENSOR_TRMM_RULES holds n and the batch, ahead
+    of tri_tile's, tri_block's and the dense rules: into b itself, or (b kept) a new array."""
+    from linalg._cuda import cholesky as chol_mod
+    calls = []
+
+    def fake_tensor_trmm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
+        calls.append((lower, trans, unit, alpha, out is b, right))
+        return out
+    monkeypatch.setattr(chol_mod, "tensor_trmm", fake_tensor_trmm)
+    monkeypatch.setattr(chol_mod, "TENSOR_TRMM_RULES", {"float64": ((60, 70, 50),)})
+    monkeypatch.setattr(tri_mod, "result_array",
+                        lambda x, name, keep: numpy.empty_like(x) if name in keep else x)
+    for batch, n in ((49, 64), (50, 59), (50, 71)):                 # off the rule
+        assert not chol_mod.use_tensor_trmm(numpy.zeros((batch, n, n)))
+    assert not chol_mod.use_tensor_trmm(numpy.zeros((50, 64, 64), numpy.float32))
+    a, b = numpy.zeros((50, 64, 64)), numpy.zeros((50, 64, 3))
+    tri_mod.trmm(a, b, "left", False, "T", True, 2.0, keep=keep)
+    assert calls == [(False, True, True, 2.0, in_place, False)]
+
+
 @pytest.mark.parametrize("side, dtype, batch, n, taken", [
     ("left", numpy.float64, 100, 100, True), ("left", numpy.float64, 99, 100, False),
     ("left", numpy.float64, 10240, 33, True), ("left", numpy.float64, 10240, 128, True),

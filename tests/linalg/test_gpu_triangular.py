@@ -45,9 +45,9 @@ def trsm_path(request, gpu, monkeypatch):
     "one_launch": the small-batch one-launch paths whatever the batch (TRTRI / LAUUM by
     chol_small<T, 64> for 33..64 and chol_block for 65..128, TRSM by tri_pair up to 64);
     "cols": TRSM and TRTRI by kernels/tri_cols.cu for 33..512 whatever the batch;
-    "tensor_tri": TRSM (both sides), TRTRI and LAUUM by kernels/potrf.cu chol_tensor_trsm
-    (33..160), chol_tensor_trtri and chol_tensor_lauum (33..192) and for the recursions' blocks above, every batch and dtype
-    (both off for the other parameters)."""
+    "tensor_tri": TRSM (both sides), TRMM, TRTRI and LAUUM by kernels/potrf.cu chol_tensor_trsm and
+    chol_tensor_trmm (33..160), chol_tensor_trtri and chol_tensor_lauum (33..192) and for the
+    recursions' blocks above, every batch and dtype (all off for the other parameters)."""
     force_small_batch_paths(monkeypatch, gpu, vendor=request.param == "cublas",
                             one_launch=request.param == "one_launch",
                             cols=request.param == "cols")
@@ -55,6 +55,8 @@ def trsm_path(request, gpu, monkeypatch):
     every = {dtype: ((gpu.LEAF + 1, cholesky.SOLVE_MAX, 1),)
              for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRSM_RULES",
+                        every if request.param == "tensor_tri" else {})
+    monkeypatch.setattr(cholesky, "TENSOR_TRMM_RULES",
                         every if request.param == "tensor_tri" else {})
     up_to_192 = {dtype: (gpu.LEAF + 1, cholesky.TRIANGLE_MAX) for dtype in ("float32", "float64")}
     monkeypatch.setattr(cholesky, "TENSOR_TRTRI_RANGE",
@@ -123,6 +125,31 @@ def test_tensor_trsm_past_128(cp, gpu, n, dtype):
             x = (db if target is None else out).get()
             lhs = opm @ x if side == "left" else x @ opm
             res = scaled_residual(lhs - 1.5 * b, fro(opm) * fro(x), n, dtype)
+            assert res < THRESHOLD, (side, lower, trans, unit, target is None, res)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("n", [40, 96, 128, 160])
+def test_tensor_trmm_passes(cp, gpu, n, dtype):
+    """chol_tensor_trmm at NT = 2..5 with 70 vectors (two or three passes, the last partial): every
+    variant out of place (b unchanged) and in place, A's other triangle and (unit) its diagonal
+    poisoned."""
+    from linalg._cuda import cholesky
+    gen = rng(n + 1)
+    for side, lower, trans, unit in VARIANTS:
+        t = random_triangular(gen, 3, n, dtype, lower=lower, unit_diagonal=unit)
+        b = gen.standard_normal((3, n, 70) if side == "left" else (3, 70, n)).astype(dtype)
+        opm = op_matrix(t, lower, trans, unit)
+        ref = -0.5 * (opm @ b if side == "left" else b @ opm)
+        da, db = cp.asarray(poison_triangle(t, lower, unit)), cp.asarray(b)
+        out = cp.empty_like(db)
+        for target in (out, None):
+            y = cholesky.tensor_trmm(da, db, lower, trans == "T", unit, -0.5, out=target,
+                                     right=side == "right")
+            assert y is (db if target is None else out)
+            if target is not None:
+                assert numpy.array_equal(db.get(), b), "b changed by an out-of-place call"
+            res = scaled_residual(y.get() - ref, fro(opm) * fro(b), n, dtype)
             assert res < THRESHOLD, (side, lower, trans, unit, target is None, res)
 
 

@@ -1702,28 +1702,44 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     }
 }
 
-// chol_tensor_trmm<T, NT, RC, BACKWARD, RIGHT, OUT>: TRMM, alpha op(A) B (RIGHT: alpha B op(A),
-// formed as alpha op(A)^T B^T, B^T's vectors B's rows) of 32 < n <= 32 NT with any number of
-// vectors, in one launch, one matrix a block at a time (grid stride): chol_tensor_trsm's
-// storage, passes and threads with a product in place of the solve, so that only A's referenced
-// triangle is read (a dense product reads all of A) and nothing is padded past n in memory
-// (tri_tile pads its 64-row tiles: n = 65-128 costs about what n = 128 does). Launcher:
-// linalg/_cuda/cholesky.py tensor_trmm (for linalg/_cuda/triangular.py trmm).
+// chol_tensor_trmm<T, NT, RC, BUF, BACKWARD, RIGHT, OUT>: TRMM, alpha op(A) B (RIGHT: alpha B
+// op(A), formed as alpha op(A)^T B^T, B^T's vectors B's rows) of 32 < n <= 32 NT with any number
+// of vectors, in one launch, one matrix a block at a time (grid stride): chol_tensor_trsm's
+// storage with a product in place of the solve, so that only A's referenced triangle is read (a
+// dense product reads all of A) and nothing is padded past n in memory (tri_tile pads its 64-row
+// tiles: n = 65-128 costs about what n = 128 does). Launcher: linalg/_cuda/cholesky.py
+// tensor_trmm (for linalg/_cuda/triangular.py trmm).
 // Storage:    the triangle's lower form S as chol_tensor's blocks (S = A for a lower A, A^T for an
 //             upper one, read transposed; zeros above the diagonal, the identity past n), ones
-//             on its diagonal with unit; then the vectors 32 RC at a time.
+//             on its diagonal with unit; then BUF buffers of a pass's vectors, 32 RC at a time
+//             (NT x RC blocks; RIGHT: each block transposed, a vector a row, so that B's rows
+//             load and store without bank conflicts).
+// Passes:     with BUF = 2 the next pass's vectors (this matrix's, or the next matrix's first)
+//             are in flight while a pass is multiplied and stored; the next matrix's triangle
+//             is loaded after the last pass (its buffer is in use until then).
 // Product:    the operator (op(A), or op(A)^T on the right) is S, or (BACKWARD) S^T: ctm_product.
 // Output:     alpha op(A) B into B (in place), or with OUT read from B_in (same ldb and stride,
 //             no overlap) and written to B. A is only read, its diagonal not with unit.
+
+// A 16 x 32 strip stored transposed: element (r, c) of the strip's block at c * CT_LD + r.
+__device__ __forceinline__ void ctm_strip_store_t(double* blk, const double (&acc)[4][4], int h,
+                                                  int lane) {
+    double* c = blk + 16 * h + (lane >> 2) + 2 * (lane & 3) * CT_LD;
+#pragma unroll
+    for (int f = 0; f < 4; ++f) {
+        c[8 * f * CT_LD] = acc[f][0], c[(8 * f + 1) * CT_LD] = acc[f][1];
+        c[8 * f * CT_LD + 8] = acc[f][2], c[(8 * f + 1) * CT_LD + 8] = acc[f][3];
+    }
+}
 
 // The chunk's product in place, Y_I = sum_{K <= I} S_IK B_K (BACKWARD: sum_{K >= I} S_KI^T B_K),
 // times alpha: a warp a 16 x 32 strip of Y in DMMA accumulators, in rounds of one strip a warp,
 // the block rows that the later rounds no longer read first (forward from the last block row
 // up, BACKWARD from the first down); a round's strips are stored once every warp of it has read
 // its operands. A block row's two strips of a column block fall in one round (strips come in
-// pairs and the warp count is even), since each reads the whole of B_I. Starts and ends after a
-// barrier.
-template <int NT, int RC, bool BACKWARD>
+// pairs and the warp count is even), since each reads the whole of B_I. TRANSPOSED: the chunk's
+// blocks hold B and Y transposed (RIGHT). Starts and ends after a barrier.
+template <int NT, int RC, bool BACKWARD, bool TRANSPOSED>
 __device__ __forceinline__ void ctm_product(double* z, const double* s, double alpha) {
     constexpr int STRIPS = NT * RC * 2;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
@@ -1734,12 +1750,19 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
         if (u < STRIPS) {
             cts_strip_zero(acc);
             for (int K = BACKWARD ? I : 0; K <= (BACKWARD ? NT - 1 : I); ++K) {
-                if constexpr (BACKWARD)
-                    cts_strip_mma<false>(acc, CtsTransposed{ct_block(s, K, I)},
-                                         CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+                const double* b = cts_rhs<RC>(z, K, rho);
+                if constexpr (BACKWARD && TRANSPOSED)
+                    cts_strip_mma<false>(acc, CtsTransposed{ct_block(s, K, I)}, CtsTransposed{b},
+                                         u & 1, lane);
+                else if constexpr (BACKWARD)
+                    cts_strip_mma<false>(acc, CtsTransposed{ct_block(s, K, I)}, CtsPlain{b},
+                                         u & 1, lane);
+                else if constexpr (TRANSPOSED)
+                    cts_strip_mma<false>(acc, CtsPlain{ct_block(s, I, K)}, CtsTransposed{b},
+                                         u & 1, lane);
                 else
-                    cts_strip_mma<false>(acc, CtsPlain{ct_block(s, I, K)},
-                                         CtsPlain{cts_rhs<RC>(z, K, rho)}, u & 1, lane);
+                    cts_strip_mma<false>(acc, CtsPlain{ct_block(s, I, K)}, CtsPlain{b}, u & 1,
+                                         lane);
             }
 #pragma unroll
             for (int f = 0; f < 4; ++f)
@@ -1747,55 +1770,113 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
                 for (int e = 0; e < 4; ++e) acc[f][e] *= alpha;
         }
         __syncthreads();                          // B_K read by every strip of the round
-        if (u < STRIPS) cts_strip_store(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
+        if (u < STRIPS) {
+            if constexpr (TRANSPOSED)
+                ctm_strip_store_t(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
+            else
+                cts_strip_store(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
+        }
         __syncthreads();
     }
 }
 
-// Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
-// computes the same): the triangle's blocks, then a pass's NT x RC vector blocks.
-template <int NT, int RC>
-__host__ __device__ constexpr int chol_tensor_trmm_smem() {
-    return (chol_tensor_blocks<NT>() + NT * RC) * CT_BLOCK * 8;
+// The right side's vectors c0 .. c0 + 32 RC - 1 (B's rows, n entries each) into the chunk's
+// blocks transposed: equation i of vector c at (c % 32) * CT_LD + i % 32 of block (i / 32,
+// c / 32), a warp 32 equations of one vector (coalesced, no bank conflicts); zeros past n and
+// nvec. float64 by cp.async (the caller waits), float widened on the way.
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void ctm_load_rows(double* z, const T* b, index_t ldb, int n, int nvec,
+                                              int c0) {
+    constexpr int SEGS = NT * 32 * RC;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < SEGS; u += warps) {
+        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
+        double* dst = cts_rhs<RC>(z, I, c >> 5) + (c & 31) * CT_LD + lane;
+        if (i < n && col < nvec) {
+            if constexpr (sizeof(T) == 8)
+                cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
+            else
+                *dst = double(b[(index_t)col * ldb + i]);
+        } else {
+            *dst = 0.0;
+        }
+    }
 }
 
-template <typename T, int NT, int RC, bool BACKWARD, bool RIGHT, bool OUT>
+// The chunk's product back into B's rows c0 .. (equations < n, vectors < nvec), from the
+// transposed blocks, a warp 32 equations of one vector.
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void ctm_store_rows(T* y, index_t ldb, int n, int nvec, int c0,
+                                               const double* z) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < NT * 32 * RC; u += warps) {
+        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
+        if (i < n && col < nvec)
+            y[(index_t)col * ldb + i] = T(cts_rhs<RC>(z, I, c >> 5)[(c & 31) * CT_LD + lane]);
+    }
+}
+
+// Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
+// computes the same): the triangle's blocks, then BUF passes' NT x RC vector blocks.
+template <int NT, int RC, int BUF>
+__host__ __device__ constexpr int chol_tensor_trmm_smem() {
+    return (chol_tensor_blocks<NT>() + BUF * NT * RC) * CT_BLOCK * 8;
+}
+
+template <typename T, int NT, int RC, int BUF, bool BACKWARD, bool RIGHT, bool OUT>
 __global__ void __launch_bounds__(cts_bound_threads<NT>(), cts_bound_blocks<NT>())
 chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict__ B,
                  index_t ldb, index_t sb, int n, int nrhs, index_t batch, int lower, int unit,
                  double alpha, const T* __restrict__ B_in) {
+    static_assert(BUF == 1 || BUF == 2, "chol_tensor_trmm: one or two pass buffers");
     extern __shared__ __align__(16) double ct_smem[];
     double* s = ct_smem;
-    double* z = s + chol_tensor_blocks<NT>() * CT_BLOCK;
-    for (index_t m = blockIdx.x; m < batch; m += gridDim.x) {
-        const T* bin = (OUT ? B_in : B) + m * sb;
-        T* y = B + m * sb;
-        if constexpr (RIGHT)                              // in flight with A's copies
-            ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
+    double* const z0 = s + chol_tensor_blocks<NT>() * CT_BLOCK;     // pass buffer b: z0 + b * Z
+    constexpr int Z = NT * RC * CT_BLOCK;
+    const int passes = (nrhs + 32 * RC - 1) / (32 * RC);
+    const T* bin = OUT ? B_in : B;
+    auto load_pass = [&](double* z, index_t m, int p) {
+        if constexpr (RIGHT)
+            ctm_load_rows<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
         else
-            cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, 0);
-        ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
+            cts_load_rhs<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
+    };
+    auto load_triangle = [&](index_t m) {             // (waits for every copy in flight)
+        ct_load<T, NT>(s, A + m * sa, lda, n, lower);
         __syncthreads();
         if (unit) {
             for (int i = threadIdx.x; i < 32 * NT; i += blockDim.x)
                 ct_block(s, i >> 5, i >> 5)[(i & 31) * (CT_LD + 1)] = 1.0;
             __syncthreads();
         }
-        for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
-            if (c0 > 0) {
-                if constexpr (RIGHT)
-                    ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
-                else
-                    cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
+    };
+    index_t m = blockIdx.x;
+    if (m >= batch || passes == 0) return;
+    load_pass(z0, m, 0);                              // in flight with the triangle's copies
+    load_triangle(m);
+    for (int buf = 0;; m += gridDim.x) {
+        for (int p = 0; p < passes; ++p) {
+            const bool last = p + 1 == passes;
+            const index_t next_m = last ? m + gridDim.x : m;
+            const int next_p = last ? 0 : p + 1;
+            const bool more = next_m < batch;
+            double* const z = z0 + buf * Z;
+            if (BUF == 2 && more) load_pass(z0 + (buf ^ 1) * Z, next_m, next_p);
+            ctm_product<NT, RC, BACKWARD, RIGHT>(z, s, alpha);
+            if constexpr (RIGHT)
+                ctm_store_rows<T, NT, RC>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
+            else
+                cts_store_rhs<T, NT, RC>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
+            if (!more) return;
+            __syncthreads();                      // the pass's blocks and S read by every thread
+            if (BUF == 1) load_pass(z0, next_m, next_p);
+            if (last) {
+                load_triangle(next_m);
+            } else {
                 if constexpr (sizeof(T) == 8) cp_async_wait_all();
                 __syncthreads();
             }
-            ctm_product<NT, RC, BACKWARD>(z, s, alpha);
-            if constexpr (RIGHT)
-                ctt_store_rows<T, NT, RC>(y, ldb, n, nrhs, c0, z);
-            else
-                cts_store_rhs<T, NT, RC>(y, ldb, n, nrhs, c0, z);
-            __syncthreads();                      // the blocks are reused by the next chunk
+            buf ^= BUF - 1;
         }
     }
 }

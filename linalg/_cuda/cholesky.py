@@ -497,14 +497,18 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 
 
 # kernels/potrf.cu chol_tensor_trmm: TRMM (either side) for LEAF < n <= SOLVE_MAX in one launch,
-# one matrix a block, on chol_tensor_trsm's storage, passes and threads with a product in place of
-# the solve: A's referenced triangle read once (a dense product reads all of A), B read once and
-# the product written once, nothing padded past n in memory (tri_tile's 64-row tiles pad n =
-# 65-128 to 128). TENSOR_TRMM_RULES: dtype -> rows of (first n, last n, first batch[, last
-# batch]) (rows_take), ahead of tri_tile's and tri_block's rules in triangular.trmm.
+# one matrix a block, on chol_tensor_trsm's storage with a product in place of the solve: A's
+# referenced triangle read once (a dense product reads all of A), B read once and the product
+# written once, nothing padded past n in memory (tri_tile's 64-row tiles pad n = 65-128 to 128);
+# the next pass's vectors in flight during a pass where two buffers fit. TENSOR_TRMM_SHAPES:
+# NT -> (passes of 32 RC vectors: RC, buffers, threads). TENSOR_TRMM_RULES: dtype -> rows of
+# (first n, last n, first batch[, last batch]) (rows_take), ahead of tri_tile's and tri_block's
+# rules in triangular.trmm.
+TENSOR_TRMM_SHAPES = {2: (1, 2, 128), 3: (1, 2, 256), 4: (1, 2, 512), 5: (1, 1, 512)}
 TENSOR_TRMM_RULES = {}
-COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {b}, {c}, {w}, {r}, {o}>"
-                              for t in ("float", "double") for b, c in TENSOR_SOLVE_CHUNKS.items()
+COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {nt}, {rc}, {buf}, {w}, {r}, {o}>"
+                              for t in ("float", "double")
+                              for nt, (rc, buf, _) in TENSOR_TRMM_SHAPES.items()
                               for w in ("false", "true") for r in ("false", "true")
                               for o in ("false", "true")]
 
@@ -515,10 +519,10 @@ def use_tensor_trmm(a):
     return rows_take(TENSOR_TRMM_RULES, a)
 
 
-def tensor_trmm_smem_bytes(nt, chunks):
+def tensor_trmm_smem_bytes(nt, chunks, buffers):
     """Dynamic shared bytes of chol_tensor_trmm (kernels/potrf.cu chol_tensor_trmm_smem): the
-    triangle's blocks, then a pass's NT x ``chunks`` vector blocks."""
-    return (nt * (nt + 1) // 2 + nt * chunks) * TENSOR_BLOCK_ELEMS * 8
+    triangle's blocks, then ``buffers`` passes of NT x ``chunks`` vector blocks."""
+    return (nt * (nt + 1) // 2 + buffers * nt * chunks) * TENSOR_BLOCK_ELEMS * 8
 
 
 def tensor_trmm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
@@ -545,13 +549,14 @@ def tensor_trmm(a, b, lower, trans, unit, alpha=1.0, out=None, right=False):
 
 @functools.lru_cache(maxsize=1024)
 def _tensor_trmm_config(device_id, dtype, n, backward, right, fresh):
-    """(launcher, threads, shared bytes) of chol_tensor_trmm at order n (chol_tensor_trsm's
-    passes and threads at NT = ceil(n / 32))."""
+    """(launcher, threads, shared bytes) of chol_tensor_trmm at order n (NT = ceil(n / 32),
+    TENSOR_TRMM_SHAPES[NT])."""
     nt = tensor_blocks_a_side(n)
-    chunks, threads = TENSOR_SOLVE_CHUNKS[nt], TENSOR_SOLVE_THREADS[nt]
-    name = (f"chol_tensor_trmm<{ctype(dtype)}, {nt}, {chunks}, {cbool(backward)}, "
+    chunks, buffers, threads = TENSOR_TRMM_SHAPES[nt]
+    name = (f"chol_tensor_trmm<{ctype(dtype)}, {nt}, {chunks}, {buffers}, {cbool(backward)}, "
             f"{cbool(right)}, {cbool(fresh)}>")
-    return kernel("potrf", name, "pqqpqqiiqiidp"), threads, tensor_trmm_smem_bytes(nt, chunks)
+    return (kernel("potrf", name, "pqqpqqiiqiidp"), threads,
+            tensor_trmm_smem_bytes(nt, chunks, buffers))
 
 
 # kernels/potrf.cu chol_tensor_inverse: POTRI and POTI for LEAF < n <= TRIANGLE_MAX in one launch,

@@ -258,6 +258,22 @@ def test_solve_kernels_fit_one_block_an_sm_up_to_nt_5():
             assert 1 <= first_batch <= min(last_batch, default=first_batch)
 
 
+def test_trmm_shapes_fit_a_block():
+    """chol_tensor_trmm: every NT up to SOLVE_MAX has a shape whose triangle and pass buffers fit
+    a block's 227 KiB, in whole pairs of warps (a round stores a block row's two strips
+    together) within the launch bound; its rules stay inside LEAF < n <= SOLVE_MAX."""
+    last_nt = cholesky.tensor_blocks_a_side(cholesky.SOLVE_MAX)
+    assert set(cholesky.TENSOR_TRMM_SHAPES) == set(range(2, last_nt + 1))
+    for nt, (chunks, buffers, threads) in cholesky.TENSOR_TRMM_SHAPES.items():
+        assert buffers in (1, 2) and chunks >= 1
+        assert cholesky.tensor_trmm_smem_bytes(nt, chunks, buffers) <= 227 * 1024
+        assert threads % 64 == 0 and threads <= (512 if nt >= 4 else 256)
+    for rows in cholesky.TENSOR_TRMM_RULES.values():
+        for first, last, first_batch, *last_batch in rows:
+            assert cholesky.tri.LEAF < first <= last <= cholesky.SOLVE_MAX
+            assert 1 <= first_batch <= min(last_batch, default=first_batch)
+
+
 def test_lauum_rule_stays_inside_the_kernels_sizes():
     """chol_tensor_lauum's rows: above the leaf, up to TRIANGLE_MAX, every NT with threads, a
     first batch of at least 1, the rows of a dtype in increasing n without overlap."""

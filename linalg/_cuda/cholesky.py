@@ -504,7 +504,7 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # NT -> (passes of 32 RC vectors: RC, buffers, threads). TENSOR_TRMM_RULES: dtype -> rows of
 # (first n, last n, first batch[, last batch]) (rows_take), ahead of tri_tile's and tri_block's
 # rules in triangular.trmm.
-TENSOR_TRMM_SHAPES = {2: (1, 2, 128), 3: (1, 2, 256), 4: (1, 2, 512), 5: (1, 1, 512)}
+TENSOR_TRMM_SHAPES = {2: (1, 1, 128), 3: (1, 2, 256), 4: (2, 1, 512), 5: (1, 1, 512)}
 TENSOR_TRMM_RULES = {}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {nt}, {rc}, {buf}, {w}, {r}, {o}>"
                               for t in ("float", "double")

@@ -503,9 +503,18 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # the next pass's vectors in flight during a pass where two buffers fit. TENSOR_TRMM_SHAPES:
 # NT -> (passes of 32 RC vectors: RC, buffers, threads). TENSOR_TRMM_RULES: dtype -> rows of
 # (first n, last n, first batch[, last batch]) (rows_take), ahead of tri_tile's and tri_block's
-# rules in triangular.trmm.
+# rules in triangular.trmm. Measured on an H200 (reports/gpu_20261129e calls 1-3, `python3
+# reports/gpu_20261129e/device/p_trmm.py`: public calls in place, n vectors, against the rules
+# before, left N and right N of a lower triangle; call 1 every variant at 10 240): NT = 3 (n =
+# 65-96) at every batch measured (1-30 000) 1.09-1.80x, n = 65 / 81 / 95 at 10 240 1.51-1.80x
+# (1.23-1.43x the dense product), n = 96 1.10-1.38x; two pass buffers 1.03-1.10x one there
+# (call 2), the right side's transposed passes 1.08-1.10x. NT = 2 (n = 56-64) 1.00-1.49x at
+# 300-1000 matrices (n = 60-64 1.10-1.24x at 2000), 0.80-0.92x at 10 240; NT = 4 (n = 112 /
+# 128) 1.09-1.52x at 1-200 matrices, 0.90-1.13x at 300, 0.66-0.88x at 10 240; NT = 5 (n = 160)
+# 1.01-1.42x at 100-200, 0.81-0.94x at 1-10. float32: 0.34-1.03x (off).
 TENSOR_TRMM_SHAPES = {2: (1, 1, 128), 3: (1, 2, 256), 4: (2, 1, 512), 5: (1, 1, 512)}
-TENSOR_TRMM_RULES = {}
+TENSOR_TRMM_RULES = {"float64": ((56, 64, 300, 1000), (60, 64, 1001, 2000), (65, 96, 1),
+                                 (97, 128, 1, 200), (129, SOLVE_MAX, 100, 200))}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {nt}, {rc}, {buf}, {w}, {r}, {o}>"
                               for t in ("float", "double")
                               for nt, (rc, buf, _) in TENSOR_TRMM_SHAPES.items()

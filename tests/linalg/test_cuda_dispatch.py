@@ -776,6 +776,23 @@ def test_tensor_trmm_launch_multiplies_every_variant(monkeypatch, side, lower, t
     numpy.testing.assert_allclose(b, expected, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype, batch, n, taken", [
+    (numpy.float64, 1, 65, True), (numpy.float64, 30000, 96, True),
+    (numpy.float64, 10240, 64, False), (numpy.float64, 1000, 56, True),
+    (numpy.float64, 1000, 55, False), (numpy.float64, 299, 64, False),
+    (numpy.float64, 2000, 60, True), (numpy.float64, 2000, 59, False),
+    (numpy.float64, 2001, 64, False), (numpy.float64, 200, 128, True),
+    (numpy.float64, 201, 97, False), (numpy.float64, 100, 160, True),
+    (numpy.float64, 99, 129, False), (numpy.float64, 100, 161, False),
+    (numpy.float32, 100, 80, False)])
+def test_tensor_trmm_rules_take_their_sizes_and_batches(dtype, batch, n, taken):
+    """chol_tensor_trmm's measured rows: float64 n = 65-96 at every batch, 56-64 at 300-1000 and
+    60-64 to 2000, 97-128 up to 200 matrices, 129-SOLVE_MAX at 100-200; never float32."""
+    from linalg._cuda import cholesky as chol_mod
+    a = types.SimpleNamespace(shape=(batch, n, n), dtype=numpy.dtype(dtype))    # no memory
+    assert chol_mod.use_tensor_trmm(a) == taken
+
+
 @pytest.mark.parametrize("keep, in_place", [((), True), (("b",), False)])
 def test_tensor_trmm_rule_comes_first_for_trmm(monkeypatch, keep, in_place):
     """chol_tensor_trmm takes a TRMM where a row of TENSOR_TRMM_RULES holds n and the batch, ahead

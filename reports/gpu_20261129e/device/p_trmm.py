@@ -50,7 +50,8 @@ def case(dtype, n, batch, variant, bw, shape):
     dense = timeit(lambda: cupy.matmul(t, b) if side == "left" else cupy.matmul(b, t))
     before, tensor = min(times["before"]), min(times["tensor"])
     nbytes = (n * (n + 1) / 2 + 2 * n * nv) * numpy.dtype(dtype).itemsize * batch
-    print(f"| {dtype.__name__} | {n} | {batch} | {variant} | {shape} | {before:.4f} | {tensor:.4f} | "
+    print(f"| {dtype.__name__} | {n} | {batch} | {variant} | {shape} | {before:.4f} | "
+          f"{tensor:.4f} | "
           f"{dense:.4f} | {before / tensor:.2f} | {dense / tensor:.2f} | "
           f"{100 * nbytes / tensor / 1e6 / bw:.1f} | {diff:.1e} |", flush=True)
 

@@ -1737,17 +1737,20 @@ __device__ __forceinline__ void ctm_strip_store_t(double* blk, const double (&ac
 // the block rows that the later rounds no longer read first (forward from the last block row
 // up, BACKWARD from the first down); a round's strips are stored once every warp of it has read
 // its operands. A block row's two strips of a column block fall in one round (strips come in
-// pairs and the warp count is even), since each reads the whole of B_I. TRANSPOSED: the chunk's
-// blocks hold B and Y transposed (RIGHT). Starts and ends after a barrier.
+// pairs and the warp count is even), since each reads the whole of B_I. A strip wholly past n
+// is skipped (its rows stay the zeros they were loaded as; n = 65-80 skips one strip of six a
+// pass). TRANSPOSED: the chunk's blocks hold B and Y transposed (RIGHT). Starts and ends after a
+// barrier.
 template <int NT, int RC, bool BACKWARD, bool TRANSPOSED>
-__device__ __forceinline__ void ctm_product(double* z, const double* s, double alpha) {
+__device__ __forceinline__ void ctm_product(double* z, const double* s, double alpha, int n) {
     constexpr int STRIPS = NT * RC * 2;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     for (int round = 0; round < STRIPS; round += warps) {
         const int u = round + warp;
         const int row = u / (2 * RC), I = BACKWARD ? row : NT - 1 - row, rho = (u >> 1) % RC;
+        const bool live = u < STRIPS && 32 * I + 16 * (u & 1) < n;
         double acc[4][4];
-        if (u < STRIPS) {
+        if (live) {
             cts_strip_zero(acc);
             for (int K = BACKWARD ? I : 0; K <= (BACKWARD ? NT - 1 : I); ++K) {
                 const double* b = cts_rhs<RC>(z, K, rho);
@@ -1770,7 +1773,7 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
                 for (int e = 0; e < 4; ++e) acc[f][e] *= alpha;
         }
         __syncthreads();                          // B_K read by every strip of the round
-        if (u < STRIPS) {
+        if (live) {
             if constexpr (TRANSPOSED)
                 ctm_strip_store_t(cts_rhs<RC>(z, I, rho), acc, u & 1, lane);
             else
@@ -1862,7 +1865,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
             const bool more = next_m < batch;
             double* const z = z0 + buf * Z;
             if (BUF == 2 && more) load_pass(z0 + (buf ^ 1) * Z, next_m, next_p);
-            ctm_product<NT, RC, BACKWARD, RIGHT>(z, s, alpha);
+            ctm_product<NT, RC, BACKWARD, RIGHT>(z, s, alpha, n);
             if constexpr (RIGHT)
                 ctm_store_rows<T, NT, RC>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
             else

@@ -177,10 +177,14 @@ def tune_gemm(t, dtype, problems, batch0):
 ROW_BLOCKS = (16, 32, 64, 128, 256)
 
 
-def rows_candidates(own_params=None):
-    """The "rows" rules tried: every block height on both paths, and with ``own_params`` (the
-    table's "rows_params" for the class, if any) our kernel with those parameters too."""
-    cands = [{"rows": r, "rows_path": p} for r in ROW_BLOCKS for p in ("kernel", "vendor")]
+def rows_candidates(own_params=None, zone_rows=None):
+    """The "rows" rules tried: every block height on both paths (and ``zone_rows``, one zone's
+    rows: cuBLAS's batched call on the zones' own matrices, the bench's "cupy.matmul batched",
+    measured 1.10x the one tall call on float64 192x216 (27x216)^T, H200,
+    reports/gpu_20261128k), and with ``own_params`` (the table's "rows_params" for the class, if
+    any) our kernel with those parameters too."""
+    heights = ROW_BLOCKS + ((zone_rows,) if zone_rows and zone_rows not in ROW_BLOCKS else ())
+    cands = [{"rows": r, "rows_path": p} for r in heights for p in ("kernel", "vendor")]
     if own_params:
         cands += [{"rows": r, "rows_path": "kernel", "rows_params": dict(own_params)}
                   for r in ROW_BLOCKS]
@@ -316,7 +320,7 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
                       for cand, ms in streamed[form]]
             timed[form] = [(cand, timeit(lambda: blas.gemm(a, b, c, transb=form,
                                                                _params=cand), t.reps, 2))
-                           for cand in rows_candidates(own)]
+                           for cand in rows_candidates(own, m)]
             t.log += [f"gemm rows {dtype} {cls} {form} {cand}: {ms:.4f} ms"
                       for cand, ms in timed[form]]
             t.log.append(f"gemm rows {dtype} {cls} {form} one call: kernel {base[form][0]:.4f}, "

@@ -42,6 +42,16 @@ def test_candidates_try_the_tables_own_kernel_parameters():
     assert [c["rows_params"]["stages"] for c in own if "rows_params" in c] == [2] * 5
 
 
+def test_candidates_try_a_zones_own_rows_once():
+    """The zone's height (192 rows for 3-D Q3) joins the block heights on both paths; a height
+    already among them is not tried twice."""
+    tune = load_script("tune_blas")
+    zone = tune.rows_candidates(None, 192)
+    assert {c["rows_path"] for c in zone if c["rows"] == 192} == {"kernel", "vendor"}
+    assert len(zone) == 2 * (len(tune.ROW_BLOCKS) + 1)
+    assert len(tune.rows_candidates(None, 32)) == 2 * len(tune.ROW_BLOCKS)
+
+
 S9 = {"cfg": "stream", "nc": 9, "rp": 64, "stages": 2, "pad": False}
 S3 = {"cfg": "stream", "nc": 3, "rp": 32, "stages": 3, "pad": True}
 

@@ -180,9 +180,10 @@ ROW_BLOCKS = (16, 32, 64, 128, 256)
 def rows_candidates(own_params=None, zone_rows=None):
     """The "rows" rules tried: every block height on both paths (and ``zone_rows``, one zone's
     rows: cuBLAS's batched call on the zones' own matrices, the bench's "cupy.matmul batched",
-    measured 1.10x the one tall call on float64 192x216 (27x216)^T, H200,
-    reports/gpu_20261128k), and with ``own_params`` (the table's "rows_params" for the class, if
-    any) our kernel with those parameters too."""
+    1.05-1.10x the one tall call on float64 192x216 (27x216)^T at 12 945 zones in bench_blas
+    (H200, reports/gpu_20261128k, reports/gpu_20261129e call 6), 0.99-1.00x in this stage's
+    6472 zones), and with ``own_params`` (the table's "rows_params" for the class, if any) our
+    kernel with those parameters too."""
     heights = ROW_BLOCKS + ((zone_rows,) if zone_rows and zone_rows not in ROW_BLOCKS else ())
     cands = [{"rows": r, "rows_path": p} for r in heights for p in ("kernel", "vendor")]
     if own_params:
@@ -311,8 +312,13 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
             if t.out_of_time():
                 break
             b = cupy.random.standard_normal((1, n, q) if form == "T" else (1, q, n)).astype(dtype)
-            base[form] = tuple(timeit(lambda: blas.gemm(a, b, c, transb=form, _path=path),
-                                          t.reps, 2) for path in ("kernel", "vendor"))
+            # Our one call by the untuned default (``_params={}``), not the table's entry: an
+            # installed gemm_stream entry would otherwise be the baseline its own candidates
+            # are held against, and a rerun would drop it (reports/gpu_20261129e call 6).
+            base[form] = (timeit(lambda: blas.gemm(a, b, c, transb=form, _params={},
+                                                   _path="kernel"), t.reps, 2),
+                          timeit(lambda: blas.gemm(a, b, c, transb=form, _path="vendor"),
+                                 t.reps, 2))
             streamed[form] = [(cand, timeit(lambda: blas.gemm(
                 a, b, c, transb=form, _params=cand, _path="kernel"), t.reps, 2))
                 for cand in stream_candidates(n, q)]

@@ -1622,16 +1622,19 @@ __device__ __forceinline__ void ctt_solve_chunk(double* z, const double* s) {
 }
 
 // The right side's vectors: X^T's column c is B's row c0 + c (n entries, contiguous), so a warp
-// loads 32 equations of one vector (coalesced) into a column of a chunk block; zeros past n and
-// past nvec. float64 by cp.async (the caller waits), float widened on the way.
-template <typename T, int NT, int RC>
+// loads 32 equations of one vector (coalesced) into a column of a chunk block (TRANSPOSED: into
+// a row, equation i of vector c at (c % 32) * CT_LD + i % 32, without bank conflicts:
+// chol_tensor_trmm); zeros past n and past nvec. float64 by cp.async (the caller waits), float
+// widened on the way.
+template <typename T, int NT, int RC, bool TRANSPOSED = false>
 __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb, int n, int nvec,
                                               int c0) {
     constexpr int SEGS = NT * 32 * RC;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     for (int u = warp; u < SEGS; u += warps) {
         const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
-        double* dst = cts_rhs<RC>(z, I, c >> 5) + lane * CT_LD + (c & 31);
+        double* dst = cts_rhs<RC>(z, I, c >> 5) +
+                      (TRANSPOSED ? (c & 31) * CT_LD + lane : lane * CT_LD + (c & 31));
         if (i < n && col < nvec) {
             if constexpr (sizeof(T) == 8)
                 cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
@@ -1644,15 +1647,16 @@ __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb
 }
 
 // The chunk's solution back into B's rows c0 .. (equations < n, vectors < nvec), a warp 32
-// equations of one vector (coalesced).
-template <typename T, int NT, int RC>
+// equations of one vector (coalesced); TRANSPOSED as ctt_load_rows.
+template <typename T, int NT, int RC, bool TRANSPOSED = false>
 __device__ __forceinline__ void ctt_store_rows(T* x, index_t ldb, int n, int nvec, int c0,
                                                const double* z) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     for (int u = warp; u < NT * 32 * RC; u += warps) {
         const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
         if (i < n && col < nvec)
-            x[(index_t)col * ldb + i] = T(cts_rhs<RC>(z, I, c >> 5)[lane * CT_LD + (c & 31)]);
+            x[(index_t)col * ldb + i] = T(cts_rhs<RC>(z, I, c >> 5)[
+                TRANSPOSED ? (c & 31) * CT_LD + lane : lane * CT_LD + (c & 31)]);
     }
 }
 
@@ -1783,42 +1787,6 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
     }
 }
 
-// The right side's vectors c0 .. c0 + 32 RC - 1 (B's rows, n entries each) into the chunk's
-// blocks transposed: equation i of vector c at (c % 32) * CT_LD + i % 32 of block (i / 32,
-// c / 32), a warp 32 equations of one vector (coalesced, no bank conflicts); zeros past n and
-// nvec. float64 by cp.async (the caller waits), float widened on the way.
-template <typename T, int NT, int RC>
-__device__ __forceinline__ void ctm_load_rows(double* z, const T* b, index_t ldb, int n, int nvec,
-                                              int c0) {
-    constexpr int SEGS = NT * 32 * RC;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    for (int u = warp; u < SEGS; u += warps) {
-        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
-        double* dst = cts_rhs<RC>(z, I, c >> 5) + (c & 31) * CT_LD + lane;
-        if (i < n && col < nvec) {
-            if constexpr (sizeof(T) == 8)
-                cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
-            else
-                *dst = double(b[(index_t)col * ldb + i]);
-        } else {
-            *dst = 0.0;
-        }
-    }
-}
-
-// The chunk's product back into B's rows c0 .. (equations < n, vectors < nvec), from the
-// transposed blocks, a warp 32 equations of one vector.
-template <typename T, int NT, int RC>
-__device__ __forceinline__ void ctm_store_rows(T* y, index_t ldb, int n, int nvec, int c0,
-                                               const double* z) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    for (int u = warp; u < NT * 32 * RC; u += warps) {
-        const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
-        if (i < n && col < nvec)
-            y[(index_t)col * ldb + i] = T(cts_rhs<RC>(z, I, c >> 5)[(c & 31) * CT_LD + lane]);
-    }
-}
-
 // Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
 // computes the same): the triangle's blocks, then BUF passes' NT x RC vector blocks.
 template <int NT, int RC, int BUF>
@@ -1840,7 +1808,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     const T* bin = OUT ? B_in : B;
     auto load_pass = [&](double* z, index_t m, int p) {
         if constexpr (RIGHT)
-            ctm_load_rows<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
+            ctt_load_rows<T, NT, RC, true>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
         else
             cts_load_rhs<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
     };
@@ -1867,7 +1835,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
             if (BUF == 2 && more) load_pass(z0 + (buf ^ 1) * Z, next_m, next_p);
             ctm_product<NT, RC, BACKWARD, RIGHT>(z, s, alpha, n);
             if constexpr (RIGHT)
-                ctm_store_rows<T, NT, RC>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
+                ctt_store_rows<T, NT, RC, true>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
             else
                 cts_store_rhs<T, NT, RC>(B + m * sb, ldb, n, nrhs, 32 * RC * p, z);
             if (!more) return;

@@ -695,6 +695,15 @@ def _emulate_tensor_trsm(args, backward, right):
     info[...] = 0
 
 
+def _emulating_config(emulate, right):
+    """A stand-in for cholesky._tensor_trsm_config / _tensor_trmm_config whose launcher runs
+    ``emulate(args, backward, right)`` (the kernel's arithmetic in NumPy) on its arguments."""
+    def config(device, dtype, n, backward, right_, fresh):
+        assert right_ == right
+        return (lambda grid, threads, args, smem: emulate(args, backward, right)), 256, 0
+    return config
+
+
 @pytest.mark.parametrize("side,lower,trans,unit", list(itertools.product(
     ("left", "right"), (True, False), (False, True), (False, True))))
 def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans, unit):
@@ -704,13 +713,7 @@ def test_tensor_trsm_launch_solves_every_variant(monkeypatch, side, lower, trans
     a larger matrix."""
     from linalg._cuda import cholesky as chol_mod
     right = side == "right"
-
-    def config(device, dtype, n, backward, right_, fresh):
-        assert right_ == right
-        launch = lambda grid, threads, args, smem: _emulate_tensor_trsm(args, backward,  # noqa
-                                                                        right)
-        return launch, 256, 0
-    monkeypatch.setattr(chol_mod, "_tensor_trsm_config", config)
+    monkeypatch.setattr(chol_mod, "_tensor_trsm_config", _emulating_config(_emulate_tensor_trsm, right))
     monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
     monkeypatch.setattr(chol_mod, "info_array", lambda batch: numpy.zeros(batch, numpy.int32))
     g = numpy.random.default_rng(5)
@@ -754,13 +757,7 @@ def test_tensor_trmm_launch_multiplies_every_variant(monkeypatch, side, lower, t
     matrix whose diagonal is not read with unit."""
     from linalg._cuda import cholesky as chol_mod
     right = side == "right"
-
-    def config(device, dtype, n, backward, right_, fresh):
-        assert right_ == right
-        launch = lambda grid, threads, args, smem: _emulate_tensor_trmm(args, backward,  # noqa
-                                                                        right)
-        return launch, 256, 0
-    monkeypatch.setattr(chol_mod, "_tensor_trmm_config", config)
+    monkeypatch.setattr(chol_mod, "_tensor_trmm_config", _emulating_config(_emulate_tensor_trmm, right))
     monkeypatch.setattr(chol_mod, "current_device", lambda: 0)
     g = numpy.random.default_rng(6)
     a, t = _triangle_in_larger_matrix(g, lower, unit)

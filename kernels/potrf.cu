@@ -932,6 +932,27 @@ __device__ __forceinline__ float* ct_staged(double* blk, int r) {
 // plain loads widened on the way, at most 8 a thread in flight, took 2.5x float64's load time).
 // Ends after a barrier for float; float64's caller waits at its own.
 template <typename T, int NT>
+__device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower);
+
+// The staging slots (ct_staged) of the `blocks` consecutive blocks at s widened to double at
+// their places, a warp a block: slot (r, lane) to entry (r, lane), or (lane, r) with
+// `transposed`. The caller's copies have arrived and the block has passed a barrier since;
+// ends after a barrier.
+__device__ __forceinline__ void ct_widen_blocks(double* s, int blocks, bool transposed) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int b = warp; b < blocks; b += warps) {
+        double* blk = s + b * CT_BLOCK;
+        float v[32];
+#pragma unroll
+        for (int r = 0; r < 32; ++r) v[r] = ct_staged(blk, r)[lane];
+        __syncwarp();                             // every lane's slots read before the rows fill
+#pragma unroll
+        for (int r = 0; r < 32; ++r) blk[transposed ? lane * CT_LD + r : r * CT_LD + lane] = v[r];
+    }
+    __syncthreads();
+}
+
+template <typename T, int NT>
 __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int n, int lower) {
     constexpr int UNITS = 4 * chol_tensor_blocks<NT>();             // (block, 8 of its rows)
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
@@ -963,16 +984,7 @@ __device__ __forceinline__ void ct_load(double* s, const T* a, index_t lda, int 
     cp_async_wait_all();
     if constexpr (sizeof(T) == 4) {
         __syncthreads();
-        for (int b = warp; b < chol_tensor_blocks<NT>(); b += warps) {
-            double* blk = s + b * CT_BLOCK;
-            float v[32];
-#pragma unroll
-            for (int r = 0; r < 32; ++r) v[r] = ct_staged(blk, r)[lane];
-            __syncwarp();                         // every lane's slots read before the rows fill
-#pragma unroll
-            for (int r = 0; r < 32; ++r) blk[lower ? r * CT_LD + lane : lane * CT_LD + r] = v[r];
-        }
-        __syncthreads();
+        ct_widen_blocks(s, chol_tensor_blocks<NT>(), !lower);
     }
 }
 
@@ -1787,6 +1799,37 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
     }
 }
 
+// A float pass staged: vectors c0 .. c0 + 32 RC - 1 by cp.async into the staging slots of the
+// pass's blocks (ct_staged; TRANSPOSED: B's rows, a vector a block row, as ctt_load_rows),
+// zeros past n and nvec, widened by ct_widen_blocks once they have arrived: a float pass then
+// loads in flight as a float64 one does (plain loads widened on the way, as cts_load_rhs's, held
+// float TRMM at 0.34-1.03x the paths before, reports/gpu_20261129e calls 1-2).
+template <int NT, int RC, bool TRANSPOSED>
+__device__ __forceinline__ void ctm_stage_pass(double* z, const float* b, index_t ldb, int n,
+                                               int nvec, int c0) {
+    constexpr int SEGS = NT * 32 * RC;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int u = warp; u < SEGS; u += warps) {
+        int i, col, r;                            // the entry, and its block row
+        double* blk;
+        if constexpr (TRANSPOSED) {
+            const int I = u / (32 * RC), c = u % (32 * RC);
+            i = 32 * I + lane, col = c0 + c, r = c & 31;
+            blk = cts_rhs<RC>(z, I, c >> 5);
+        } else {
+            const int rho = u % RC;
+            i = u / RC, col = c0 + 32 * rho + lane, r = i & 31;
+            blk = cts_rhs<RC>(z, i >> 5, rho);
+        }
+        float* slot = ct_staged(blk, r) + lane;
+        if (i < n && col < nvec)
+            cp_async_element(slot, b + (TRANSPOSED ? (index_t)col * ldb + i
+                                                   : (index_t)i * ldb + col));
+        else
+            *slot = 0.0f;
+    }
+}
+
 // Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
 // computes the same): the triangle's blocks, then BUF passes' NT x RC vector blocks.
 template <int NT, int RC, int BUF>
@@ -1806,8 +1849,10 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     constexpr int Z = NT * RC * CT_BLOCK;
     const int passes = (nrhs + 32 * RC - 1) / (32 * RC);
     const T* bin = OUT ? B_in : B;
-    auto load_pass = [&](double* z, index_t m, int p) {
-        if constexpr (RIGHT)
+    auto load_pass = [&](double* z, index_t m, int p) {       // in flight; float staged
+        if constexpr (sizeof(T) == 4)
+            ctm_stage_pass<NT, RC, RIGHT>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
+        else if constexpr (RIGHT)
             ctt_load_rows<T, NT, RC, true>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
         else
             cts_load_rhs<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
@@ -1825,6 +1870,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     if (m >= batch || passes == 0) return;
     load_pass(z0, m, 0);                              // in flight with the triangle's copies
     load_triangle(m);
+    if constexpr (sizeof(T) == 4) ct_widen_blocks(z0, NT * RC, false);
     for (int buf = 0;; m += gridDim.x) {
         for (int p = 0; p < passes; ++p) {
             const bool last = p + 1 == passes;
@@ -1844,9 +1890,11 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
             if (last) {
                 load_triangle(next_m);
             } else {
-                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                cp_async_wait_all();
                 __syncthreads();
             }
+            if constexpr (sizeof(T) == 4)                  // the next pass, now arrived
+                ct_widen_blocks(z0 + (buf ^ (BUF - 1)) * Z, NT * RC, false);
             buf ^= BUF - 1;
         }
     }

@@ -511,10 +511,15 @@ def _tensor_trsm_config(device_id, dtype, n, backward, right, fresh):
 # (call 2), the right side's transposed passes 1.08-1.10x. NT = 2 (n = 56-64) 1.00-1.49x at
 # 300-1000 matrices (n = 60-64 1.10-1.24x at 2000), 0.80-0.92x at 10 240; NT = 4 (n = 112 /
 # 128) 1.09-1.52x at 1-200 matrices, 0.90-1.13x at 300, 0.66-0.88x at 10 240; NT = 5 (n = 160)
-# 1.01-1.42x at 100-200, 0.81-0.94x at 1-10. float32: 0.34-1.03x (off).
+# 1.01-1.42x at 100-200, 0.81-0.94x at 1-10. float32 (its passes staged by cp.async and widened
+# in shared memory since call 7; plain loads widened on the way before, 0.34-1.03x): NT = 3
+# left N / right N 1.61-1.75x at 100 matrices, 1.29-1.51x at 1000, 1.04-1.27x at 3000,
+# 0.99-1.22x at 10 240 where left T read 0.96-0.99x; NT = 2 0.67-1.12x, NT = 4 0.62-0.85x
+# from 1000 (call 7).
 TENSOR_TRMM_SHAPES = {2: (1, 1, 128), 3: (1, 2, 256), 4: (2, 1, 512), 5: (1, 1, 512)}
 TENSOR_TRMM_RULES = {"float64": ((56, 64, 300, 1000), (60, 64, 1001, 2000), (65, 96, 1),
-                                 (97, 128, 1, 200), (129, SOLVE_MAX, 100, 200))}
+                                 (97, 128, 1, 200), (129, SOLVE_MAX, 100, 200)),
+                     "float32": ((65, 96, 100, 1000),)}
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_trmm<{t}, {nt}, {rc}, {buf}, {w}, {r}, {o}>"
                               for t in ("float", "double")
                               for nt, (rc, buf, _) in TENSOR_TRMM_SHAPES.items()

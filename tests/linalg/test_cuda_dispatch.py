@@ -781,10 +781,12 @@ def test_tensor_trmm_launch_multiplies_every_variant(monkeypatch, side, lower, t
     (numpy.float64, 2001, 64, False), (numpy.float64, 200, 128, True),
     (numpy.float64, 201, 97, False), (numpy.float64, 100, 160, True),
     (numpy.float64, 99, 129, False), (numpy.float64, 100, 161, False),
-    (numpy.float32, 100, 80, False)])
+    (numpy.float32, 100, 80, True), (numpy.float32, 1001, 80, False),
+    (numpy.float32, 99, 96, False), (numpy.float32, 1000, 97, False)])
 def test_tensor_trmm_rules_take_their_sizes_and_batches(dtype, batch, n, taken):
     """chol_tensor_trmm's measured rows: float64 n = 65-96 at every batch, 56-64 at 300-1000 and
-    60-64 to 2000, 97-128 up to 200 matrices, 129-SOLVE_MAX at 100-200; never float32."""
+    60-64 to 2000, 97-128 up to 200 matrices, 129-SOLVE_MAX at 100-200; float32 n = 65-96 at
+    100-1000 matrices."""
     from linalg._cuda import cholesky as chol_mod
     a = types.SimpleNamespace(shape=(batch, n, n), dtype=numpy.dtype(dtype))    # no memory
     assert chol_mod.use_tensor_trmm(a) == taken

@@ -1415,7 +1415,15 @@ def test_kept_operands_take_the_out_of_place_kernels_or_one_copy(monkeypatch):
     assert run(tri_mod.lauum, m48, True, keep=("a",)) == [("new", "a"), ("tri_block", True)]
     monkeypatch.setattr(tri_mod, "use_tile", lambda op, dtype, n, variant, batch=None: True)
     monkeypatch.setattr(tri_mod, "use_block", lambda op, dtype, n, variant: False)
+    monkeypatch.setattr(chol_mod, "TENSOR_TRMM_RULES", {})
     assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == [("tile",)]
+    # chol_tensor_trmm ahead of the tile where its rules take n: out of place into a new array
+    monkeypatch.setattr(chol_mod, "TENSOR_TRMM_RULES", {"float64": ((65, 128, 1),)})
+    monkeypatch.setattr(chol_mod, "tensor_trmm", lambda a, b, *args, out=None, right=False:
+                        events.append(("tensor_trmm", out is not b)))
+    assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5)), keep=("b",)) == \
+        [("new", "b"), ("tensor_trmm", True)]
+    assert run(tri_mod.trmm, m100, numpy.empty((2, 100, 5))) == [("tensor_trmm", False)]
 
 
 def test_tri_tile_serves_the_sizes_that_fill_its_tiles():

@@ -675,19 +675,28 @@ def _triangle_in_larger_matrix(g, lower, unit):
     return a, t
 
 
+def _tensor_operator(args, b_in, backward, right):
+    """The operator of chol_tensor_trsm's / chol_tensor_trmm's launch arguments ``args`` (their
+    first eleven: A, lda, sa, B, ldb, sb, n, vectors, batch, lower, unit), the layouts checked:
+    S, the lower form (A's lower triangle, or its upper one transposed; ones on its diagonal
+    with unit), or S^T where ``backward``."""
+    (a, lda, sa, dst, ldb, sb, n, nvec, batch, lower, unit) = args
+    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
+    assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
+    assert dst.shape == ((batch, nvec, n) if right else (batch, n, nvec))
+    s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
+    if unit:
+        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
+    return s.swapaxes(1, 2) if backward else s
+
+
 def _emulate_tensor_trsm(args, backward, right):
     """kernels/potrf.cu chol_tensor_trsm's arithmetic on its launch arguments in NumPy: S, the
     lower form (A's lower triangle, or its upper one transposed), the solve's operator S or,
     backward, S^T; X = alpha op^-1 B read from B_in, written to B (rows ldb apart, matrices sb
     apart; right: X^T and B^T, the vectors B's rows)."""
-    (a, lda, sa, dst, ldb, sb, n, nrhs, batch, lower, unit, alpha, info, b_in) = args
-    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
-    assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
-    assert dst.shape == ((batch, nrhs, n) if right else (batch, n, nrhs))
-    s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
-    if unit:
-        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
-    op = s.swapaxes(1, 2) if backward else s
+    dst, (alpha, info, b_in) = args[3], args[11:]
+    op = _tensor_operator(args[:11], b_in, backward, right)
     if right:
         dst[...] = alpha * numpy.linalg.solve(op, b_in.swapaxes(1, 2)).swapaxes(1, 2)
     else:
@@ -737,14 +746,8 @@ def _emulate_tensor_trmm(args, backward, right):
     lower form (A's lower triangle, or its upper one transposed; ones on its diagonal with unit),
     the product's operator S or, backward, S^T; alpha op B read from B_in, written to B (right:
     (op B^T)^T, the vectors B's rows)."""
-    (a, lda, sa, dst, ldb, sb, n, nvec, batch, lower, unit, alpha, b_in) = args
-    assert a.strides[1:] == (lda * a.itemsize, a.itemsize) and a.strides[0] == sa * a.itemsize
-    assert dst.strides[1:] == (ldb * a.itemsize, a.itemsize) and b_in.strides == dst.strides
-    assert dst.shape == ((batch, nvec, n) if right else (batch, n, nvec))
-    s = numpy.tril(a) if lower else numpy.tril(a.swapaxes(1, 2))
-    if unit:
-        s[:, numpy.arange(n), numpy.arange(n)] = 1.0
-    op = s.swapaxes(1, 2) if backward else s
+    dst, (alpha, b_in) = args[3], args[11:]
+    op = _tensor_operator(args[:11], b_in, backward, right)
     dst[...] = alpha * ((op @ b_in.swapaxes(1, 2)).swapaxes(1, 2) if right else op @ b_in)
 
 

@@ -1729,7 +1729,8 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
 //             upper one, read transposed; zeros above the diagonal, the identity past n), ones
 //             on its diagonal with unit; then BUF buffers of a pass's vectors, 32 RC at a time
 //             (NT x RC blocks; RIGHT: each block transposed, a vector a row, so that B's rows
-//             load and store without bank conflicts).
+//             load and store without bank conflicts). float input lands in the blocks' float
+//             slots by cp.async and is widened there (ct_load's way; ctm_stage_pass).
 // Passes:     with BUF = 2 the next pass's vectors (this matrix's, or the next matrix's first)
 //             are in flight while a pass is multiplied and stored; the next matrix's triangle
 //             is loaded after the last pass (its buffer is in use until then).

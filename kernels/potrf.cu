@@ -1220,12 +1220,15 @@ __device__ __forceinline__ const double* cts_rhs(const double* z, int I, int rho
 }
 
 // Columns c0 .. c0 + 32 RC - 1 of B (n x nrhs, rows ldb apart) into the chunk's blocks, zeros
-// past n and nrhs: a warp a (row, 32 columns) segment, coalesced; float64 by cp.async (the
-// caller waits), float widened on the way (AHEAD loads a thread in flight).
+// past n and nrhs: a warp a (row, 32 columns) segment, coalesced, by cp.async (the caller
+// waits); float into the blocks' float slots (ct_staged: the block's row r of 32 at slot (r,
+// lane)), widened at their places by cts_widen_pass once they have arrived (plain loads widened
+// on the way, at most 8 a thread in flight, held float TRMM at 0.34-1.03x the paths before it:
+// reports/gpu_20261129e calls 1-2 and 7).
 template <typename T, int NT, int RC>
 __device__ __forceinline__ void cts_load_rhs(double* z, const T* b, index_t ldb, int n, int nrhs,
                                              int c0) {
-    constexpr int SEGS = 32 * NT * RC, AHEAD = 8;
+    constexpr int SEGS = 32 * NT * RC;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     if constexpr (sizeof(T) == 8) {
 #pragma unroll 4
@@ -1238,20 +1241,25 @@ __device__ __forceinline__ void cts_load_rhs(double* z, const T* b, index_t ldb,
                 *dst = 0.0;
         }
     } else {
-        for (int u0 = warp; u0 < SEGS; u0 += AHEAD * warps) {
-            double v[AHEAD];
-#pragma unroll
-            for (int h = 0; h < AHEAD; ++h) {
-                const int u = u0 + h * warps, i = u / RC, col = c0 + 32 * (u % RC) + lane;
-                v[h] = (u < SEGS && i < n && col < nrhs) ? double(b[(index_t)i * ldb + col]) : 0.0;
-            }
-#pragma unroll
-            for (int h = 0; h < AHEAD; ++h) {
-                const int u = u0 + h * warps, i = u / RC;
-                if (u < SEGS) cts_rhs<RC>(z, i >> 5, u % RC)[(i & 31) * CT_LD + lane] = v[h];
-            }
+#pragma unroll 4
+        for (int u = warp; u < SEGS; u += warps) {
+            const int i = u / RC, rho = u % RC, col = c0 + 32 * rho + lane;
+            float* slot = ct_staged(cts_rhs<RC>(z, i >> 5, rho), i & 31) + lane;
+            if (i < n && col < nrhs)
+                cp_async_element(slot, reinterpret_cast<const float*>(b) + (index_t)i * ldb + col);
+            else
+                *slot = 0.0f;
         }
     }
+}
+
+// A float pass (cts_load_rhs, ctt_load_rows) widened from its blocks' float slots once its copies
+// have arrived and the block has passed a barrier, slot (r, lane) to entry (r, lane), or (lane,
+// r) with `transposed` (ctt_load_rows' rows-as-columns layout); ends after a barrier. Nothing
+// for float64, which lands in place.
+template <typename T, int NT, int RC>
+__device__ __forceinline__ void cts_widen_pass(double* z, bool transposed) {
+    if constexpr (sizeof(T) == 4) ct_widen_blocks(z, NT * RC, transposed);
 }
 
 // The chunk's solution into X's columns c0 .. (rows < n, columns < nrhs), coalesced.
@@ -1538,6 +1546,7 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
         ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
         if (t == 0) fail = FACTOR ? 0 : CTS_NO_FAIL;
         __syncthreads();
+        cts_widen_pass<T, NT, RC>(z, false);
         if constexpr (FACTOR) {
             ct_factor<NT, true>(s, recip, n, &fail CT_CLOCK_ARG);
         } else {
@@ -1547,8 +1556,9 @@ chol_tensor_solve(const T* __restrict__ A, index_t lda, index_t sa, T* __restric
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
                 cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
-                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                cp_async_wait_all();
                 __syncthreads();
+                cts_widen_pass<T, NT, RC>(z, false);
             }
             if constexpr (OPERATORS)
                 cts_solve_chunk<NT, RC>(z, s);
@@ -1636,8 +1646,9 @@ __device__ __forceinline__ void ctt_solve_chunk(double* z, const double* s) {
 // The right side's vectors: X^T's column c is B's row c0 + c (n entries, contiguous), so a warp
 // loads 32 equations of one vector (coalesced) into a column of a chunk block (TRANSPOSED: into
 // a row, equation i of vector c at (c % 32) * CT_LD + i % 32, without bank conflicts:
-// chol_tensor_trmm); zeros past n and past nvec. float64 by cp.async (the caller waits), float
-// widened on the way.
+// chol_tensor_trmm); zeros past n and past nvec. By cp.async (the caller waits); float into the
+// float slots, vector c in slot row c % 32 (cts_widen_pass then widens them transposed, or with
+// TRANSPOSED as they are).
 template <typename T, int NT, int RC, bool TRANSPOSED = false>
 __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb, int n, int nvec,
                                               int c0) {
@@ -1651,9 +1662,13 @@ __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb
             if constexpr (sizeof(T) == 8)
                 cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
             else
-                *dst = double(b[(index_t)col * ldb + i]);
+                cp_async_element(ct_staged(cts_rhs<RC>(z, I, c >> 5), c & 31) + lane,
+                                 reinterpret_cast<const float*>(b) + (index_t)col * ldb + i);
         } else {
-            *dst = 0.0;
+            if constexpr (sizeof(T) == 8)
+                *dst = 0.0;
+            else
+                ct_staged(cts_rhs<RC>(z, I, c >> 5), c & 31)[lane] = 0.0f;
         }
     }
 }
@@ -1693,6 +1708,7 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
         ct_load<T, NT>(s, A + m * sa, lda, n, lower);     // (waits for all of them)
         if (t == 0) fail = CTS_NO_FAIL;
         __syncthreads();
+        cts_widen_pass<T, NT, RC>(z, RIGHT);
         ct_triangle_diagonal<NT>(s, recip, n, unit, &fail);
         for (int c0 = 0; c0 < nrhs; c0 += 32 * RC) {
             if (c0 > 0) {
@@ -1700,8 +1716,9 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
                     ctt_load_rows<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
                 else
                     cts_load_rhs<T, NT, RC>(z, bin, ldb, n, nrhs, c0);
-                if constexpr (sizeof(T) == 8) cp_async_wait_all();
+                cp_async_wait_all();
                 __syncthreads();
+                cts_widen_pass<T, NT, RC>(z, RIGHT);
             }
             ctt_solve_chunk<NT, RC, BACKWARD>(z, s);
             if (alpha != 1.0) {
@@ -1730,7 +1747,7 @@ chol_tensor_trsm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
 //             on its diagonal with unit; then BUF buffers of a pass's vectors, 32 RC at a time
 //             (NT x RC blocks; RIGHT: each block transposed, a vector a row, so that B's rows
 //             load and store without bank conflicts). float input lands in the blocks' float
-//             slots by cp.async and is widened there (ct_load's way; ctm_stage_pass).
+//             slots by cp.async and is widened there (ct_load's way; cts_widen_pass).
 // Passes:     with BUF = 2 the next pass's vectors (this matrix's, or the next matrix's first)
 //             are in flight while a pass is multiplied and stored; the next matrix's triangle
 //             is loaded after the last pass (its buffer is in use until then).
@@ -1800,37 +1817,6 @@ __device__ __forceinline__ void ctm_product(double* z, const double* s, double a
     }
 }
 
-// A float pass staged: vectors c0 .. c0 + 32 RC - 1 by cp.async into the staging slots of the
-// pass's blocks (ct_staged; TRANSPOSED: B's rows, a vector a block row, as ctt_load_rows),
-// zeros past n and nvec, widened by ct_widen_blocks once they have arrived: a float pass then
-// loads in flight as a float64 one does (plain loads widened on the way, as cts_load_rhs's, held
-// float TRMM at 0.34-1.03x the paths before, reports/gpu_20261129e calls 1-2).
-template <int NT, int RC, bool TRANSPOSED>
-__device__ __forceinline__ void ctm_stage_pass(double* z, const float* b, index_t ldb, int n,
-                                               int nvec, int c0) {
-    constexpr int SEGS = NT * 32 * RC;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-    for (int u = warp; u < SEGS; u += warps) {
-        int i, col, r;                            // the entry, and its block row
-        double* blk;
-        if constexpr (TRANSPOSED) {
-            const int I = u / (32 * RC), c = u % (32 * RC);
-            i = 32 * I + lane, col = c0 + c, r = c & 31;
-            blk = cts_rhs<RC>(z, I, c >> 5);
-        } else {
-            const int rho = u % RC;
-            i = u / RC, col = c0 + 32 * rho + lane, r = i & 31;
-            blk = cts_rhs<RC>(z, i >> 5, rho);
-        }
-        float* slot = ct_staged(blk, r) + lane;
-        if (i < n && col < nvec)
-            cp_async_element(slot, b + (TRANSPOSED ? (index_t)col * ldb + i
-                                                   : (index_t)i * ldb + col));
-        else
-            *slot = 0.0f;
-    }
-}
-
 // Dynamic shared bytes of chol_tensor_trmm (linalg/_cuda/cholesky.py tensor_trmm_smem_bytes
 // computes the same): the triangle's blocks, then BUF passes' NT x RC vector blocks.
 template <int NT, int RC, int BUF>
@@ -1851,9 +1837,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     const int passes = (nrhs + 32 * RC - 1) / (32 * RC);
     const T* bin = OUT ? B_in : B;
     auto load_pass = [&](double* z, index_t m, int p) {       // in flight; float staged
-        if constexpr (sizeof(T) == 4)
-            ctm_stage_pass<NT, RC, RIGHT>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
-        else if constexpr (RIGHT)
+        if constexpr (RIGHT)
             ctt_load_rows<T, NT, RC, true>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
         else
             cts_load_rhs<T, NT, RC>(z, bin + m * sb, ldb, n, nrhs, 32 * RC * p);
@@ -1871,7 +1855,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
     if (m >= batch || passes == 0) return;
     load_pass(z0, m, 0);                              // in flight with the triangle's copies
     load_triangle(m);
-    if constexpr (sizeof(T) == 4) ct_widen_blocks(z0, NT * RC, false);
+    cts_widen_pass<T, NT, RC>(z0, false);
     for (int buf = 0;; m += gridDim.x) {
         for (int p = 0; p < passes; ++p) {
             const bool last = p + 1 == passes;
@@ -1894,8 +1878,7 @@ chol_tensor_trmm(const T* __restrict__ A, index_t lda, index_t sa, T* __restrict
                 cp_async_wait_all();
                 __syncthreads();
             }
-            if constexpr (sizeof(T) == 4)                  // the next pass, now arrived
-                ct_widen_blocks(z0 + (buf ^ (BUF - 1)) * Z, NT * RC, false);
+            cts_widen_pass<T, NT, RC>(z0 + (buf ^ (BUF - 1)) * Z, false);     // arrived now
             buf ^= BUF - 1;
         }
     }

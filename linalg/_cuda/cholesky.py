@@ -362,6 +362,10 @@ def _tensor_config(device_id, dtype, n, fresh):
 # lost (0.79-0.92x at batch 1000-10240, n = 320's blocks 0.91x; 2.9x at batch 100): TRSM keeps
 # to n = 128 but below 300 matrices (TENSOR_TRSM_RULES); the fused POSV n = 136-160 is not
 # taken either (0.77-0.93x).
+# float32 POTRS with n vectors on this kernel, its passes staged by cp.async and widened in shared
+# memory (H200, 10 240 matrices, public in place; reports/gpu_20261129e call 9): n = 64 / 96 /
+# 128 1.13 / 1.21 / 1.08x the float32 path of the rules; not taken yet: other batch counts not
+# measured.
 SOLVE_MAX = 160
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2, 5: 1}
@@ -446,7 +450,9 @@ def tensor_solve_smem_bytes(nt, chunks):
 # (triangular.small_batch: cuBLAS trsmBatched below batch 768 at n = 65-128), which it beats from
 # 100 matrices (call 5: batch 100 / 300, n = 96 0.094 / 0.168 -> 0.032 / 0.049 ms, n = 128 0.131 /
 # 0.261 -> 0.052 / 0.100). float32: off (chol_tensor_solve's float32 lost to the paths before,
-# 0.44-0.77x).
+# 0.44-0.77x; with its passes staged by cp.async and widened in shared memory, H200, 10 240
+# matrices, n vectors, public in place: TRSM left / right N n = 64 / 96 / 128 0.98 / 0.78-0.87 /
+# 0.72x the float32 paths, reports/gpu_20261129e call 9).
 # n = 129 to SOLVE_MAX (NT = 5) below 300 matrices only (the second row):
 # H100, float64, n = 136 / 160, in place, n vectors, against the path before (`python3
 # scripts/probe_triangle_192.py --ops trsm`, reports/gpu_20261128b calls 4-5): batch 100 2.9x

@@ -20,7 +20,8 @@ else POSV is potrf then potrs); else potrs with many right-hand sides: 33 <= n <
 (64-leaves of tri_pair, 32-leaves below; above n = 128 its blocks on chol_tensor_trsm and
 chol_tensor_solve where their rules take them). TRSM (either side) for triangular.py, float64
 n = 33..128 from 100 matrices and the recursions' blocks: kernels/potrf.cu ``chol_tensor_trsm``
-(``tensor_trsm``, TENSOR_TRSM_RULES). TRTRI for triangular.py, n = 65..128 and the recursion's
+(``tensor_trsm``, TENSOR_TRSM_RULES); TRMM by ``chol_tensor_trmm`` on the same storage
+(``tensor_trmm``, TENSOR_TRMM_RULES). TRTRI for triangular.py, n = 65..128 and the recursion's
 blocks: kernels/potrf.cu ``chol_tensor_trtri`` (``tensor_trtri``, TENSOR_TRTRI_RANGE). potri
 and poti, float64 n = 33..128 (poti from n = 65 below 1000 matrices only:
 TENSOR_INVERSE_BELOW), float32 potri n = 64..128 (TENSOR_INVERSE_RANGE): one launch of

@@ -18,7 +18,9 @@ right-hand sides split over blocks, where COLS_BELOW says (``use_cols``); else b
 call (linalg/_cuda/vendor.py) where ``small_batch`` (rules in linalg/tuning/*.json) says. TRSM
 on the left, float64 33 <= n <= 128 from 100 matrices (and the recursion's left blocks of those
 sizes): one launch of kernels/potrf.cu ``chol_tensor_trsm`` (linalg/_cuda/cholesky.py
-``tensor_trsm``).
+``tensor_trsm``). TRMM where cholesky.TENSOR_TRMM_RULES take n and the batch (float64 n = 65..96
+at every batch, among others): one launch of kernels/potrf.cu ``chol_tensor_trmm`` (the triangle
+in shared memory, ahead of tri_tile and tri_block; ``tensor_trmm``).
 Complex dtypes: vendor (cuBLAS through cupyx / cupy.matmul).
 
 This module also holds the launch helpers that linalg/_cuda/cholesky.py shares.

@@ -274,6 +274,52 @@ def test_trmm_shapes_fit_a_block():
             assert 1 <= first_batch <= min(last_batch, default=first_batch)
 
 
+def _trmm_rounds(nt, rc, warps, backward):
+    """kernels/potrf.cu ctm_product's schedule: rounds of (block row I, column block rho, half h)
+    strips, warp w of round r taking strip u = r * warps + w (u -> I, rho, h as the kernel maps
+    it)."""
+    strips = nt * rc * 2
+    rounds = []
+    for first in range(0, strips, warps):
+        here = []
+        for u in range(first, min(first + warps, strips)):
+            row = u // (2 * rc)
+            here.append((row if backward else nt - 1 - row, (u >> 1) % rc, u & 1))
+        rounds.append(here)
+    return rounds
+
+
+def _trmm_schedule_safe(nt, rc, warps, backward):
+    """True where no strip reads a block of B that an earlier round overwrote: strip (I, rho, h)
+    reads B_K,rho for K <= I (backward: K >= I), whole blocks, and a round stores its strips only
+    after all of its own reads."""
+    written = set()
+    for strips in _trmm_rounds(nt, rc, warps, backward):
+        for i, rho, _ in strips:
+            reads = range(i, nt) if backward else range(0, i + 1)
+            if any((k, rho) in written for k in reads):
+                return False
+        written.update((i, rho) for i, rho, _ in strips)
+    return True
+
+
+def test_trmm_product_rounds_never_read_a_block_an_earlier_round_wrote():
+    """chol_tensor_trmm multiplies a pass in place: every strip of every shape's schedule (and of
+    any even warp count) reads only blocks of B no earlier round has overwritten; an odd warp
+    count splits a block row's two strips over two rounds, and the second would read the half
+    the first overwrote (why the shapes run whole pairs of warps)."""
+    for nt, (rc, _, threads) in cholesky.TENSOR_TRMM_SHAPES.items():
+        for backward in (False, True):
+            assert _trmm_schedule_safe(nt, rc, threads // 32, backward)
+    for nt in range(2, 7):
+        for rc in (1, 2):
+            for warps in (2, 4, 6, 8, 16):
+                for backward in (False, True):
+                    assert _trmm_schedule_safe(nt, rc, warps, backward), (nt, rc, warps)
+    assert not _trmm_schedule_safe(3, 1, 3, False)
+    assert not _trmm_schedule_safe(3, 1, 3, True)
+
+
 def test_lauum_rule_stays_inside_the_kernels_sizes():
     """chol_tensor_lauum's rows: above the leaf, up to TRIANGLE_MAX, every NT with threads, a
     first batch of at least 1, the rows of a dtype in increasing n without overlap."""

@@ -1656,19 +1656,19 @@ __device__ __forceinline__ void ctt_load_rows(double* z, const T* b, index_t ldb
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     for (int u = warp; u < SEGS; u += warps) {
         const int I = u / (32 * RC), c = u % (32 * RC), i = 32 * I + lane, col = c0 + c;
-        double* dst = cts_rhs<RC>(z, I, c >> 5) +
-                      (TRANSPOSED ? (c & 31) * CT_LD + lane : lane * CT_LD + (c & 31));
+        double* blk = cts_rhs<RC>(z, I, c >> 5);
+        double* dst = blk + (TRANSPOSED ? (c & 31) * CT_LD + lane : lane * CT_LD + (c & 31));
+        float* slot = ct_staged(blk, c & 31) + lane;          // float's
         if (i < n && col < nvec) {
             if constexpr (sizeof(T) == 8)
                 cp_async_element(dst, reinterpret_cast<const double*>(b) + (index_t)col * ldb + i);
             else
-                cp_async_element(ct_staged(cts_rhs<RC>(z, I, c >> 5), c & 31) + lane,
-                                 reinterpret_cast<const float*>(b) + (index_t)col * ldb + i);
+                cp_async_element(slot, reinterpret_cast<const float*>(b) + (index_t)col * ldb + i);
         } else {
             if constexpr (sizeof(T) == 8)
                 *dst = 0.0;
             else
-                ct_staged(cts_rhs<RC>(z, I, c >> 5), c & 31)[lane] = 0.0f;
+                *slot = 0.0f;
         }
     }
 }

@@ -1454,13 +1454,13 @@ def trmm(a, b, side="left", lower=True, trans="N", unit_diagonal=False, alpha=1,
     names "b", a new array. chol_tensor_trmm first where cholesky.TENSOR_TRMM_RULES take n and
     the batch."""
     right = side == "right"
-    n = a.shape[1]
-    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
-    variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
     chol = _cholesky()
     if chol.use_tensor_trmm(a):                                  # in place or out of place
         return chol.tensor_trmm(a, b, lower, _trans_flag(trans), unit_diagonal, alpha,
                                 out=result_array(b, "b", keep), right=right)
+    n = a.shape[1]
+    flags = _flags(right, lower, _trans_flag(trans), unit_diagonal)
+    variant = side + ("_t" if _trans_flag(trans) else "")            # TILE_RULES' key
     if (is_real(a.dtype) and use_tile("trmm", a.dtype, n, variant, a.shape[0])
             and (n > BLOCK_MAX or rows_by_16_bytes(a, b))):                      # b only read
         return tile_trmm(a, b, right, lower, _trans_flag(trans), unit_diagonal, alpha)

@@ -364,15 +364,18 @@ def _tensor_config(device_id, dtype, n, fresh):
 # to n = 128 but below 300 matrices (TENSOR_TRSM_RULES); the fused POSV n = 136-160 is not
 # taken either (0.77-0.93x).
 # float32 POTRS with n vectors on this kernel, its passes staged by cp.async and widened in shared
-# memory (H200, 10 240 matrices, public in place; reports/gpu_20261129e call 9): n = 64 / 96 /
-# 128 1.13 / 1.21 / 1.08x the float32 path of the rules; not taken yet: other batch counts not
-# measured.
+# memory, against the float32 paths before (H200, public in place, alternated in one process;
+# reports/gpu_20261129f call 1): n = 64 1.12-1.18x from 300 matrices (0.98x at 100), n = 80 /
+# 96 / 128 / 160 1.05-4.05x at 100-30 000 matrices, n = 112 1.04-3.10x to 3000 and 0.97 /
+# 0.92x at 10 240 / 30 000 (TENSOR_SOLVE_BELOW), n = 144 1.00-2.85x; n = 33-48 0.79-0.96x (not
+# taken).
 SOLVE_MAX = 160
 TENSOR_SOLVE_OPERATORS = {"posv": False, "potrs": True}
 TENSOR_SOLVE_CHUNKS = {2: 1, 3: 1, 4: 2, 5: 1}
 TENSOR_SOLVE_THREADS = {2: 128, 3: 256, 4: 512, 5: 512}
-TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, SOLVE_MAX)}
-TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240)}
+TENSOR_SOLVE_RANGE = {("posv", "float64"): (33, 64), ("potrs", "float64"): (33, SOLVE_MAX),
+                      ("potrs", "float32"): (64, SOLVE_MAX)}
+TENSOR_SOLVE_BELOW = {("posv", "float64"): (33, 64, 10240), ("potrs", "float32"): (97, 127, 10240)}
 TENSOR_SOLVE_FROM_BATCH = 100
 TENSOR_SOLVE_NRHS_FROM = 2
 COMPILE_CHECK["potrf.cu"] += [f"chol_tensor_solve<{t}, {b}, {c}, {cbool(op == 'posv')}, "

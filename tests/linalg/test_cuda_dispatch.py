@@ -625,16 +625,19 @@ def test_pair_launch_rule_takes_small_trsm_and_potrs_before_the_vendor(monkeypat
     ("potrs", numpy.float64, 10240, 33, 2, True), ("potrs", numpy.float64, 10240, 64, 1, False),
     ("potrs", numpy.float64, 10240, 32, 32, False), ("potrs", numpy.float64, 10240, 128, 5, True),
     ("potrs", numpy.float64, 10240, 129, 5, True), ("potrs", numpy.float64, 1000, 160, 160, True),
-    ("potrs", numpy.float64, 10240, 161, 5, False), ("potrs", numpy.float32, 10240, 64, 64, False),
+    ("potrs", numpy.float64, 10240, 161, 5, False), ("potrs", numpy.float32, 10240, 63, 63, False),
+    ("potrs", numpy.float32, 10240, 64, 64, True), ("potrs", numpy.float32, 30000, 160, 160, True),
+    ("potrs", numpy.float32, 10239, 112, 112, True), ("potrs", numpy.float32, 10240, 97, 97, False),
+    ("potrs", numpy.float32, 10240, 127, 9, False), ("potrs", numpy.float32, 10240, 128, 9, True),
     ("posv", numpy.float64, 10239, 64, 64, True), ("posv", numpy.float64, 10240, 64, 64, False),
     ("posv", numpy.float64, 1000, 65, 65, False), ("posv", numpy.float64, 10240, 96, 96, False),
     ("posv", numpy.float64, 100, 40, 3, True), ("posv", numpy.float64, 10, 40, 3, False)])
 def test_tensor_solve_rule_comes_first_for_posv_and_potrs(monkeypatch, op, dtype, batch, n, nrhs,
                                                           taken):
-    """chol_tensor_solve takes float64 POSV (n = 33..64 below 10240 matrices) and POTRS (33..160)
-    with several right-hand sides from TENSOR_SOLVE_FROM_BATCH matrices, ahead of every other
-    rule; A is only read (no factor written by POSV), the solution goes to b itself or, kept, to
-    a new array."""
+    """chol_tensor_solve takes float64 POSV (n = 33..64 below 10240 matrices) and POTRS (33..160),
+    float32 POTRS (64..160, n = 97..127 below 10240 matrices), with several right-hand sides
+    from TENSOR_SOLVE_FROM_BATCH matrices, ahead of every other rule; A is only read (no factor
+    written by POSV), the solution goes to b itself or, kept, to a new array."""
     from linalg._cuda import cholesky as chol_mod
     calls = []
     info = numpy.zeros(batch, numpy.int32)

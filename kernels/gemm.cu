@@ -282,6 +282,135 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     }
 }
 
+// gemm_stream_mma<T, MT, NBW>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "mma")
+//   gemm_stream's product (one tall A_flat, rows x k, one op(B), k x n) on the float64 tensor
+//   cores, for the wide hydro products (192x216 (27x216)^T), where gemm_stream's thread a row
+//   is bound by its shared-memory loads of B^T. A DMMA 16 x 8 x 8 fragment (common.cuh
+//   dmma_16x8x8) reads its 8 k values in any order as long as A and B agree, so k is permuted
+//   inside each step of 8: fragment column q is k = 2q, column q + 4 is k = 2q + 1. A lane's two
+//   values of an A row are then adjacent (one 16-byte load in float64, 8 in float32), and op(B)
+//   is staged once per block as fragments (Bf: for each k step and n tile of 8, lane l's two
+//   values side by side; one 16-byte load a fragment, a warp's 512 bytes contiguous; columns
+//   past n zero).
+//   The ring (gemm_stream's: warp 0 keeps the next items in flight by cp.async.bulk, an mbarrier
+//   a buffer) carries items of rb rows x kc k steps (one copy a row, rows kc * 8 apart: kc odd
+//   puts the rows of a fragment load in distinct banks); a row block's items follow one another,
+//   its last one shorter where kc does not divide k / 8. Warp (wm, wg) accumulates MT m tiles
+//   of 16 rows (wm * 16 * MT ..) by NBW n tiles of 8 (wg * NBW ..) over a row block's items and
+//   stores after its last. float32 A is widened on load: products and sums in float64.
+//   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups, groups =
+//   ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
+//   doubles), then stages * rb * kc * 8 elements.
+template <typename T>
+__device__ __forceinline__ void load_pair(const T* p, double& x, double& y) {
+    if constexpr (sizeof(T) == 8) {
+        const double2 v = *reinterpret_cast<const double2*>(p);
+        x = v.x;
+        y = v.y;
+    } else {
+        const float2 v = *reinterpret_cast<const float2*>(p);
+        x = v.x;
+        y = v.y;
+    }
+}
+
+template <typename T, int MT, int NBW>
+__global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
+                                const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
+                                int rb, int kc, int stages) {
+    extern __shared__ __align__(128) unsigned char gemm_mma_smem[];
+    unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_mma_smem);
+    const int groups = ((n + 7) / 8 + NBW - 1) / NBW, tiles = groups * NBW;
+    const int steps = k / 8, slices = (steps + kc - 1) / kc, lds = kc * 8;
+    double* Bf = reinterpret_cast<double*>(gemm_mma_smem + RING_BARRIER_BYTES);
+    T* As = reinterpret_cast<T*>(Bf + (index_t)steps * tiles * 64);
+    const int t = threadIdx.x, nt = blockDim.x, lane = t % 32, warp = t / 32;
+    const int g = lane / 4, q = lane % 4;
+    const index_t blocks = (rows + rb - 1) / rb;
+    // the items of this block: its row blocks blockIdx.x + i * gridDim.x, each `slices` long
+    const index_t mine = blockIdx.x < blocks ? (blocks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+    const index_t items = mine * slices;
+    ring_init(bars, stages);
+    for (int e = t; e < steps * tiles * 64; e += nt) {
+        const int l = (e % 64) / 2, kk = (e / 64 / tiles) * 8 + 2 * (l % 4) + e % 2;
+        const int j = ((e / 64) % tiles) * 8 + l / 4;
+        Bf[e] = j < n ? double(transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : 0.0;
+    }
+    __syncthreads();
+    // warp 0: item `it` into buffer s, its bytes registered on the buffer's barrier first
+    auto issue = [&](index_t it, int s) {
+        const index_t r0 = (blockIdx.x + it / slices * gridDim.x) * rb;
+        const int slice = (int)(it % slices), nr = (int)min((index_t)rb, rows - r0);
+        const int width = min(kc, steps - slice * kc) * 8;
+        const unsigned bytes = width * sizeof(T);
+        if (lane == 0) mbar_expect_bytes(&bars[s], nr * bytes);
+        __syncwarp();
+        T* dst = As + (index_t)s * rb * lds;
+        const T* src = A + r0 * k + slice * lds;
+        for (int r = lane; r < nr; r += 32)
+            bulk_copy_to_shared(dst + r * lds, src + (index_t)r * k, bytes, &bars[s]);
+    };
+    if (t < 32)
+        for (int s = 0; s < stages && s < items; ++s) issue(s, s);
+    const int wg = warp % groups, row0 = warp / groups * 16 * MT;
+    const double2* bf = reinterpret_cast<const double2*>(Bf) + wg * NBW * 32 + lane;
+    double acc[MT][NBW][4];
+    for (index_t it = 0; it < items; ++it) {
+        const int s = ring_wait(bars, stages, (int)it), slice = (int)(it % slices);
+        const index_t r0 = (blockIdx.x + it / slices * gridDim.x) * rb;
+        if (slice == 0) {
+#pragma unroll
+            for (int m = 0; m < MT; ++m)
+#pragma unroll
+                for (int j = 0; j < NBW; ++j)
+#pragma unroll
+                    for (int v = 0; v < 4; ++v) acc[m][j][v] = 0.0;
+        }
+        const int nk = min(kc, steps - slice * kc);
+        if (r0 + row0 < rows) {
+            const T* ap = As + ((index_t)s * rb + row0 + g) * lds + 2 * q;
+            const double2* bp = bf + (index_t)slice * kc * tiles * 32;
+#pragma unroll 3
+            for (int kk = 0; kk < nk; ++kk) {
+                double a[MT][4];
+#pragma unroll
+                for (int m = 0; m < MT; ++m) {
+                    load_pair(ap + (m * 16) * lds + kk * 8, a[m][0], a[m][2]);
+                    load_pair(ap + (m * 16 + 8) * lds + kk * 8, a[m][1], a[m][3]);
+                }
+#pragma unroll
+                for (int j = 0; j < NBW; ++j) {
+                    const double2 bv = bp[(kk * tiles + j) * 32];
+                    const double b[2] = {bv.x, bv.y};
+#pragma unroll
+                    for (int m = 0; m < MT; ++m) dmma_16x8x8(acc[m][j], a[m], b);
+                }
+            }
+        }
+        if (slice == slices - 1 && r0 + row0 < rows) {
+#pragma unroll
+            for (int m = 0; m < MT; ++m)
+#pragma unroll
+                for (int j = 0; j < NBW; ++j)
+#pragma unroll
+                    for (int v = 0; v < 4; ++v) {
+                        const index_t r = r0 + row0 + m * 16 + g + 8 * (v / 2);
+                        const int col = (wg * NBW + j) * 8 + 2 * q + v % 2;
+                        if (r < rows && col < n) {
+                            T* cp = C + r * n + col;
+                            const T val = alpha * T(acc[m][j][v]);
+                            *cp = beta == T(0) ? val : val + beta * *cp;
+                        }
+                    }
+        }
+        __syncthreads();        // buffer s is read: refill it with the item `stages` ahead
+        if (t < 32 && it + stages < items) {
+            fence_async_shared();
+            issue(it + stages, s);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // gemm_small<T, RM, RN, KC>  (launcher: linalg/_cuda/blas.py, gemm, kernel "small")
 //   Whole small matrices at once (every dim <= 32, and skinny products up to about 96 x 96 x 64):

@@ -500,7 +500,7 @@ def _folds_to_tall(gpu, dtype, rows, n, k):
     if _tuning.use_vendor("gemm", dtype, cls, gpu)[0]:
         return False
     try:
-        return _tuning.lookup("gemm", dtype, cls, gpu).get("cfg") == "stream"
+        return _tuning.lookup("gemm", dtype, cls, gpu).get("cfg") in ("stream", "mma")
     except KeyError:
         return False
 
@@ -737,6 +737,50 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     return ("stream", expr, grid, threads, smem, (rp, lds, stages))
 
 
+MMA_SHAPES = ((1, 2), (1, 4), (2, 2), (2, 4))     # (MT, NBW) instantiated
+
+
+def _mma_plan(dtype, rows, n, k, aligned, p):
+    """('mma', expr, grid, block, shared bytes, (rb, kc, stages)) of gemm_stream_mma, or None
+    where it does not apply: before sm_90, k not a multiple of 8, A not 16-byte aligned, or
+    op(B)'s fragments and two items that do not fit. Parameters: "mt" / "nbw" (m tiles of 16
+    and n tiles of 8 a warp, MMA_SHAPES), "rb" (rows an item, a multiple of 16 * mt), "kc" (k
+    steps of 8 an item, made odd: the rows' fragment loads then hit distinct banks), "stages"
+    (buffers in the ring). The grid: the blocks resident at once."""
+    item = numpy.dtype(dtype).itemsize
+    if not (aligned and k % 8 == 0 and _compile.clusters(_compile.current_device())):
+        return None
+    mt, nbw = int(p.get("mt", 2)), int(p.get("nbw", 4))
+    if (mt, nbw) not in MMA_SHAPES:
+        mt, nbw = 2, 4
+    steps = k // 8
+    kc = max(1, min(int(p.get("kc", 9)), steps))
+    kc -= 1 - kc % 2                        # odd: rows kc * 8 elements apart
+    groups = -(-(-(-n // 8)) // nbw)
+    rb = max(16 * mt, int(p.get("rb", 128)) // (16 * mt) * 16 * mt)
+    stages = max(2, min(RING_STAGES_MAX, int(p.get("stages", 2))))
+    fixed = RING_BARRIER_BYTES + steps * groups * nbw * 64 * 8           # Bf, float64
+    limit = opt_in_smem()
+    expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw)
+    regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
+    max_threads = min(1024, 32 * (SM_REGISTERS // warp_registers(regs)))
+
+    def threads(rows_an_item):
+        return 32 * rows_an_item // (16 * mt) * groups
+
+    def smem(rows_an_item, buffers):
+        return fixed + buffers * rows_an_item * kc * 8 * item
+    while rb > 16 * mt and (threads(rb) > max_threads or smem(rb, stages) > limit):
+        rb -= 16 * mt
+    while stages > 2 and smem(rb, stages) > limit:
+        stages -= 1
+    if smem(rb, stages) > limit or threads(rb) > max_threads:
+        return None
+    grid = max(1, min(-(-rows // rb), resident_blocks(threads(rb), smem(rb, stages), regs)
+                      * sm_count()))
+    return ("mma", expr, grid, threads(rb), smem(rb, stages), (rb, kc, stages))
+
+
 @functools.lru_cache(maxsize=4096)
 def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=None, path=None):
     """('vendor',) or (kind, name expression, grid, block, shared bytes, extra) of one GEMM."""
@@ -749,6 +793,11 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
             if path != "kernel":
                 return ("vendor",)
             p = {"cfg": "t32", "mpb": 1}
+    if p.get("cfg") == "mma":
+        plan = _mma_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
+        if plan is not None:
+            return plan
+        p = {"cfg": "stream"}
     if p.get("cfg") == "stream":
         plan = _stream_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
         if plan is not None:
@@ -807,7 +856,7 @@ def gemm(a, b, c=None, transa="N", transb="N", alpha=1, beta=0, _params=None, _p
     if kind == "tall":
         launcher = kernel("gemm", expr, "qiiTppiTpii", a.dtype)
         args = (batch * m, n, k, alpha, a, b, tb, beta, c, extra[0], extra[1])
-    elif kind == "stream":
+    elif kind in ("stream", "mma"):
         launcher = kernel("gemm", expr, STREAM_SIGNATURE, a.dtype)
         args = (batch * m, n, k, alpha, a, b, tb, beta, c) + extra
     elif kind == "small":
@@ -852,6 +901,7 @@ def _compile_check():
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
         exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc, _compile.cbool(wide))
                              for nc in STREAM_NC for wide in (False, True)]
+        exprs["gemm.cu"] += [name_expr("gemm_stream_mma", T, mt, nbw) for mt, nbw in MMA_SHAPES]
         for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
             exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs

@@ -2242,3 +2242,52 @@ def test_gemm_stream_reads_one_column_group_with_its_padding_where_the_table_say
     assert kind == "stream" and expr.endswith(f", {nc}, {'true' if wide else 'false'}>")
     ldb = -(-(-(-n // nc) * nc) * item // 16) * 16 // item
     assert smem == blas.RING_BARRIER_BYTES + k * ldb * item + stages * rp * lds * item
+
+
+def _sm90(monkeypatch, regs=128):
+    """An H100/H200's launch limits for the plans, without a GPU."""
+    monkeypatch.setattr(_compile, "current_device", lambda: 0)
+    monkeypatch.setattr(_compile, "clusters", lambda device: True)
+    monkeypatch.setattr(blas, "opt_in_smem", lambda: 232448)
+    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "kernel_regs", lambda *args, **kwargs: regs)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("mt,nbw,rb,kc,stages", [
+    (2, 4, 128, 9, 2), (1, 2, 32, 1, 2), (2, 2, 64, 27, 3), (2, 4, 256, 8, 2), (1, 4, 48, 5, 4),
+    (3, 4, 128, 9, 2), (2, 4, 100, 100, 16)])
+def test_gemm_stream_mma_plan_fits_a_block(monkeypatch, dtype, mt, nbw, rb, kc, stages):
+    """gemm_stream_mma's plan for the hydro 192x216 (27x216)^T product: an instantiated (MT, NBW)
+    (else 2 x 4), items of whole warps' rows and an odd number of k steps (rows an odd number of
+    fragment loads apart: distinct banks) at most k / 8, B's fragments and the ring within a
+    block's shared memory (rows or buffers taken off until they fit), a thread a lane of
+    whole warps that cover the rows and n's tiles."""
+    _sm90(monkeypatch)
+    n, k, item = 27, 216, numpy.dtype(dtype).itemsize
+    p = {"cfg": "mma", "mt": mt, "nbw": nbw, "rb": rb, "kc": kc, "stages": stages}
+    kind, expr, grid, threads, smem, (rows, steps, buffers) = blas._mma_plan(
+        dtype, 12945 * 192, n, k, True, p)
+    mt, nbw = (mt, nbw) if (mt, nbw) in blas.MMA_SHAPES else (2, 4)
+    assert kind == "mma" and expr.endswith(f", {mt}, {nbw}>")
+    assert steps % 2 == 1 and 1 <= steps <= min(kc, k // 8)
+    assert rows % (16 * mt) == 0 and 0 < rows <= rb and 2 <= buffers <= min(stages, 16)
+    groups = -(-4 // nbw)
+    assert threads == 32 * rows // (16 * mt) * groups <= 1024
+    bf = k // 8 * groups * nbw * 64 * 8
+    assert smem == blas.RING_BARRIER_BYTES + bf + buffers * rows * steps * 8 * item <= 232448
+    assert 1 <= grid <= 132 * 32
+
+
+def test_gemm_stream_mma_plan_where_it_does_not_apply(monkeypatch):
+    """No gemm_stream_mma before sm_90, for k not a multiple of 8, for an unaligned A, nor where
+    op(B)'s fragments leave no room for two items (375x512 (64x512)^T: 256 KiB of them)."""
+    _sm90(monkeypatch)
+    p = {"cfg": "mma"}
+    assert blas._mma_plan("float64", 40960 * 32, 9, 36, True, p) is None
+    assert blas._mma_plan("float64", 12945 * 192, 27, 216, False, p) is None
+    assert blas._mma_plan("float64", 5592 * 375, 64, 512, True, p) is None
+    assert blas._mma_plan("float64", 12945 * 192, 27, 216, True, p) is not None
+    monkeypatch.setattr(_compile, "clusters", lambda device: False)
+    assert blas._mma_plan("float64", 12945 * 192, 27, 216, True, p) is None

@@ -282,7 +282,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     }
 }
 
-// gemm_stream_mma<T, MT, NBW>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "mma")
+// gemm_stream_mma<T, MT, NBW, CH>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "mma")
 //   gemm_stream's product (one tall A_flat, rows x k, one op(B), k x n) on the float64 tensor
 //   cores, for the wide hydro products (192x216 (27x216)^T), where gemm_stream's thread a row
 //   is bound by its shared-memory loads of B^T. A DMMA 16 x 8 x 8 fragment (common.cuh
@@ -293,11 +293,12 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 //   values side by side; one 16-byte load a fragment, a warp's 512 bytes contiguous; columns
 //   past n zero).
 //   The ring (gemm_stream's: warp 0 keeps the next items in flight by cp.async.bulk, an mbarrier
-//   a buffer) carries items of rb rows x kc k steps (one copy a row, rows kc * 8 apart: kc odd
-//   puts the rows of a fragment load in distinct banks); a row block's items follow one another,
-//   its last one shorter where kc does not divide k / 8. Warp (wm, wg) accumulates MT m tiles
-//   of 16 rows (wm * 16 * MT ..) by NBW n tiles of 8 (wg * NBW ..) over a row block's items and
-//   stores after its last. float32 A is widened on load: products and sums in float64.
+//   a buffer) carries items of rb rows x kc k steps (rows kc * 8 apart: kc odd puts the rows of
+//   a fragment load in distinct banks; one copy an item of whole rows, else one a row); a row
+//   block's items follow one another, its last one shorter where kc does not divide k / 8.
+//   Warp (wm, wg) accumulates MT m tiles of 16 rows (wm * 16 * MT ..) by NBW n tiles of 8
+//   (wg * NBW ..) over a row block's items in CH sums and stores after its last. float32 A is
+//   widened on load: products and sums in float64.
 //   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups, groups =
 //   ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
 //   doubles), then stages * rb * kc * 8 elements.
@@ -314,7 +315,27 @@ __device__ __forceinline__ void load_pair(const T* p, double& x, double& y) {
     }
 }
 
+// One k step of a warp's tile: MT m tiles' A fragments (rows ap, ap + 16 lds, ...; k step kk)
+// times NBW n tiles' B fragments (bp: the step's first tile, tiles 32 double2 apart).
 template <typename T, int MT, int NBW>
+__device__ __forceinline__ void mma_k_step(double (&acc)[MT][NBW][4], const T* ap, int lds,
+                                           const double2* bp, int kk, int tiles) {
+    double a[MT][4];
+#pragma unroll
+    for (int m = 0; m < MT; ++m) {
+        load_pair(ap + (m * 16) * lds + kk * 8, a[m][0], a[m][2]);
+        load_pair(ap + (m * 16 + 8) * lds + kk * 8, a[m][1], a[m][3]);
+    }
+#pragma unroll
+    for (int j = 0; j < NBW; ++j) {
+        const double2 bv = bp[(kk * tiles + j) * 32];
+        const double b[2] = {bv.x, bv.y};
+#pragma unroll
+        for (int m = 0; m < MT; ++m) dmma_16x8x8(acc[m][j], a[m], b);
+    }
+}
+
+template <typename T, int MT, int NBW, int CH>
 __global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                                 const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
                                 int rb, int kc, int stages) {
@@ -337,7 +358,8 @@ __global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __
         Bf[e] = j < n ? double(transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : 0.0;
     }
     __syncthreads();
-    // warp 0: item `it` into buffer s, its bytes registered on the buffer's barrier first
+    // warp 0: item `it` into buffer s, its bytes registered on the buffer's barrier first (one
+    // copy where the item is whole rows, else one a row)
     auto issue = [&](index_t it, int s) {
         const index_t r0 = (blockIdx.x + it / slices * gridDim.x) * rb;
         const int slice = (int)(it % slices), nr = (int)min((index_t)rb, rows - r0);
@@ -347,45 +369,49 @@ __global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __
         __syncwarp();
         T* dst = As + (index_t)s * rb * lds;
         const T* src = A + r0 * k + slice * lds;
-        for (int r = lane; r < nr; r += 32)
-            bulk_copy_to_shared(dst + r * lds, src + (index_t)r * k, bytes, &bars[s]);
+        if (slices == 1) {
+            if (lane == 0) bulk_copy_to_shared(dst, src, nr * bytes, &bars[s]);
+        } else {
+            for (int r = lane; r < nr; r += 32)
+                bulk_copy_to_shared(dst + r * lds, src + (index_t)r * k, bytes, &bars[s]);
+        }
     };
     if (t < 32)
         for (int s = 0; s < stages && s < items; ++s) issue(s, s);
     const int wg = warp % groups, row0 = warp / groups * 16 * MT;
     const double2* bf = reinterpret_cast<const double2*>(Bf) + wg * NBW * 32 + lane;
-    double acc[MT][NBW][4];
+    // CH independent sums (k steps alternate between them): a warp's DMMAs into one
+    // accumulator wait on each other
+    double acc[CH][MT][NBW][4];
     for (index_t it = 0; it < items; ++it) {
         const int s = ring_wait(bars, stages, (int)it), slice = (int)(it % slices);
         const index_t r0 = (blockIdx.x + it / slices * gridDim.x) * rb;
         if (slice == 0) {
 #pragma unroll
-            for (int m = 0; m < MT; ++m)
+            for (int c = 0; c < CH; ++c)
 #pragma unroll
-                for (int j = 0; j < NBW; ++j)
+                for (int m = 0; m < MT; ++m)
 #pragma unroll
-                    for (int v = 0; v < 4; ++v) acc[m][j][v] = 0.0;
+                    for (int j = 0; j < NBW; ++j)
+#pragma unroll
+                        for (int v = 0; v < 4; ++v) acc[c][m][j][v] = 0.0;
         }
         const int nk = min(kc, steps - slice * kc);
         if (r0 + row0 < rows) {
             const T* ap = As + ((index_t)s * rb + row0 + g) * lds + 2 * q;
             const double2* bp = bf + (index_t)slice * kc * tiles * 32;
-#pragma unroll 3
-            for (int kk = 0; kk < nk; ++kk) {
-                double a[MT][4];
+            // unrolled by hand: nvcc 13 unrolled `#pragma unroll 3` here without a remainder
+            // (k steps past nk read; reports/gpu_20261129f call 2)
+            constexpr int U = 2 * CH;
+            int kk = 0;
+#pragma unroll 1
+            for (; kk + U <= nk; kk += U) {
 #pragma unroll
-                for (int m = 0; m < MT; ++m) {
-                    load_pair(ap + (m * 16) * lds + kk * 8, a[m][0], a[m][2]);
-                    load_pair(ap + (m * 16 + 8) * lds + kk * 8, a[m][1], a[m][3]);
-                }
-#pragma unroll
-                for (int j = 0; j < NBW; ++j) {
-                    const double2 bv = bp[(kk * tiles + j) * 32];
-                    const double b[2] = {bv.x, bv.y};
-#pragma unroll
-                    for (int m = 0; m < MT; ++m) dmma_16x8x8(acc[m][j], a[m], b);
-                }
+                for (int u = 0; u < U; ++u)
+                    mma_k_step<T, MT, NBW>(acc[u % CH], ap, lds, bp, kk + u, tiles);
             }
+#pragma unroll 1
+            for (; kk < nk; ++kk) mma_k_step<T, MT, NBW>(acc[0], ap, lds, bp, kk, tiles);
         }
         if (slice == slices - 1 && r0 + row0 < rows) {
 #pragma unroll
@@ -396,9 +422,12 @@ __global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __
                     for (int v = 0; v < 4; ++v) {
                         const index_t r = r0 + row0 + m * 16 + g + 8 * (v / 2);
                         const int col = (wg * NBW + j) * 8 + 2 * q + v % 2;
+                        double sum = acc[0][m][j][v];
+#pragma unroll
+                        for (int c = 1; c < CH; ++c) sum += acc[c][m][j][v];
                         if (r < rows && col < n) {
                             T* cp = C + r * n + col;
-                            const T val = alpha * T(acc[m][j][v]);
+                            const T val = alpha * T(sum);
                             *cp = beta == T(0) ? val : val + beta * *cp;
                         }
                     }

@@ -737,31 +737,32 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
     return ("stream", expr, grid, threads, smem, (rp, lds, stages))
 
 
-MMA_SHAPES = ((1, 2), (1, 4), (2, 2), (2, 4))     # (MT, NBW) instantiated
+# (MT, NBW, CH) of gemm_stream_mma instantiated: m tiles and n tiles a warp, independent sums
+MMA_SHAPES = ((1, 2, 1), (1, 2, 2), (1, 4, 1), (1, 4, 2), (2, 2, 1), (2, 2, 2), (2, 4, 1))
 
 
 def _mma_plan(dtype, rows, n, k, aligned, p):
     """('mma', expr, grid, block, shared bytes, (rb, kc, stages)) of gemm_stream_mma, or None
     where it does not apply: before sm_90, k not a multiple of 8, A not 16-byte aligned, or
-    op(B)'s fragments and two items that do not fit. Parameters: "mt" / "nbw" (m tiles of 16
-    and n tiles of 8 a warp, MMA_SHAPES), "rb" (rows an item, a multiple of 16 * mt), "kc" (k
-    steps of 8 an item, made odd: the rows' fragment loads then hit distinct banks), "stages"
-    (buffers in the ring). The grid: the blocks resident at once."""
+    op(B)'s fragments and two items that do not fit. Parameters: "mt" / "nbw" / "ch" (m tiles
+    of 16 and n tiles of 8 a warp, independent sums: MMA_SHAPES), "rb" (rows an item, a
+    multiple of 16 * mt), "kc" (k steps of 8 an item, made odd: the rows' fragment loads then
+    hit distinct banks), "stages" (buffers in the ring). The grid: the blocks resident at
+    once."""
     item = numpy.dtype(dtype).itemsize
     if not (aligned and k % 8 == 0 and _compile.clusters(_compile.current_device())):
         return None
-    mt, nbw = int(p.get("mt", 2)), int(p.get("nbw", 4))
-    if (mt, nbw) not in MMA_SHAPES:
-        mt, nbw = 2, 4
+    shape = (int(p.get("mt", 1)), int(p.get("nbw", 2)), int(p.get("ch", 2)))
+    mt, nbw, ch = shape if shape in MMA_SHAPES else (1, 2, 2)
     steps = k // 8
-    kc = max(1, min(int(p.get("kc", 9)), steps))
+    kc = max(1, min(int(p.get("kc", 27)), steps))
     kc -= 1 - kc % 2                        # odd: rows kc * 8 elements apart
     groups = -(-(-(-n // 8)) // nbw)
-    rb = max(16 * mt, int(p.get("rb", 128)) // (16 * mt) * 16 * mt)
+    rb = max(16 * mt, int(p.get("rb", 64)) // (16 * mt) * 16 * mt)
     stages = max(2, min(RING_STAGES_MAX, int(p.get("stages", 2))))
     fixed = RING_BARRIER_BYTES + steps * groups * nbw * 64 * 8           # Bf, float64
     limit = opt_in_smem()
-    expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw)
+    expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw, ch)
     regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
     max_threads = min(1024, 32 * (SM_REGISTERS // warp_registers(regs)))
 
@@ -901,7 +902,7 @@ def _compile_check():
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
         exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc, _compile.cbool(wide))
                              for nc in STREAM_NC for wide in (False, True)]
-        exprs["gemm.cu"] += [name_expr("gemm_stream_mma", T, mt, nbw) for mt, nbw in MMA_SHAPES]
+        exprs["gemm.cu"] += [name_expr("gemm_stream_mma", T, *shape) for shape in MMA_SHAPES]
         for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
             exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs

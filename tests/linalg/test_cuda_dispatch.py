@@ -2255,22 +2255,22 @@ def _sm90(monkeypatch, regs=128):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("mt,nbw,rb,kc,stages", [
-    (2, 4, 128, 9, 2), (1, 2, 32, 1, 2), (2, 2, 64, 27, 3), (2, 4, 256, 8, 2), (1, 4, 48, 5, 4),
-    (3, 4, 128, 9, 2), (2, 4, 100, 100, 16)])
-def test_gemm_stream_mma_plan_fits_a_block(monkeypatch, dtype, mt, nbw, rb, kc, stages):
-    """gemm_stream_mma's plan for the hydro 192x216 (27x216)^T product: an instantiated (MT, NBW)
-    (else 2 x 4), items of whole warps' rows and an odd number of k steps (rows an odd number of
-    fragment loads apart: distinct banks) at most k / 8, B's fragments and the ring within a
-    block's shared memory (rows or buffers taken off until they fit), a thread a lane of
-    whole warps that cover the rows and n's tiles."""
+@pytest.mark.parametrize("mt,nbw,ch,rb,kc,stages", [
+    (2, 4, 1, 128, 9, 2), (1, 2, 2, 32, 1, 2), (2, 2, 1, 64, 27, 3), (2, 4, 1, 256, 8, 2),
+    (1, 4, 2, 48, 5, 4), (3, 4, 1, 128, 9, 2), (2, 4, 2, 64, 27, 2), (2, 4, 1, 100, 100, 16)])
+def test_gemm_stream_mma_plan_fits_a_block(monkeypatch, dtype, mt, nbw, ch, rb, kc, stages):
+    """gemm_stream_mma's plan for the hydro 192x216 (27x216)^T product: an instantiated (MT,
+    NBW, CH) (else 1 x 2 x 2), items of whole warps' rows and an odd number of k steps (rows an
+    odd number of fragment loads apart: distinct banks) at most k / 8, B's fragments and the
+    ring within a block's shared memory (rows or buffers taken off until they fit), a thread a
+    lane of whole warps that cover the rows and n's tiles."""
     _sm90(monkeypatch)
     n, k, item = 27, 216, numpy.dtype(dtype).itemsize
-    p = {"cfg": "mma", "mt": mt, "nbw": nbw, "rb": rb, "kc": kc, "stages": stages}
+    p = {"cfg": "mma", "mt": mt, "nbw": nbw, "ch": ch, "rb": rb, "kc": kc, "stages": stages}
     kind, expr, grid, threads, smem, (rows, steps, buffers) = blas._mma_plan(
         dtype, 12945 * 192, n, k, True, p)
-    mt, nbw = (mt, nbw) if (mt, nbw) in blas.MMA_SHAPES else (2, 4)
-    assert kind == "mma" and expr.endswith(f", {mt}, {nbw}>")
+    mt, nbw, ch = (mt, nbw, ch) if (mt, nbw, ch) in blas.MMA_SHAPES else (1, 2, 2)
+    assert kind == "mma" and expr.endswith(f", {mt}, {nbw}, {ch}>")
     assert steps % 2 == 1 and 1 <= steps <= min(kc, k // 8)
     assert rows % (16 * mt) == 0 and 0 < rows <= rb and 2 <= buffers <= min(stages, 16)
     groups = -(-4 // nbw)

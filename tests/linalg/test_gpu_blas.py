@@ -131,10 +131,11 @@ def test_gemm_shared_b_bulk_copy_kernel(dtype, tb, params):
     _gemm_case(32, 9, 35, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
 
 
-MMA_FORCED = ({"cfg": "mma"}, {"cfg": "mma", "mt": 1, "nbw": 2, "rb": 32, "kc": 1},
-              {"cfg": "mma", "mt": 1, "nbw": 4, "rb": 48, "kc": 5, "stages": 4},
-              {"cfg": "mma", "mt": 2, "nbw": 2, "rb": 64, "kc": 27, "stages": 3},
-              {"cfg": "mma", "mt": 2, "nbw": 4, "rb": 256, "kc": 8, "stages": 2})
+MMA_FORCED = ({"cfg": "mma"}, {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 1, "rb": 32, "kc": 1},
+              {"cfg": "mma", "mt": 1, "nbw": 4, "ch": 2, "rb": 48, "kc": 5, "stages": 4},
+              {"cfg": "mma", "mt": 2, "nbw": 2, "ch": 2, "rb": 64, "kc": 27, "stages": 3},
+              {"cfg": "mma", "mt": 2, "nbw": 4, "ch": 1, "rb": 256, "kc": 8, "stages": 2},
+              {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 2, "rb": 16, "kc": 3, "stages": 5})
 
 
 @pytest.mark.parametrize("dtype", REAL)

@@ -12,18 +12,17 @@ import sys
 
 sys.path.insert(0, os.path.join(os.getcwd(), "reports/gpu_20261128k/device"))
 import p_stream as base                               # noqa: E402
+from linalg._cuda import blas                         # noqa: E402
 
-base.SHAPES = ((192, 27, 216, 12945), (81, 8, 64, 40960), (18, 4, 16, 40960))
+base.SHAPES = ((192, 27, 216, 12945), (81, 8, 64, 40960))
+ITEMS = ((48, 27, 2), (32, 27, 3), (16, 27, 6), (64, 9, 4), (128, 9, 2), (96, 9, 3), (64, 3, 6))
 
 
 def candidates(n, quick):
-    if quick:
-        grid = itertools.product(((2, 4), (1, 4)), (64, 128), (9, 27), (2, 3))
-    else:
-        grid = itertools.product(((1, 2), (1, 4), (2, 2), (2, 4)), (64, 128, 256), (3, 9, 27),
-                                 (2, 3, 4))
-    for (mt, nbw), rb, kc, st in grid:
-        yield {"cfg": "mma", "mt": mt, "nbw": nbw, "rb": rb, "kc": kc, "stages": st}
+    shapes = ((1, 2, 2), (1, 4, 2), (2, 2, 2)) if quick else blas.MMA_SHAPES
+    items = ITEMS[:1] + ITEMS[3:4] if quick else ITEMS
+    for (mt, nbw, ch), (rb, kc, st) in itertools.product(shapes, items):
+        yield {"cfg": "mma", "mt": mt, "nbw": nbw, "ch": ch, "rb": rb, "kc": kc, "stages": st}
 
 
 base.candidates = candidates

@@ -299,8 +299,8 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 //   Warp (wm, wg) accumulates MT m tiles of 16 rows (wm * 16 * MT ..) by NBW n tiles of 8
 //   (wg * NBW ..) over a row block's items in CH sums and stores after its last. float32 A is
 //   widened on load: products and sums in float64.
-//   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups, groups =
-//   ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
+//   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups <= 256,
+//   groups = ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
 //   doubles), then stages * rb * kc * 8 elements.
 template <typename T>
 __device__ __forceinline__ void load_pair(const T* p, double& x, double& y) {
@@ -336,7 +336,7 @@ __device__ __forceinline__ void mma_k_step(double (&acc)[MT][NBW][4], const T* a
 }
 
 template <typename T, int MT, int NBW, int CH>
-__global__ void gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
+__global__ void __launch_bounds__(256) gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                                 const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
                                 int rb, int kc, int stages) {
     extern __shared__ __align__(128) unsigned char gemm_mma_smem[];

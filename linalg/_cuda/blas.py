@@ -739,6 +739,10 @@ def _stream_plan(dtype, rows, n, k, aligned, p):
 
 # (MT, NBW, CH) of gemm_stream_mma instantiated: m tiles and n tiles a warp, independent sums
 MMA_SHAPES = ((1, 2, 1), (1, 2, 2), (1, 4, 1), (1, 4, 2), (2, 2, 1), (2, 2, 2), (2, 4, 1))
+# gemm_stream_mma's launch bound (__launch_bounds__ in kernels/gemm.cu): any register count its
+# instantiations take (118-188 with nvcc 13) then fits a block; float32 (1, 2, 2) with 512
+# threads failed to launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, reports/gpu_20261129f call 3)
+MMA_MAX_THREADS = 256
 
 
 def _mma_plan(dtype, rows, n, k, aligned, p):
@@ -763,8 +767,7 @@ def _mma_plan(dtype, rows, n, k, aligned, p):
     fixed = RING_BARRIER_BYTES + steps * groups * nbw * 64 * 8           # Bf, float64
     limit = opt_in_smem()
     expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw, ch)
-    regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
-    max_threads = min(1024, 32 * (SM_REGISTERS // warp_registers(regs)))
+    max_threads = MMA_MAX_THREADS
 
     def threads(rows_an_item):
         return 32 * rows_an_item // (16 * mt) * groups
@@ -777,6 +780,7 @@ def _mma_plan(dtype, rows, n, k, aligned, p):
         stages -= 1
     if smem(rb, stages) > limit or threads(rb) > max_threads:
         return None
+    regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
     grid = max(1, min(-(-rows // rb), resident_blocks(threads(rb), smem(rb, stages), regs)
                       * sm_count()))
     return ("mma", expr, grid, threads(rb), smem(rb, stages), (rb, kc, stages))
@@ -798,6 +802,8 @@ def _gemm_plan(gpu, dtype, batch, m, n, k, ta, tb, shared_b, aligned, override=N
         plan = _mma_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None
         if plan is not None:
             return plan
+        if path != "kernel":    # the class's other shapes: cuBLAS beat gemm_stream on them
+            return ("vendor",)
         p = {"cfg": "stream"}
     if p.get("cfg") == "stream":
         plan = _stream_plan(dtype, batch * m, n, k, aligned, p) if ta == 0 and shared_b else None

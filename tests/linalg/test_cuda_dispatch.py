@@ -2165,6 +2165,8 @@ def test_a_batch_with_one_b_folds_where_the_tall_class_streams():
     assert blas._folds_to_tall(h200, "float64", 40960 * 32, 9, 36)
     assert blas._folds_to_tall(h200, "float32", 40960 * 18, 4, 16)
     assert not blas._folds_to_tall(h200, "float64", 40960 * 81, 8, 64)
+    assert blas._folds_to_tall(h200, "float64", 12945 * 192, 27, 216)     # gemm_stream_mma
+    assert not blas._folds_to_tall(h200, "float32", 12945 * 192, 27, 216)
     assert not blas._folds_to_tall(H100, "float64", 40960 * 32, 9, 36)
     assert not blas._folds_to_tall("Unknown GPU", "float64", 40960 * 32, 9, 36)
 
@@ -2274,7 +2276,7 @@ def test_gemm_stream_mma_plan_fits_a_block(monkeypatch, dtype, mt, nbw, ch, rb, 
     assert steps % 2 == 1 and 1 <= steps <= min(kc, k // 8)
     assert rows % (16 * mt) == 0 and 0 < rows <= rb and 2 <= buffers <= min(stages, 16)
     groups = -(-4 // nbw)
-    assert threads == 32 * rows // (16 * mt) * groups <= 1024
+    assert threads == 32 * rows // (16 * mt) * groups <= blas.MMA_MAX_THREADS
     bf = k // 8 * groups * nbw * 64 * 8
     assert smem == blas.RING_BARRIER_BYTES + bf + buffers * rows * steps * 8 * item <= 232448
     assert 1 <= grid <= 132 * 32
@@ -2291,3 +2293,18 @@ def test_gemm_stream_mma_plan_where_it_does_not_apply(monkeypatch):
     assert blas._mma_plan("float64", 12945 * 192, 27, 216, True, p) is not None
     monkeypatch.setattr(_compile, "clusters", lambda device: False)
     assert blas._mma_plan("float64", 12945 * 192, 27, 216, True, p) is None
+
+
+def test_gemm_stream_mma_class_takes_cublas_where_the_kernel_does_not_apply(monkeypatch):
+    """Where the table's class entry is gemm_stream_mma (the H200's float64 192x216 (27x216)^T)
+    a shape of the class it cannot take (k not a multiple of 8) goes to cuBLAS, not to
+    gemm_stream (0.14-0.42x cuBLAS on such wide products); forced to our kernels, gemm_stream."""
+    _sm90(monkeypatch)
+    monkeypatch.setattr(_tuning, "gpu_name", lambda device_id=None: "NVIDIA H200")
+    blas._gemm_plan.cache_clear()
+    key = ("float64", 1, 12945 * 192, 27, 212, 0, 1, True, True)
+    assert blas._gemm_plan("NVIDIA H200", *key)[0] == "vendor"
+    assert blas._gemm_plan("NVIDIA H200", *key, path="kernel")[0] == "stream"
+    key = ("float64", 1, 12945 * 192, 27, 216, 0, 1, True, True)
+    assert blas._gemm_plan("NVIDIA H200", *key)[0] == "mma"
+    blas._gemm_plan.cache_clear()

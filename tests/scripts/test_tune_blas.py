@@ -74,6 +74,32 @@ def test_stream_candidates_only_for_narrow_products():
     assert {c["nc"] for c in cands if c.get("wide")} == {9}
 
 
+def test_mma_candidates_only_for_wide_float64_products_of_whole_k_steps():
+    """gemm_stream_mma is tried where gemm_stream is not (192x216 (27x216)^T, 375x512
+    (64x512)^T), in float64, k a multiple of 8: items of whole rows (an odd number of k steps,
+    else one fewer) and of 9 k steps; the candidates' (MT, NBW, CH) are instantiated ones."""
+    from linalg._cuda import blas
+    tune = load_script("tune_blas")
+    cands = tune.mma_candidates(27, 216, "float64")
+    assert cands and all(c["cfg"] == "mma" for c in cands)
+    assert {c["kc"] for c in cands} == {27, 9}
+    assert {c["kc"] for c in tune.mma_candidates(64, 512, "float64")} == {63, 9}
+    assert all((c["mt"], c["nbw"], c["ch"]) in blas.MMA_SHAPES for c in cands)
+    assert tune.mma_candidates(27, 216, "float32") == []
+    assert tune.mma_candidates(9, 36, "float64") == []        # gemm_stream's
+    assert tune.mma_candidates(27, 212, "float64") == []
+
+
+def test_the_tall_entry_takes_mma_parameters_and_names_their_kernel():
+    tune = load_script("tune_blas")
+    mma = {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 2, "rb": 48, "kc": 27, "stages": 2}
+    base = {"T": (1.70, 1.61), "N": (1.63, 1.66)}
+    timed = {"T": [({"rows": 192, "rows_path": "vendor"}, 1.69)], "N": []}
+    entry = tune.tall_class_entry(base, timed, {"T": [(mma, 1.33)], "N": [(mma, 1.34)]}, "d")
+    assert {k: entry[k] for k in mma} == mma and "rows" not in entry
+    assert "one call on gemm_stream_mma" in entry["reason"] and entry["use_vendor"] is False
+
+
 def test_the_tall_entry_keeps_stream_where_a_rule_leaves_calls_to_it():
     """float32 32x36 (9x36)^T on the H200: 32-row blocks win with B^T only, gemm_stream wins the
     one call; the entry holds both (the rule for B^T, gemm_stream for B)."""

@@ -154,9 +154,10 @@ def test_gemm_shared_b_tensor_core_kernel(dtype, tb, params):
         _gemm_case(m, n, k, batch, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
         if batch < 3000:
             _gemm_case(m, n, k, batch, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
-    # k not a multiple of 8: gemm_stream instead
-    assert _gemm_plan_kind(32, 9, 36, 100, "N", tb, dtype, params, shared_b=True) == "stream"
+    # k not a multiple of 8: cuBLAS instead (gemm_stream where our kernels are forced)
+    assert _gemm_plan_kind(32, 9, 36, 100, "N", tb, dtype, params, shared_b=True) == "vendor"
     _gemm_case(32, 9, 36, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
+    _gemm_case(32, 9, 36, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True, path="kernel")
 
 
 @pytest.mark.parametrize("dtype", REAL)

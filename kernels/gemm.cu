@@ -336,9 +336,10 @@ __device__ __forceinline__ void mma_k_step(double (&acc)[MT][NBW][4], const T* a
 }
 
 template <typename T, int MT, int NBW, int CH>
-__global__ void __launch_bounds__(256) gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
-                                const T* __restrict__ B, int transb, T beta, T* __restrict__ C,
-                                int rb, int kc, int stages) {
+__global__ void __launch_bounds__(256)
+gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
+                const T* __restrict__ B, int transb, T beta, T* __restrict__ C, int rb, int kc,
+                int stages) {
     extern __shared__ __align__(128) unsigned char gemm_mma_smem[];
     unsigned long long* bars = reinterpret_cast<unsigned long long*>(gemm_mma_smem);
     const int groups = ((n + 7) / 8 + NBW - 1) / NBW, tiles = groups * NBW;

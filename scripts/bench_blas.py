@@ -145,17 +145,26 @@ class Bench:
                    pct_copy=round(100 * gbs / self.copy_gbs, 1),
                    kernel_pct_copy=round(100 * nbytes / kernel_ms / 1e6 / self.copy_gbs, 1)
                    if kernel_ms else "", note=note,
-                   dispatch=dispatched(op, dtype, shape))
+                   dispatch=dispatched(op, dtype, shape, batch))
         self.rows.append(row)
         print(" | ".join(str(v) for v in row.values()), flush=True)
         return row
 
 
-def dispatched(op, dtype, shape):
-    """'vendor' or 'kernel': what the tuning table picks for this benchmark row's class."""
+def dispatched(op, dtype, shape, batch=1):
+    """'vendor' or 'kernel': what the tuning table picks for this benchmark row's class (for the
+    hydro GEMM rows with one B, the tall class where the batch folds into one tall A:
+    blas._folds_to_tall)."""
     import re
     from linalg import _tuning
+    from linalg._cuda import blas
     dims = [int(d) for d in re.findall(r"\d+", shape)]
+    if op == "gemm_AzBt":
+        m, q, n = dims[0], dims[1], dims[2]
+        if (batch * m * q * numpy.dtype(dtype).itemsize >= blas.FOLD_MIN_BYTES
+                and blas._folds_to_tall(_tuning.gpu_name(), numpy.dtype(dtype).name,
+                                        batch * m, n, q)):
+            return "kernel"
     name, dims = {"gemv_N": ("gemv_n", dims), "gemv_T": ("gemv_t", dims),
                   "trsv_LN": ("trsv", dims[:1]), "gemm_NN": ("gemm", dims[:1] * 3),
                   "gemm_AzBt": ("gemm", dims[:1] + dims[2:3] + dims[1:2])}.get(op, (None, None))

@@ -209,17 +209,17 @@ def stream_candidates(n, k):
             for rp in (32, 64, 128) for st in (2, 3) for pad in (True, False)]
 
 
-def mma_candidates(n, k, dtype):
-    """gemm_stream_mma's parameters tried for one tall A with n columns of C and rows of k, in
-    float64 where gemm_stream has none (n > 16 or k > 128) and k is whole k steps of 8: the
-    (MT, NBW, CH) that led on the H200's 192x216 (27x216)^T (reports/gpu_20261129f call 3:
-    items of whole rows, 48 of them in two buffers, 85 % of the copy bandwidth) and items of 9
-    k steps. float32 lost there (0.93-0.97x cuBLAS: its bytes halve, its DMMA work does not)."""
+def mma_candidates(n, k):
+    """gemm_stream_mma's parameters tried for one tall A with n columns of C and rows of k,
+    where gemm_stream has none (n > 16 or k > 128) and k is whole k steps of 8: the (MT, NBW,
+    CH) that led on the H200's 192x216 (27x216)^T (reports/gpu_20261129f calls 3 and 5: items
+    of whole rows in two buffers, 48 of them in float64, 64 in float32, whose rows take half
+    the bytes; the plan takes rows off where they do not fit) and items of 9 k steps."""
     steps = k // 8
-    if dtype != "float64" or k % 8 or stream_candidates(n, k):
+    if k % 8 or stream_candidates(n, k):
         return []
     whole = steps if steps % 2 else steps - 1
-    items = ((48, whole, 2), (32, whole, 3), (64, min(9, whole), 4))
+    items = ((48, whole, 2), (64, whole, 2), (32, whole, 3), (64, min(9, whole), 4))
     return [{"cfg": "mma", "mt": mt, "nbw": nbw, "ch": ch, "rb": rb, "kc": kc, "stages": st}
             for mt, nbw, ch in ((1, 2, 2), (1, 2, 1), (1, 4, 2), (2, 2, 2))
             for rb, kc, st in items]
@@ -338,7 +338,7 @@ def tune_gemm_rows(t, dtype, batch0, shapes=HYDRO):
                                  t.reps, 2))
             streamed[form] = [(cand, timeit(lambda: blas.gemm(
                 a, b, c, transb=form, _params=cand, _path="kernel"), t.reps, 2))
-                for cand in stream_candidates(n, q) + mma_candidates(n, q, dtype)]
+                for cand in stream_candidates(n, q) + mma_candidates(n, q)]
             t.log += [f"gemm stream {dtype} {cls} {form} {cand}: {ms:.4f} ms"
                       for cand, ms in streamed[form]]
             timed[form] = [(cand, timeit(lambda: blas.gemm(a, b, c, transb=form,

@@ -2166,7 +2166,8 @@ def test_a_batch_with_one_b_folds_where_the_tall_class_streams():
     assert blas._folds_to_tall(h200, "float32", 40960 * 18, 4, 16)
     assert not blas._folds_to_tall(h200, "float64", 40960 * 81, 8, 64)
     assert blas._folds_to_tall(h200, "float64", 12945 * 192, 27, 216)     # gemm_stream_mma
-    assert not blas._folds_to_tall(h200, "float32", 12945 * 192, 27, 216)
+    assert blas._folds_to_tall(h200, "float32", 12945 * 192, 27, 216)
+    assert not blas._folds_to_tall(H100, "float64", 12945 * 192, 27, 216)
     assert not blas._folds_to_tall(H100, "float64", 40960 * 32, 9, 36)
     assert not blas._folds_to_tall("Unknown GPU", "float64", 40960 * 32, 9, 36)
 

@@ -74,20 +74,20 @@ def test_stream_candidates_only_for_narrow_products():
     assert {c["nc"] for c in cands if c.get("wide")} == {9}
 
 
-def test_mma_candidates_only_for_wide_float64_products_of_whole_k_steps():
+def test_mma_candidates_only_for_wide_products_of_whole_k_steps():
     """gemm_stream_mma is tried where gemm_stream is not (192x216 (27x216)^T, 375x512
-    (64x512)^T), in float64, k a multiple of 8: items of whole rows (an odd number of k steps,
-    else one fewer) and of 9 k steps; the candidates' (MT, NBW, CH) are instantiated ones."""
+    (64x512)^T), k a multiple of 8: items of whole rows (an odd number of k steps, else one
+    fewer; 48 and 64 rows) and of 9 k steps; the candidates' (MT, NBW, CH) are instantiated
+    ones."""
     from linalg._cuda import blas
     tune = load_script("tune_blas")
-    cands = tune.mma_candidates(27, 216, "float64")
+    cands = tune.mma_candidates(27, 216)
     assert cands and all(c["cfg"] == "mma" for c in cands)
-    assert {c["kc"] for c in cands} == {27, 9}
-    assert {c["kc"] for c in tune.mma_candidates(64, 512, "float64")} == {63, 9}
+    assert {c["kc"] for c in cands} == {27, 9} and {48, 64} <= {c["rb"] for c in cands}
+    assert {c["kc"] for c in tune.mma_candidates(64, 512)} == {63, 9}
     assert all((c["mt"], c["nbw"], c["ch"]) in blas.MMA_SHAPES for c in cands)
-    assert tune.mma_candidates(27, 216, "float32") == []
-    assert tune.mma_candidates(9, 36, "float64") == []        # gemm_stream's
-    assert tune.mma_candidates(27, 212, "float64") == []
+    assert tune.mma_candidates(9, 36) == []        # gemm_stream's
+    assert tune.mma_candidates(27, 212) == []
 
 
 def test_the_tall_entry_takes_mma_parameters_and_names_their_kernel():

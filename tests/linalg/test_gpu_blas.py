@@ -165,9 +165,11 @@ def test_gemm_shared_b_tensor_core_kernel(dtype, tb, params):
 def test_gemm_public_one_b_for_a_batch(dtype, tb):
     """The public linalg.gemm with one B (1, rb, cb) for a batch of A: small batches (the
     batched kernels with B's batch stride 0) and 5000 hydro zones (on a GPU whose table streams
-    the tall class, folded into one tall A: blas._folds_to_tall), with c and beta."""
+    the tall class, folded into one tall A: blas._folds_to_tall; 500 zones of 192 x 216 fold
+    into gemm_stream_mma on the H200), with c and beta."""
     import linalg
-    for m, n, k, batch in ((32, 9, 36, 3), (32, 9, 36, 5000), (18, 4, 16, 5000), (7, 5, 3, 40)):
+    for m, n, k, batch in ((32, 9, 36, 3), (32, 9, 36, 5000), (18, 4, 16, 5000), (7, 5, 3, 40),
+                           (192, 27, 216, 500)):
         g = rng(batch * 31 + m)
         a = random_matrix(g, (batch, m, k), dtype)
         b = random_matrix(g, (1, n, k) if tb == "T" else (1, k, n), dtype)

@@ -12,8 +12,9 @@ from linalg._cuda import blas  # noqa: E402
 for dtype in ("float64", "float32"):
     for mt, nbw, ch in blas.MMA_SHAPES:
         for m, n, k, zones, kc in ((192, 27, 216, 7, 5), (7, 5, 24, 33, 1), (33, 17, 40, 5, 9)):
-            p = {"cfg": "mma", "mt": mt, "nbw": nbw, "ch": ch, "rb": 64, "kc": kc, "stages": 3}
-            for tb in ("N", "T"):
+            for tb, tf32 in (("N", False), ("T", False), ("N", True), ("T", True)):
+                p = {"cfg": "mma", "mt": mt, "nbw": nbw, "ch": ch, "rb": 64, "kc": kc,
+                     "stages": 3, "tf32": tf32}
                 a = cupy.random.standard_normal((1, zones * m, k)).astype(dtype)
                 b = cupy.random.standard_normal((1, n, k) if tb == "T" else (1, k, n))
                 b = b.astype(dtype)

@@ -76,25 +76,6 @@ __device__ __forceinline__ void dmma_16x8x8(double (&d)[4], const double (&a)[4]
         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
 }
 
-// float x rounded to TF32 (10 mantissa bits, round to nearest away), its bits as an mma
-// operand; the same bits read as a float are the rounded value.
-__device__ __forceinline__ unsigned to_tf32(float x) {
-    unsigned r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return r;
-}
-// d += a b for one 16 x 8 x 8 fragment of TF32 operands (to_tf32), float sums (sm_80+): the
-// fragment layout of dmma_16x8x8 above, a / b one 32-bit register an element. Used by gemm.cu
-// gemm_stream_mma's float32 split products.
-__device__ __forceinline__ void tf32_16x8x8(float (&d)[4], const unsigned (&a)[4],
-                                            const unsigned (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-        "{%8, %9}, {%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
 // Thread-block clusters (sm_90): a barrier of every thread of the cluster with release / acquire
 // at cluster scope (writes before it, to global or shared memory, are seen after it by the
 // cluster's blocks), also in its two halves (arrive, then wait: work between them overlaps the

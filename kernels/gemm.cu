@@ -282,7 +282,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
     }
 }
 
-// gemm_stream_mma<T, MT, NBW, CH, SPLIT>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "mma")
+// gemm_stream_mma<T, MT, NBW, CH>  (launcher: linalg/_cuda/blas.py, gemm with one B, "cfg": "mma")
 //   gemm_stream's product (one tall A_flat, rows x k, one op(B), k x n) on the float64 tensor
 //   cores, for the wide hydro products (192x216 (27x216)^T), where gemm_stream's thread a row
 //   is bound by its shared-memory loads of B^T. A DMMA 16 x 8 x 8 fragment (common.cuh
@@ -298,8 +298,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 //   block's items follow one another, its last one shorter where kc does not divide k / 8.
 //   Warp (wm, wg) accumulates MT m tiles of 16 rows (wm * 16 * MT ..) by NBW n tiles of 8
 //   (wg * NBW ..) over a row block's items in CH sums and stores after its last. float32 A is
-//   widened on load (products and sums in float64), or, SPLIT, multiplied as three TF32
-//   products (split_tf32 below: float sums, the TF32 tensor cores' rate).
+//   widened on load: products and sums in float64.
 //   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups <= 256,
 //   groups = ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
 //   doubles), then stages * rb * kc * 8 elements.
@@ -336,46 +335,7 @@ __device__ __forceinline__ void mma_k_step(double (&acc)[MT][NBW][4], const T* a
     }
 }
 
-// float32 by three TF32 products (SPLIT): x = big + small, big = tf32(x), small = tf32(x - big)
-// (together 21-22 of float's 24 mantissa bits), and a b = big_a small_b + small_a big_b +
-// big_a big_b in float sums (small_a small_b, 2^-22 of the product, dropped). B's fragments are
-// staged split (a lane's 16 bytes: its two bigs, then its two smalls), A's values split on load.
-__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-    big = to_tf32(x);
-    small = to_tf32(x - __uint_as_float(big));
-}
-
-template <int MT, int NBW>
-__device__ __forceinline__ void mma_k_step_split(float (&acc)[MT][NBW][4], const float* ap,
-                                                 int lds, const float4* bp, int kk, int tiles) {
-    unsigned big[MT][4], small[MT][4];
-#pragma unroll
-    for (int m = 0; m < MT; ++m) {
-        const float2 lo = *reinterpret_cast<const float2*>(ap + (m * 16) * lds + kk * 8);
-        const float2 hi = *reinterpret_cast<const float2*>(ap + (m * 16 + 8) * lds + kk * 8);
-        split_tf32(lo.x, big[m][0], small[m][0]);
-        split_tf32(lo.y, big[m][2], small[m][2]);
-        split_tf32(hi.x, big[m][1], small[m][1]);
-        split_tf32(hi.y, big[m][3], small[m][3]);
-    }
-#pragma unroll
-    for (int j = 0; j < NBW; ++j) {
-        const float4 bv = bp[(kk * tiles + j) * 32];
-        const unsigned bb[2] = {__float_as_uint(bv.x), __float_as_uint(bv.y)};
-        const unsigned bs[2] = {__float_as_uint(bv.z), __float_as_uint(bv.w)};
-#pragma unroll
-        for (int m = 0; m < MT; ++m) {
-            tf32_16x8x8(acc[m][j], small[m], bb);
-            tf32_16x8x8(acc[m][j], big[m], bs);
-            tf32_16x8x8(acc[m][j], big[m], bb);
-        }
-    }
-}
-
-template <bool SPLIT> struct MmaSum { typedef double type; };
-template <> struct MmaSum<true> { typedef float type; };
-
-template <typename T, int MT, int NBW, int CH, bool SPLIT>
+template <typename T, int MT, int NBW, int CH>
 __global__ void __launch_bounds__(256)
 gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                 const T* __restrict__ B, int transb, T beta, T* __restrict__ C, int rb, int kc,
@@ -393,20 +353,10 @@ gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
     const index_t mine = blockIdx.x < blocks ? (blocks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
     const index_t items = mine * slices;
     ring_init(bars, stages);
-    static_assert(!SPLIT || sizeof(T) == 4, "TF32 products are for float32");
     for (int e = t; e < steps * tiles * 64; e += nt) {
         const int l = (e % 64) / 2, kk = (e / 64 / tiles) * 8 + 2 * (l % 4) + e % 2;
         const int j = ((e / 64) % tiles) * 8 + l / 4;
-        const T v = j < n ? (transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : T(0);
-        if constexpr (SPLIT) {
-            unsigned big, small;
-            split_tf32(float(v), big, small);
-            float* slot = reinterpret_cast<float*>(Bf) + (e / 2) * 4 + e % 2;
-            slot[0] = __uint_as_float(big);
-            slot[2] = __uint_as_float(small);
-        } else {
-            Bf[e] = double(v);
-        }
+        Bf[e] = j < n ? double(transb ? B[(index_t)j * k + kk] : B[(index_t)kk * n + j]) : 0.0;
     }
     __syncthreads();
     // warp 0: item `it` into buffer s, its bytes registered on the buffer's barrier first (one
@@ -433,7 +383,7 @@ gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
     const double2* bf = reinterpret_cast<const double2*>(Bf) + wg * NBW * 32 + lane;
     // CH independent sums (k steps alternate between them): a warp's DMMAs into one
     // accumulator wait on each other
-    typename MmaSum<SPLIT>::type acc[CH][MT][NBW][4];
+    double acc[CH][MT][NBW][4];
     for (index_t it = 0; it < items; ++it) {
         const int s = ring_wait(bars, stages, (int)it), slice = (int)(it % slices);
         const index_t r0 = (blockIdx.x + it / slices * gridDim.x) * rb;
@@ -451,13 +401,6 @@ gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
         if (r0 + row0 < rows) {
             const T* ap = As + ((index_t)s * rb + row0 + g) * lds + 2 * q;
             const double2* bp = bf + (index_t)slice * kc * tiles * 32;
-            auto k_step = [&](auto& sums, int kk) {
-                if constexpr (SPLIT)
-                    mma_k_step_split<MT, NBW>(sums, reinterpret_cast<const float*>(ap), lds,
-                                              reinterpret_cast<const float4*>(bp), kk, tiles);
-                else
-                    mma_k_step<T, MT, NBW>(sums, ap, lds, bp, kk, tiles);
-            };
             // unrolled by hand: nvcc 13 unrolled `#pragma unroll 3` here without a remainder
             // (k steps past nk read; reports/gpu_20261129f call 2)
             constexpr int U = 2 * CH;
@@ -465,10 +408,11 @@ gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
 #pragma unroll 1
             for (; kk + U <= nk; kk += U) {
 #pragma unroll
-                for (int u = 0; u < U; ++u) k_step(acc[u % CH], kk + u);
+                for (int u = 0; u < U; ++u)
+                    mma_k_step<T, MT, NBW>(acc[u % CH], ap, lds, bp, kk + u, tiles);
             }
 #pragma unroll 1
-            for (; kk < nk; ++kk) k_step(acc[0], kk);
+            for (; kk < nk; ++kk) mma_k_step<T, MT, NBW>(acc[0], ap, lds, bp, kk, tiles);
         }
         if (slice == slices - 1 && r0 + row0 < rows) {
 #pragma unroll
@@ -479,7 +423,7 @@ gemm_stream_mma(index_t rows, int n, int k, T alpha, const T* __restrict__ A,
                     for (int v = 0; v < 4; ++v) {
                         const index_t r = r0 + row0 + m * 16 + g + 8 * (v / 2);
                         const int col = (wg * NBW + j) * 8 + 2 * q + v % 2;
-                        typename MmaSum<SPLIT>::type sum = acc[0][m][j][v];
+                        double sum = acc[0][m][j][v];
 #pragma unroll
                         for (int c = 1; c < CH; ++c) sum += acc[c][m][j][v];
                         if (r < rows && col < n) {

@@ -751,8 +751,8 @@ def _mma_plan(dtype, rows, n, k, aligned, p):
     op(B)'s fragments and two items that do not fit. Parameters: "mt" / "nbw" / "ch" (m tiles
     of 16 and n tiles of 8 a warp, independent sums: MMA_SHAPES), "rb" (rows an item, a
     multiple of 16 * mt), "kc" (k steps of 8 an item, made odd: the rows' fragment loads then
-    hit distinct banks), "stages" (buffers in the ring), "tf32" (float32: three TF32 products
-    in float sums instead of float64 ones). The grid: the blocks resident at once."""
+    hit distinct banks), "stages" (buffers in the ring). The grid: the blocks resident at
+    once."""
     item = numpy.dtype(dtype).itemsize
     if not (aligned and k % 8 == 0 and _compile.clusters(_compile.current_device())):
         return None
@@ -766,8 +766,7 @@ def _mma_plan(dtype, rows, n, k, aligned, p):
     stages = max(2, min(RING_STAGES_MAX, int(p.get("stages", 2))))
     fixed = RING_BARRIER_BYTES + steps * groups * nbw * 64 * 8           # Bf, float64
     limit = opt_in_smem()
-    split = item == 4 and bool(p.get("tf32", False))
-    expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw, ch, _compile.cbool(split))
+    expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw, ch)
     max_threads = MMA_MAX_THREADS
 
     def threads(rows_an_item):
@@ -909,9 +908,7 @@ def _compile_check():
                 exprs["gemm.cu"].append(name_expr("gemm_tall", T, nc, vec))
         exprs["gemm.cu"] += [name_expr("gemm_stream", T, nc, _compile.cbool(wide))
                              for nc in STREAM_NC for wide in (False, True)]
-        exprs["gemm.cu"] += [name_expr("gemm_stream_mma", T, *shape, _compile.cbool(split))
-                             for shape in MMA_SHAPES
-                             for split in ((False, True) if T == "float" else (False,))]
+        exprs["gemm.cu"] += [name_expr("gemm_stream_mma", T, *shape) for shape in MMA_SHAPES]
         for (rm, rn), kc in itertools.product(SMALL_TILES, ("false", "true")):
             exprs["gemm.cu"].append(name_expr("gemm_small", T, rm, rn, kc))
     return exprs

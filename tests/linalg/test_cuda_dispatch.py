@@ -2273,7 +2273,7 @@ def test_gemm_stream_mma_plan_fits_a_block(monkeypatch, dtype, mt, nbw, ch, rb, 
     kind, expr, grid, threads, smem, (rows, steps, buffers) = blas._mma_plan(
         dtype, 12945 * 192, n, k, True, p)
     mt, nbw, ch = (mt, nbw, ch) if (mt, nbw, ch) in blas.MMA_SHAPES else (1, 2, 2)
-    assert kind == "mma" and expr.endswith(f", {mt}, {nbw}, {ch}, false>")
+    assert kind == "mma" and expr.endswith(f", {mt}, {nbw}, {ch}>")
     assert steps % 2 == 1 and 1 <= steps <= min(kc, k // 8)
     assert rows % (16 * mt) == 0 and 0 < rows <= rb and 2 <= buffers <= min(stages, 16)
     groups = -(-4 // nbw)
@@ -2309,16 +2309,3 @@ def test_gemm_stream_mma_class_takes_cublas_where_the_kernel_does_not_apply(monk
     key = ("float64", 1, 12945 * 192, 27, 216, 0, 1, True, True)
     assert blas._gemm_plan("NVIDIA H200", *key)[0] == "mma"
     blas._gemm_plan.cache_clear()
-
-
-@pytest.mark.parametrize("dtype,asked,split", [
-    ("float32", True, True), ("float32", False, False), ("float64", True, False)])
-def test_gemm_stream_mma_splits_float32_into_tf32_products_only_when_asked(
-        monkeypatch, dtype, asked, split):
-    """"tf32" selects the float32 kernel of three TF32 products (its B's fragments take the
-    bytes float64's do: the same shared memory); float64 never splits."""
-    _sm90(monkeypatch)
-    p = {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 2, "rb": 64, "kc": 27, "stages": 2, "tf32": asked}
-    plan = blas._mma_plan(dtype, 12945 * 192, 27, 216, True, p)
-    unsplit = blas._mma_plan(dtype, 12945 * 192, 27, 216, True, {**p, "tf32": False})
-    assert plan[1].endswith(f", {'true' if split else 'false'}>") and plan[2:] == unsplit[2:]

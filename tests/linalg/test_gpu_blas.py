@@ -135,20 +135,18 @@ MMA_FORCED = ({"cfg": "mma"}, {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 1, "rb": 3
               {"cfg": "mma", "mt": 1, "nbw": 4, "ch": 2, "rb": 48, "kc": 5, "stages": 4},
               {"cfg": "mma", "mt": 2, "nbw": 2, "ch": 2, "rb": 64, "kc": 27, "stages": 3},
               {"cfg": "mma", "mt": 2, "nbw": 4, "ch": 1, "rb": 256, "kc": 8, "stages": 2},
-              {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 2, "rb": 16, "kc": 3, "stages": 5},
-              {"cfg": "mma", "tf32": True},
-              {"cfg": "mma", "mt": 2, "nbw": 4, "ch": 1, "rb": 64, "kc": 5, "tf32": True})
+              {"cfg": "mma", "mt": 1, "nbw": 2, "ch": 2, "rb": 16, "kc": 3, "stages": 5})
 
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("tb", ["N", "T"])
 @pytest.mark.parametrize("params", MMA_FORCED, ids=lambda p: "-".join(map(str, p.values())))
 def test_gemm_shared_b_tensor_core_kernel(dtype, tb, params):
-    """One B for the whole batch through gemm_stream_mma (DMMA fragments, or float32 as three
-    TF32 products where "tf32" says so; items of rows x k steps fed by the bulk copy engine):
-    the hydro shapes with k a multiple of 8, rows that leave a partial item and a partial m
-    tile, zero n tiles past n (n = 3, 5, 17, 27), k steps that leave a short last item, alpha /
-    beta, and 3000 zones of 192 x 216 (each block's ring wraps around many times)."""
+    """One B for the whole batch through gemm_stream_mma (DMMA fragments, items of rows x k
+    steps fed by the bulk copy engine): the hydro shapes with k a multiple of 8, rows that leave
+    a partial item and a partial m tile, zero n tiles past n (n = 3, 5, 17, 27), k steps that
+    leave a short last item, alpha / beta, and 3000 zones of 192 x 216 (each block's ring
+    wraps around many times)."""
     for m, n, k, batch in ((192, 27, 216, 5), (18, 4, 16, 1000), (81, 8, 64, 37),
                            (7, 5, 24, 333), (1, 1, 8, 1), (33, 17, 40, 100), (50, 3, 88, 9),
                            (192, 27, 216, 3000)):

@@ -111,6 +111,16 @@ STREAM_FORCED = ({"cfg": "stream"}, {"cfg": "stream", "nc": 3, "rp": 32, "stages
                  {"cfg": "stream", "nc": 8, "rp": 256, "stages": 16, "pad": False})
 
 
+def _one_b_cases(kind, shapes, tb, dtype, params):
+    """Each (m, n, k, batch) of ``shapes`` with one B through the forced ``params``: the plan is
+    ``kind``, the product right, and with alpha / beta too where the batch is below 3000."""
+    for m, n, k, batch in shapes:
+        assert _gemm_plan_kind(m, n, k, batch, "N", tb, dtype, params, shared_b=True) == kind
+        _gemm_case(m, n, k, batch, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
+        if batch < 3000:
+            _gemm_case(m, n, k, batch, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
+
+
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("tb", ["N", "T"])
 @pytest.mark.parametrize("params", STREAM_FORCED, ids=lambda p: "-".join(map(str, p.values())))
@@ -119,13 +129,9 @@ def test_gemm_shared_b_bulk_copy_kernel(dtype, tb, params):
     hydro shapes, rows that leave a partial chunk, columns that leave a partial group, alpha /
     beta, and 40 960 zones (each block's ring of buffers wraps around many times)."""
     item = numpy.dtype(dtype).itemsize
-    for m, n, k, batch in ((32, 9, 36, 1000), (18, 4, 16, 1000), (81, 8, 64, 37),
-                           (192, 27, 216, 5), (7, 5, 16 // item * 3, 333), (1, 1, 16, 1),
-                           (32, 9, 36, 40960)):
-        assert _gemm_plan_kind(m, n, k, batch, "N", tb, dtype, params, shared_b=True) == "stream"
-        _gemm_case(m, n, k, batch, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
-        if batch < 40960:
-            _gemm_case(m, n, k, batch, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
+    _one_b_cases("stream", ((32, 9, 36, 1000), (18, 4, 16, 1000), (81, 8, 64, 37),
+                            (192, 27, 216, 5), (7, 5, 16 // item * 3, 333), (1, 1, 16, 1),
+                            (32, 9, 36, 40960)), tb, dtype, params)
     # rows of k elements that are no whole number of 16-byte pieces: gemm_tall instead
     assert _gemm_plan_kind(32, 9, 35, 100, "N", tb, dtype, params, shared_b=True) == "tall"
     _gemm_case(32, 9, 35, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
@@ -147,13 +153,9 @@ def test_gemm_shared_b_tensor_core_kernel(dtype, tb, params):
     a partial item and a partial m tile, zero n tiles past n (n = 3, 5, 17, 27), k steps that
     leave a short last item, alpha / beta, and 3000 zones of 192 x 216 (each block's ring
     wraps around many times)."""
-    for m, n, k, batch in ((192, 27, 216, 5), (18, 4, 16, 1000), (81, 8, 64, 37),
-                           (7, 5, 24, 333), (1, 1, 8, 1), (33, 17, 40, 100), (50, 3, 88, 9),
-                           (192, 27, 216, 3000)):
-        assert _gemm_plan_kind(m, n, k, batch, "N", tb, dtype, params, shared_b=True) == "mma"
-        _gemm_case(m, n, k, batch, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)
-        if batch < 3000:
-            _gemm_case(m, n, k, batch, "N", tb, -0.5, 2.0, dtype, params, bcast_b=True)
+    _one_b_cases("mma", ((192, 27, 216, 5), (18, 4, 16, 1000), (81, 8, 64, 37), (7, 5, 24, 333),
+                         (1, 1, 8, 1), (33, 17, 40, 100), (50, 3, 88, 9), (192, 27, 216, 3000)),
+                 tb, dtype, params)
     # k not a multiple of 8: cuBLAS instead (gemm_stream where our kernels are forced)
     assert _gemm_plan_kind(32, 9, 36, 100, "N", tb, dtype, params, shared_b=True) == "vendor"
     _gemm_case(32, 9, 36, 100, "N", tb, 1.0, 0.0, dtype, params, bcast_b=True)

@@ -286,7 +286,7 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 //   gemm_stream's product (one tall A_flat, rows x k, one op(B), k x n) on the float64 tensor
 //   cores, for the wide hydro products (192x216 (27x216)^T), where gemm_stream's thread a row
 //   is bound by its shared-memory loads of B^T. A DMMA 16 x 8 x 8 fragment (common.cuh
-//   dmma_16x8x8) reads its 8 k values in any order as long as A and B agree, so k is permuted
+//   dmma_16x8x8) sums its 8 k products in any order as long as A and B agree, so k is permuted
 //   inside each step of 8: fragment column q is k = 2q, column q + 4 is k = 2q + 1. A lane's two
 //   values of an A row are then adjacent (one 16-byte load in float64, 8 in float32), and op(B)
 //   is staged once per block as fragments (Bf: for each k step and n tile of 8, lane l's two

@@ -492,10 +492,12 @@ def _folds(a, c, n):
 @functools.lru_cache(maxsize=1024)
 def _folds_to_tall(gpu, dtype, rows, n, k):
     """Whether a batch of stacked A (C-contiguous, rows = batch * m in all) with one B runs as
-    one tall A (1, rows, k): where the tall class's entry picks gemm_stream, which the tuner
-    measured against the same rows as a batch of matrices (tune_blas.py tall_class_entry; H200
-    float64 32x36 (9x36)^T, 40 960 zones: 0.137 against 0.155 ms as 32-row matrices on
-    gemm_small, reports/gpu_20261128k). A public call with one B for a batch of A comes here."""
+    one tall A (1, rows, k): where the tall class's entry picks gemm_stream or gemm_stream_mma,
+    which the tuner measured against the same rows as a batch of matrices (tune_blas.py
+    tall_class_entry; H200 float64 32x36 (9x36)^T, 40 960 zones: 0.137 against 0.155 ms as
+    32-row matrices on gemm_small, reports/gpu_20261128k; 192x216 (27x216)^T 1.30-1.33 against
+    1.64-1.69 by cuBLAS batched, reports/gpu_20261129f). A public call with one B for a batch of
+    A comes here."""
     cls = _tuning.shape_class(rows, n, k)
     if _tuning.use_vendor("gemm", dtype, cls, gpu)[0]:
         return False
@@ -761,24 +763,24 @@ def _mma_plan(dtype, rows, n, k, aligned, p):
     steps = k // 8
     kc = max(1, min(int(p.get("kc", 27)), steps))
     kc -= 1 - kc % 2                        # odd: rows kc * 8 elements apart
-    groups = -(-(-(-n // 8)) // nbw)
+    tiles = -(-n // 8)                      # n tiles of 8 columns, NBW a warp
+    groups = -(-tiles // nbw)
     rb = max(16 * mt, int(p.get("rb", 64)) // (16 * mt) * 16 * mt)
     stages = max(2, min(RING_STAGES_MAX, int(p.get("stages", 2))))
     fixed = RING_BARRIER_BYTES + steps * groups * nbw * 64 * 8           # Bf, float64
     limit = opt_in_smem()
     expr = name_expr("gemm_stream_mma", _compile.ctype(dtype), mt, nbw, ch)
-    max_threads = MMA_MAX_THREADS
 
     def threads(rows_an_item):
         return 32 * rows_an_item // (16 * mt) * groups
 
     def smem(rows_an_item, buffers):
         return fixed + buffers * rows_an_item * kc * 8 * item
-    while rb > 16 * mt and (threads(rb) > max_threads or smem(rb, stages) > limit):
+    while rb > 16 * mt and (threads(rb) > MMA_MAX_THREADS or smem(rb, stages) > limit):
         rb -= 16 * mt
     while stages > 2 and smem(rb, stages) > limit:
         stages -= 1
-    if smem(rb, stages) > limit or threads(rb) > max_threads:
+    if smem(rb, stages) > limit or threads(rb) > MMA_MAX_THREADS:
         return None
     regs = kernel_regs("gemm", expr, STREAM_SIGNATURE, dtype)
     grid = max(1, min(-(-rows // rb), resident_blocks(threads(rb), smem(rb, stages), regs)

@@ -499,7 +499,8 @@ def test_gemm_both_paths(dtype, path, alpha, beta):
 @pytest.mark.parametrize("path", ["kernel", "vendor"])
 @pytest.mark.parametrize("trans", ["N", "T"])
 def test_gemv_both_paths(dtype, path, trans):
-    for m, n in ((4, 4), (32, 32), (64, 64), (81, 8), (192, 27), (375, 64), (7, 3)):
+    for m, n in ((4, 4), (32, 32), (64, 64), (81, 8), (192, 27), (375, 64), (7, 3), (1, 6),
+                 (6, 1)):
         for alpha, beta in SCALARS:
             _gemv_case(m, n, 3, trans, alpha, beta, dtype, path=path)
         _gemv_case(m, n, 1, trans, 1.0, 0.0, dtype, path=path)
@@ -539,6 +540,32 @@ def test_vendor_gemm_writes_views_in_place(dtype, ta, tb, bcast_b):
             abs(beta) * fro(c_before) if beta != 0 else 0)
         assert scaled_residual(to_numpy(out) - ref, scale, k, dtype) < THRESHOLD
         assert numpy.isnan(to_numpy(big_c)[:, m:, :]).all() == (beta == 0)   # padding untouched
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_vendor_gemv_reads_padded_rows_into_contiguous_y(dtype, trans):
+    """The cuBLAS path's form for a contiguous y (y^T = x^T op(A)^T, one column for cuBLAS) on
+    matrices sliced from larger ones (rows apart by more than their length) and a strided x,
+    in place, alpha / beta; y never read where beta = 0 (NaN there)."""
+    g = rng(7)
+    batch, m, n = 6, 11, 7
+    a = cupy.asarray(random_matrix(g, (batch, 16, 16), dtype))[:, 2:2 + m, 1:1 + n]
+    rows, cols = (m, n) if trans == "N" else (n, m)
+    x = cupy.asarray(random_matrix(g, (batch, 3 * cols), dtype))[:, ::3]
+    for alpha, beta in ((1.0, 0.0), (-0.5, 2.0)):
+        y = cupy.asarray(random_matrix(g, (batch, rows), dtype))
+        if beta == 0:
+            y[:] = numpy.nan
+        y_before = to_numpy(y).astype(numpy.float64)
+        out = blas.gemv(a, x, y, trans=trans, alpha=alpha, beta=beta, _path="vendor")
+        assert out is y
+        op_a = _op(to_numpy(a).astype(numpy.float64), trans)
+        ref = alpha * numpy.einsum("bij,bj->bi", op_a, to_numpy(x).astype(numpy.float64))
+        ref = ref + (beta * y_before if beta != 0 else 0)
+        scale = abs(alpha) * fro(op_a) * fro(to_numpy(x)) + (
+            abs(beta) * fro(y_before) if beta != 0 else 0)
+        assert scaled_residual(to_numpy(out) - ref, scale, cols, dtype) < THRESHOLD
 
 
 @pytest.mark.parametrize("dtype", REAL)

@@ -3,9 +3,11 @@
 65 536 rows to the flat kernel): the public linalg.gemv as it is ("flat"), with the flat rule
 off (GEMV_N_FLAT_ROWS = 0: the table's path, "table") and cupy.matmul of the batch with x as a
 column ("matmul", the bench's vendor), alternated over three rounds in one process
-(scripts/bench_cholesky.alternate; CUDA events around each call).
+(scripts/bench_cholesky.alternate; CUDA events around each call). With --rule: the public call
+with the table's "flat_rows" ("new": cuBLAS from there) against the flat kernel to
+GEMV_N_FLAT_ROWS ("old"), and cupy.matmul.
 
-    python3 p_gemv_flat.py > gemv_flat.md
+    python3 p_gemv_flat.py [--rule] > gemv_flat.md
 """
 import sys
 from pathlib import Path
@@ -37,24 +39,30 @@ def case(dtype, n, batch):
     def apply(setting):
         mode["s"] = setting
         blas.GEMV_N_FLAT_ROWS = 0 if setting == "table" else FLAT
+        blas.gemv_flat_rows = (lambda gpu, dt: FLAT) if setting == "old" else FLAT_ROWS
         blas._gemv_plan.cache_clear()
 
-    times, _, diff = alternate(call, lambda: None, lambda r: r, ["flat", "table", "matmul"],
-                               apply, 3)
-    apply("flat")
-    t = {s: min(v) for s, v in times.items()}
-    print(f"| {dtype} | {n} | {batch} | {t['flat']:.4f} | {t['table']:.4f} | {t['matmul']:.4f} "
-          f"| {t['matmul'] / t['flat']:.2f} | {t['matmul'] / t['table']:.2f} | {diff:.1e} |",
-          flush=True)
+    names = ["old", "new", "matmul"] if RULE else ["flat", "table", "matmul"]
+    times, _, diff = alternate(call, lambda: None, lambda r: r, names, apply, 3)
+    apply(names[0])
+    t = [min(times[s]) for s in names]
+    print(f"| {dtype} | {n} | {batch} | {t[0]:.4f} | {t[1]:.4f} | {t[2]:.4f} "
+          f"| {t[2] / t[0]:.2f} | {t[2] / t[1]:.2f} | {diff:.1e} |", flush=True)
+
+
+RULE = "--rule" in sys.argv
+FLAT_ROWS = blas.gemv_flat_rows
 
 
 def main():
-    print("| dtype | n | batch | flat ms | table ms | matmul ms | matmul/flat | matmul/table "
-          "| diff |")
+    a, b = ("old", "new") if RULE else ("flat", "table")
+    print(f"| dtype | n | batch | {a} ms | {b} ms | matmul ms | matmul/{a} | matmul/{b} | diff |")
     print("|---|---|---|---|---|---|---|---|---|")
+    grid = {128: (1, 60, 64, 100, 300, 511), 256: (1, 30, 32, 60, 100, 255),
+            512: (1, 8, 16, 30, 100, 127)}
     for dtype in ("float64", "float32"):
         for n in (128, 256, 512):
-            for batch in (1, 8, 30, 60, 100, 65535 // n):
+            for batch in (grid[n] if RULE else (1, 8, 30, 60, 100, 65535 // n)):
                 case(dtype, n, batch)
 
 

@@ -19,9 +19,6 @@ An entry holds kernel parameters and/or a vendor decision:
   triangular ops and TRSV above the leaf size, ``"*"`` entries): the vendor path on batches with
   batch * n < v, the bound taken per size class of n where a dict gives one (``vendor_below``):
   there our launches cost more host time than the vendor's call;
-* ``"flat_rows": r`` (GEMV-N ``"*"`` entries): square-ish batches of n >= 128 whose rows
-  (batch * m) fall below the flat kernel's bound run it only below r rows, cuBLAS from there
-  (``blas._gemv_plan``);
 * ``"below_batch": b`` with ``"below": {...}`` (GEMV entries): on batches of fewer than b matrices
   the class runs the parameters of ``"below"`` instead (which may say ``"use_vendor": true``):
   gemv_stream's persistent grid, tuned at large batches, gives a block a tile or two on small
@@ -48,8 +45,7 @@ __all__ = ["lookup", "use_vendor", "entries", "shape_class", "class_dims", "buck
 
 TUNING_DIR = Path(__file__).resolve().parent / "tuning"
 DEFAULT_KEY = "default"
-DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "flat_rows",
-                           "reason"))
+DECISION_KEYS = frozenset(("use_vendor", "vendor", "vendor_from", "vendor_below", "reason"))
 _MAX_BUCKET = 4096
 # (pattern of GPU names, the tuned GPU whose tables they take where they have none of their own):
 # one SM architecture and memory system, so the tuned kernel parameters carry over far better than

@@ -165,10 +165,7 @@ def _scalar(dtype, v):
 
 def _vendor_gemv(a, x, y, trans, alpha, beta):
     """cuBLAS gemmStridedBatched with one column: in place on y for real dtypes (vendor.gemm, as
-    _vendor_gemm), else cupy.matmul then alpha/beta. A contiguous y is computed as y^T = x^T
-    op(A)^T, which cuBLAS sees as a product of n = 1 columns (column-major); y with a stride as
-    y = op(A) x, a product of one row there, whose kernels ran up to 2.5x slower at small
-    batches (H200, n = 256-512: reports/gpu_20261129f call 8)."""
+    _vendor_gemm), else cupy.matmul then alpha/beta."""
     cupy = cupy_module()
     w = str(trans).upper()
     op = a if w == "N" else (a.conj() if w == "C" else a).transpose(0, 2, 1)
@@ -177,10 +174,7 @@ def _vendor_gemv(a, x, y, trans, alpha, beta):
         if y is None or beta == 0:
             beta = 0
             y = cupy.empty(op.shape[:2], dtype=a.dtype) if y is None else y
-        if y.strides[1] == y.itemsize:
-            vendor.gemm(y[:, None, :], x[:, None, :], op.transpose(0, 2, 1), alpha, beta)
-        else:
-            vendor.gemm(y[:, :, None], op, x3, alpha, beta)
+        vendor.gemm(y[:, :, None], op, x3, alpha, beta)
         return y
     return axpby(cupy.matmul(op, x3)[:, :, 0], y, alpha, beta)
 
@@ -238,8 +232,6 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, x_aligned, override=None, pa
     ``x_aligned``: A's and x's base 16-byte aligned."""
     if not t and override is None and path is None and min(m, n) >= GEMV_N_FLAT_MIN_DIM \
             and batch * m < GEMV_N_FLAT_ROWS:
-        if batch * m >= gemv_flat_rows(gpu, dtype):
-            return ("vendor",)
         return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, FLAT_PARAMS) + ((),)
     op = "gemv_t" if t else "gemv_n"
     small = gemv_small_batch_params(op, dtype, m, n, batch, override, path)
@@ -258,18 +250,6 @@ def _gemv_plan(gpu, dtype, t, batch, m, n, aligned, x_aligned, override=None, pa
         p = {"kernel": "staged"}
     return _gemv_kernel_plan(dtype, t, batch, m, n, aligned, p) + \
         (_compile.register_cap(p.get("maxreg")),)
-
-
-def gemv_flat_rows(gpu, dtype):
-    """Rows (batch * m) below which the flat kernel serves GEMV-N of n >= 128: the table's
-    ``"flat_rows"`` for ``gpu`` (its "*" entry), else GEMV_N_FLAT_ROWS. Between the two, cuBLAS:
-    on the H200 cupy.matmul beat the flat kernel from ~10 000 rows (float64 n = 256 at 60
-    matrices 0.85x, n = 512 at 30-127 0.83-0.86x, float32 n = 512 at 100 0.63x; below 8 000
-    rows 0.95-1.14x; reports/gpu_20261129f call 8)."""
-    for entry in _tuning.entries("gemv_n", dtype, "*", gpu):
-        if "flat_rows" in entry:
-            return int(entry["flat_rows"])
-    return GEMV_N_FLAT_ROWS
 
 
 def gemv_small_batch_params(op, dtype, m, n, batch, override=None, path=None):

@@ -50,13 +50,12 @@ def gemm(c, a, b, alpha=1.0, beta=0.0):
     if opa == cublas.CUBLAS_OP_N and a.shape[1] == 1:
         lda = max(lda, a.shape[2])
     m, n, k = c.shape[2], c.shape[1], a.shape[2]
-    ldc = c.strides[1] // item if c.shape[1] > 1 else c.shape[2]     # one row: any stride
     fn = cublas.dgemmStridedBatched if c.dtype == numpy.float64 else cublas.sgemmStridedBatched
     scalars, address = _host_scalars(c.dtype)
     with _SCALARS_LOCK:
         scalars[0], scalars[1] = alpha, beta
         fn(handle, opb, opa, m, n, k, address, pb, max(1, ldb), sb,
-           pa, max(1, lda), sa, address + item, c.data.ptr, max(1, ldc),
+           pa, max(1, lda), sa, address + item, c.data.ptr, max(1, c.strides[1] // item),
            c.strides[0] // item, c.shape[0])
 
 

@@ -394,30 +394,6 @@ def test_gemv_n_small_batch_of_big_matrices_takes_the_flat_kernel(fake_gpu, batc
     assert len(flat_launches) == (1 if flat else 0)
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("batch,m,n,kind", [
-    (1, 128, 128, "flat"), (63, 128, 128, "flat"), (64, 128, 128, "vendor"),
-    (511, 128, 128, "vendor"), (512, 128, 128, "table"), (15, 512, 512, "flat"),
-    (16, 512, 512, "vendor"), (127, 512, 512, "vendor"), (100, 64, 64, "table")])
-def test_gemv_n_flat_kernel_below_the_h200_tables_rows_then_cublas(fake_gpu, dtype, batch, m, n,
-                                                                   kind):
-    """On the H200 (its table's "flat_rows", 8192) the flat kernel serves GEMV-N of n >= 128
-    below 8192 rows, cuBLAS from there to GEMV_N_FLAT_ROWS, the table's class choice above; the
-    H100 and unknown GPUs keep the flat kernel to GEMV_N_FLAT_ROWS."""
-    key = (dtype, 0, batch, m, n, True, True)
-    plan = blas._gemv_plan("NVIDIA H200", *key)
-    if kind == "vendor":
-        assert plan == ("vendor",)
-    else:
-        assert plan[0].startswith("gemv_n_flat") == (kind == "flat"), plan
-    for gpu in (H100, UNKNOWN):
-        if batch * m < blas.GEMV_N_FLAT_ROWS and min(m, n) >= blas.GEMV_N_FLAT_MIN_DIM:
-            assert blas._gemv_plan(gpu, *key)[0].startswith("gemv_n_flat")
-    assert blas.gemv_flat_rows("NVIDIA H200", dtype) == 8192
-    assert blas.gemv_flat_rows(H100, dtype) == blas.GEMV_N_FLAT_ROWS
-    blas._gemv_plan.cache_clear()
-
-
 @pytest.mark.parametrize("path", [None, "kernel", "vendor"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("m,n,k,shared", [(81, 8, 64, True), (32, 9, 36, True), (16, 16, 16, False),

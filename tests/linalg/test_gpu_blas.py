@@ -545,9 +545,9 @@ def test_vendor_gemm_writes_views_in_place(dtype, ta, tb, bcast_b):
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("trans", ["N", "T"])
 def test_vendor_gemv_reads_padded_rows_into_contiguous_y(dtype, trans):
-    """The cuBLAS path's form for a contiguous y (y^T = x^T op(A)^T, one column for cuBLAS) on
-    matrices sliced from larger ones (rows apart by more than their length) and a strided x,
-    in place, alpha / beta; y never read where beta = 0 (NaN there)."""
+    """The cuBLAS path on matrices sliced from larger ones (rows apart by more than their
+    length), a strided x and a contiguous y, in place, alpha / beta; y never read where beta =
+    0 (NaN there)."""
     g = rng(7)
     batch, m, n = 6, 11, 7
     a = cupy.asarray(random_matrix(g, (batch, 16, 16), dtype))[:, 2:2 + m, 1:1 + n]

@@ -302,17 +302,13 @@ __global__ void gemm_stream(index_t rows, int n, int k, T alpha, const T* __rest
 //   Needs k % 8 == 0 and A 16-byte aligned; blockDim = 32 * (rb / (16 * MT)) * groups <= 256,
 //   groups = ceil(ceil(n / 8) / NBW); shared memory: RING_BARRIER_BYTES, Bf (k * 8 * groups * NBW
 //   doubles), then stages * rb * kc * 8 elements.
+// Two adjacent values of A as double (one 16- or 8-byte load: gemv.cuh load_vec).
 template <typename T>
 __device__ __forceinline__ void load_pair(const T* p, double& x, double& y) {
-    if constexpr (sizeof(T) == 8) {
-        const double2 v = *reinterpret_cast<const double2*>(p);
-        x = v.x;
-        y = v.y;
-    } else {
-        const float2 v = *reinterpret_cast<const float2*>(p);
-        x = v.x;
-        y = v.y;
-    }
+    T v[2];
+    load_vec<T, 2>(p, v);
+    x = v[0];
+    y = v[1];
 }
 
 // One k step of a warp's tile: MT m tiles' A fragments (rows ap, ap + 16 lds, ...; k step kk)

@@ -154,17 +154,14 @@ class Bench:
 def dispatched(op, dtype, shape, batch=1):
     """'vendor' or 'kernel': what the tuning table picks for this benchmark row's class (for the
     hydro GEMM rows with one B, the tall class where the batch folds into one tall A:
-    blas._folds_to_tall)."""
+    blas.folds_by_shape)."""
     import re
     from linalg import _tuning
     from linalg._cuda import blas
     dims = [int(d) for d in re.findall(r"\d+", shape)]
-    if op == "gemm_AzBt":
-        m, q, n = dims[0], dims[1], dims[2]
-        if (batch * m * q * numpy.dtype(dtype).itemsize >= blas.FOLD_MIN_BYTES
-                and blas._folds_to_tall(_tuning.gpu_name(), numpy.dtype(dtype).name,
-                                        batch * m, n, q)):
-            return "kernel"
+    if op == "gemm_AzBt" and blas.folds_by_shape(numpy.dtype(dtype), batch, dims[0], dims[2],
+                                                 dims[1]):
+        return "kernel"
     name, dims = {"gemv_N": ("gemv_n", dims), "gemv_T": ("gemv_t", dims),
                   "trsv_LN": ("trsv", dims[:1]), "gemm_NN": ("gemm", dims[:1] * 3),
                   "gemm_AzBt": ("gemm", dims[:1] + dims[2:3] + dims[1:2])}.get(op, (None, None))

@@ -482,11 +482,17 @@ FOLD_MIN_BYTES = 64 << 20
 
 def _folds(a, c, n):
     """Whether the batch of A (batch, m, k) with one B (C: (batch, m, n) or None) runs as one
-    tall A: large enough (FOLD_MIN_BYTES), rows stacked in A and C, and a tall class that
-    streams (:func:`_folds_to_tall`)."""
-    batch, m, k = a.shape
-    return (a.nbytes >= FOLD_MIN_BYTES and _stacks_rows(a) and (c is None or _stacks_rows(c))
-            and _folds_to_tall(_tuning.gpu_name(), dtype_name(a.dtype), batch * m, n, k))
+    tall A: rows stacked in A and C, and :func:`folds_by_shape`."""
+    return (_stacks_rows(a) and (c is None or _stacks_rows(c))
+            and folds_by_shape(a.dtype, *a.shape[:2], n, a.shape[2]))
+
+
+def folds_by_shape(dtype, batch, m, n, k):
+    """Whether a batch of stacked A (batch, m, k) of ``dtype`` (a NumPy dtype) with one B runs
+    as one tall A: large enough (FOLD_MIN_BYTES) and a tall class that streams
+    (:func:`_folds_to_tall`). scripts/bench_blas.py names the path by it."""
+    return (batch * m * k * dtype.itemsize >= FOLD_MIN_BYTES
+            and _folds_to_tall(_tuning.gpu_name(), dtype_name(dtype), batch * m, n, k))
 
 
 @functools.lru_cache(maxsize=1024)

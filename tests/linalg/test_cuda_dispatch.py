@@ -2222,6 +2222,16 @@ def test_dot_lanes_are_a_rows_pieces_where_its_rows_are_whole_16_byte_pieces():
     assert blas.dot_lanes(True, 3, 8, 8) == 2
 
 
+def _sm90(monkeypatch, regs=128):
+    """An H100/H200's launch limits for the plans, without a GPU."""
+    monkeypatch.setattr(_compile, "current_device", lambda: 0)
+    monkeypatch.setattr(_compile, "clusters", lambda device: True)
+    monkeypatch.setattr(blas, "opt_in_smem", lambda: 232448)
+    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
+    monkeypatch.setattr(blas, "sm_count", lambda: 132)
+    monkeypatch.setattr(blas, "kernel_regs", lambda *args, **kwargs: regs)
+
+
 @pytest.mark.parametrize("dtype,n,nc,asked,wide", [
     ("float64", 9, 9, True, True), ("float64", 9, 9, False, False),
     ("float32", 9, 9, True, True), ("float32", 9, 16, True, False),   # whole pieces already
@@ -2232,12 +2242,7 @@ def test_gemm_stream_reads_one_column_group_with_its_padding_where_the_table_say
     """gemm_stream's "wide" (B^T's rows read by 16-byte loads with their padding) compiles in
     only where it is asked for, one column group covers n and nc is not whole 16-byte pieces;
     B^T's rows take 16-byte multiples either way (the shared bytes)."""
-    monkeypatch.setattr(_compile, "current_device", lambda: 0)
-    monkeypatch.setattr(_compile, "clusters", lambda device: True)
-    monkeypatch.setattr(blas, "opt_in_smem", lambda: 232448)
-    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
-    monkeypatch.setattr(blas, "sm_count", lambda: 132)
-    monkeypatch.setattr(blas, "kernel_regs", lambda *args, **kwargs: 80)
+    _sm90(monkeypatch, regs=80)
     k, item = 36, numpy.dtype(dtype).itemsize
     p = {"cfg": "stream", "nc": nc, "rp": 64, "stages": 2, "pad": False, "wide": asked}
     kind, expr, grid, threads, smem, (rp, lds, stages) = blas._stream_plan(
@@ -2245,16 +2250,6 @@ def test_gemm_stream_reads_one_column_group_with_its_padding_where_the_table_say
     assert kind == "stream" and expr.endswith(f", {nc}, {'true' if wide else 'false'}>")
     ldb = -(-(-(-n // nc) * nc) * item // 16) * 16 // item
     assert smem == blas.RING_BARRIER_BYTES + k * ldb * item + stages * rp * lds * item
-
-
-def _sm90(monkeypatch, regs=128):
-    """An H100/H200's launch limits for the plans, without a GPU."""
-    monkeypatch.setattr(_compile, "current_device", lambda: 0)
-    monkeypatch.setattr(_compile, "clusters", lambda device: True)
-    monkeypatch.setattr(blas, "opt_in_smem", lambda: 232448)
-    monkeypatch.setattr(blas, "sm_shared_bytes", lambda: 233472)
-    monkeypatch.setattr(blas, "sm_count", lambda: 132)
-    monkeypatch.setattr(blas, "kernel_regs", lambda *args, **kwargs: regs)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
